@@ -1,0 +1,91 @@
+package dev.tributary.storage.embedded;
+
+import java.util.Optional;
+
+import org.apache.commons.logging.Log;
+
+/**
+ * The JVM's embedded MariaDB and Redis, shared by every Spring context in the JVM.
+ *
+ * <p>The one static holder in Tributary, on purpose: these are operating-system processes, one
+ * pair per JVM, and cached test contexts must share them rather than each start their own.
+ * Contexts acquire and release them; the last release stops them, after that context's pool.
+ */
+public final class EmbeddedServers {
+
+    private static final Object LOCK = new Object();
+    private static EmbeddedServers running;
+    private static int users;
+
+    private final EmbeddedMariaDb mariaDb;
+    private final EmbeddedRedis redis;
+
+    private EmbeddedServers(EmbeddedMariaDb mariaDb, EmbeddedRedis redis) {
+        this.mariaDb = mariaDb;
+        this.redis = redis;
+    }
+
+    /** Starts the servers that are asked for unless this JVM already runs them, and counts one more user. */
+    static EmbeddedServers acquire(EmbeddedSettings settings, boolean wantMariaDb, boolean wantRedis, Log log) {
+        synchronized (LOCK) {
+            if (running == null) {
+                running = start(settings, wantMariaDb, wantRedis, log);
+            }
+            users++;
+            return running;
+        }
+    }
+
+    private static EmbeddedServers start(EmbeddedSettings settings, boolean wantMariaDb, boolean wantRedis, Log log) {
+        EmbeddedRedis redis = null;
+        if (wantRedis) {
+            redis = new EmbeddedRedis();
+            redis.start();
+            log.info("Embedded Redis listening at " + redis.url());
+        }
+        EmbeddedMariaDb mariaDb = null;
+        if (wantMariaDb) {
+            long started = System.nanoTime();
+            mariaDb = new EmbeddedMariaDb(settings);
+            try {
+                mariaDb.start();
+            } catch (RuntimeException e) {
+                if (redis != null) {
+                    redis.stop();
+                }
+                throw e;
+            }
+            log.info("Embedded MariaDB ready at " + mariaDb.jdbcUrl() + " (data in "
+                    + settings.dataDir().toAbsolutePath().normalize() + ", "
+                    + (System.nanoTime() - started) / 1_000_000 + " ms)");
+        }
+        return new EmbeddedServers(mariaDb, redis);
+    }
+
+    /** Counts one user less; the last one stops both servers. */
+    void release() {
+        synchronized (LOCK) {
+            if (running != this || --users > 0) {
+                return;
+            }
+            running = null;
+            try {
+                if (mariaDb != null) {
+                    mariaDb.stop();
+                }
+            } finally {
+                if (redis != null) {
+                    redis.stop();
+                }
+            }
+        }
+    }
+
+    Optional<String> jdbcUrl() {
+        return Optional.ofNullable(mariaDb).map(EmbeddedMariaDb::jdbcUrl);
+    }
+
+    Optional<String> redisUrl() {
+        return Optional.ofNullable(redis).map(EmbeddedRedis::url);
+    }
+}

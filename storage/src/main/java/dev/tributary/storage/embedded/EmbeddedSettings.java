@@ -1,0 +1,27 @@
+package dev.tributary.storage.embedded;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import jakarta.validation.constraints.NotNull;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Settings of the embedded MariaDB and Redis that run when no external ones are configured.
+ *
+ * @param dataDir where MariaDB keeps its files; survives restarts unless {@code ephemeral}
+ * @param ephemeral wipe the data directory at start and stop (tests), and relax durability
+ * @param startTimeout how long MariaDB may take to answer after launch
+ * @param database the schema created and used in the embedded server
+ */
+@Validated
+@ConfigurationProperties("tributary.embedded")
+public record EmbeddedSettings(
+        @NotNull @DefaultValue("./data") Path dataDir,
+        @DefaultValue("false") boolean ephemeral,
+        @NotNull @DefaultValue("120s") Duration startTimeout,
+        @NotNull @DefaultValue("tributary") String database) {
+}
