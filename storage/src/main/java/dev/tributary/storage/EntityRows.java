@@ -11,10 +11,10 @@ import java.util.List;
 import java.util.Optional;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.stereotype.Repository;
+import org.springframework.stereotype.Component;
 
 /** The SQL of the entities table. Times are stored as UTC DATETIME(6), whatever the session's zone. */
-@Repository
+@Component
 final class EntityRows {
 
     /** Rows per multi-row INSERT, and a byte budget well below any server's max_allowed_packet. */

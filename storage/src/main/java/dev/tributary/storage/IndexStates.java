@@ -5,10 +5,11 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.stereotype.Repository;
+import org.springframework.stereotype.Component;
 
 /** The SQL of entity_indexes: each index's state and back-fill progress. */
-@Repository
+// @Component, not @Repository: JdbcClient already translates SQLExceptions, and the final class cannot be proxied.
+@Component
 final class IndexStates {
 
     static final String BACKFILLING = "backfilling";

@@ -7,13 +7,13 @@ import java.util.stream.Collectors;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.stereotype.Repository;
+import org.springframework.stereotype.Component;
 
 /**
  * The SQL of the index tables. Table and column names come from validated
  * {@link IndexDefinition}s (plain identifiers), never from callers' data.
  */
-@Repository
+@Component
 final class IndexTables {
 
     /** One row of an index table. */

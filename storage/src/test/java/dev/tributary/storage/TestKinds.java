@@ -12,7 +12,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Kinds and indexes of the storage tests. Deliberately not a @Configuration: it is listed in
- * {@link StorageIntegrationTest}, so the component scan of other modules' tests never sees it.
+ * {@link WithEmbeddedStorage}, so the component scan of other modules' tests never sees it.
  */
 class TestKinds {
 

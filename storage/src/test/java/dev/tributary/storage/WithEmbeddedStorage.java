@@ -16,5 +16,5 @@ import org.springframework.boot.test.context.SpringBootTest;
 @Retention(RetentionPolicy.RUNTIME)
 @SpringBootTest(classes = {StorageTestApplication.class, TestKinds.class},
         properties = {"tributary.storage.cleaner.enabled=false", "tributary.storage.backfill-batch-size=7"})
-@interface StorageIntegrationTest {
+@interface WithEmbeddedStorage {
 }
