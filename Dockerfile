@@ -1,0 +1,14 @@
+# Production image: the app only. It always talks to an external MariaDB/MySQL and Redis
+# (see docker-compose.yml), so the ~150 MB embedded MariaDB binaries are left out (-Dslim).
+FROM eclipse-temurin:25-jdk AS build
+WORKDIR /src
+COPY . .
+RUN ./mvnw -B -q -Dslim -DskipTests package
+
+FROM eclipse-temurin:25-jre
+RUN useradd --system --uid 10001 tributary
+WORKDIR /app
+COPY --from=build /src/api/target/tributary.jar /app/tributary.jar
+USER tributary
+EXPOSE 8080
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-jar", "/app/tributary.jar"]
