@@ -198,8 +198,8 @@ public class EntityStore {
         try {
             indexTables.insert(index, list, false);
         } catch (DuplicateKeyException e) {
-            // Keys are de-duplicated per entity, so a duplicate is another entity's key (unique index)
-            // or, for a non-unique index, a stale row of this very id that a crash left behind.
+            // Keys are de-duplicated per entity and its old rows deleted first, so a duplicate means
+            // another entity already holds the key of a unique index.
             throw new DuplicateIndexKeyException(index.name(), entities.stream().map(Entity::id).toList(), e);
         }
     }

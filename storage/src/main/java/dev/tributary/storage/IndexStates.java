@@ -7,8 +7,11 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
-/** The SQL of entity_indexes: each index's state and back-fill progress. */
-// @Component, not @Repository: JdbcClient already translates SQLExceptions, and the final class cannot be proxied.
+/**
+ * The SQL of entity_indexes: each index's state and back-fill progress. (A plain @Component, as
+ * are the other SQL classes: JdbcClient already translates SQLExceptions, and @Repository's
+ * translation proxy cannot subclass a final class.)
+ */
 @Component
 final class IndexStates {
 
