@@ -1,7 +1,10 @@
 package dev.tributary.storage;
 
-import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
 import java.util.zip.Inflater;
@@ -26,6 +29,10 @@ final class BodyCodec {
     static final int MAX_INFLATED_BYTES = 16 * 1024 * 1024;
 
     private final JsonMapper json;
+    // zlib streams are native allocations (~300 KB for a deflater): creating one per body cost
+    // more than the JSON work itself, so a few are kept and reset between uses.
+    private final ZlibPool<Deflater> deflaters = new ZlibPool<>(() -> new Deflater(Deflater.BEST_SPEED), Deflater::reset, Deflater::end);
+    private final ZlibPool<Inflater> inflaters = new ZlibPool<>(Inflater::new, Inflater::reset, Inflater::end);
     private final int compressionThreshold;
     private final int maxBodyBytes;
 
@@ -58,7 +65,7 @@ final class BodyCodec {
         if (text.length < compressionThreshold) {
             return tagged(RAW_JSON, text, text.length);
         }
-        Deflater deflater = new Deflater(Deflater.DEFAULT_COMPRESSION);
+        Deflater deflater = deflaters.take();
         try {
             deflater.setInput(text);
             deflater.finish();
@@ -73,7 +80,7 @@ final class BodyCodec {
             }
             return Arrays.copyOf(out, length);
         } finally {
-            deflater.end();
+            deflaters.give(deflater);
         }
     }
 
@@ -98,29 +105,33 @@ final class BodyCodec {
     }
 
     private byte[] inflate(long id, byte[] stored) {
-        Inflater inflater = new Inflater();
+        Inflater inflater = inflaters.take();
         try {
             inflater.setInput(stored, 1, stored.length - 1);
-            ByteArrayOutputStream out = new ByteArrayOutputStream(Math.min(stored.length * 4, MAX_INFLATED_BYTES));
-            byte[] buffer = new byte[8192];
+            // JSON deflates about 2-4x: start there and grow, so a page of bodies costs one array each.
+            byte[] out = new byte[Math.min(Math.max(stored.length * 4, 256), MAX_INFLATED_BYTES)];
+            int length = 0;
             while (!inflater.finished()) {
-                int n = inflater.inflate(buffer);
+                if (length == out.length) {
+                    if (out.length == MAX_INFLATED_BYTES) {
+                        throw new CorruptEntityException(id, "inflates past " + MAX_INFLATED_BYTES + " bytes", null);
+                    }
+                    out = Arrays.copyOf(out, (int) Math.min((long) out.length * 2, MAX_INFLATED_BYTES));
+                }
+                int n = inflater.inflate(out, length, out.length - length);
                 if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
                     throw new CorruptEntityException(id, "deflate stream is truncated", null);
                 }
-                out.write(buffer, 0, n);
-                if (out.size() > MAX_INFLATED_BYTES) {
-                    throw new CorruptEntityException(id, "inflates past " + MAX_INFLATED_BYTES + " bytes", null);
-                }
+                length += n;
             }
             if (inflater.getRemaining() > 0) {
                 throw new CorruptEntityException(id, inflater.getRemaining() + " bytes after the deflate stream", null);
             }
-            return out.toByteArray();
+            return length == out.length ? out : Arrays.copyOf(out, length);
         } catch (DataFormatException e) {
             throw new CorruptEntityException(id, "bad deflate data: " + e.getMessage(), e);
         } finally {
-            inflater.end();
+            inflaters.give(inflater);
         }
     }
 
@@ -129,5 +140,34 @@ final class BodyCodec {
         out[0] = tag;
         System.arraycopy(data, 0, out, 1, length);
         return out;
+    }
+
+    /** A bounded stock of reusable zlib streams; any thread takes one, beyond the stock they are made and ended. */
+    private static final class ZlibPool<Z> {
+
+        private static final int STOCK = 2 * Runtime.getRuntime().availableProcessors();
+
+        private final BlockingQueue<Z> idle = new ArrayBlockingQueue<>(STOCK);
+        private final Supplier<Z> factory;
+        private final Consumer<Z> reset;
+        private final Consumer<Z> end;
+
+        ZlibPool(Supplier<Z> factory, Consumer<Z> reset, Consumer<Z> end) {
+            this.factory = factory;
+            this.reset = reset;
+            this.end = end;
+        }
+
+        Z take() {
+            Z stream = idle.poll();
+            return stream != null ? stream : factory.get();
+        }
+
+        void give(Z stream) {
+            reset.accept(stream);
+            if (!idle.offer(stream)) {
+                end.accept(stream);
+            }
+        }
     }
 }
