@@ -23,7 +23,7 @@ final class EmbeddedMariaDb {
     /** Connector/J options every Tributary connection uses; see STACK.md for why each is set. */
     static final String CONNECTION_OPTIONS = "sslMode=DISABLED&connectionCollation=utf8mb4_unicode_ci"
             + "&preserveInstants=true&connectionTimeZone=UTC&forceConnectionTimeZoneToSession=true"
-            + "&rewriteBatchedStatements=true";
+            + "&rewriteBatchedStatements=true&useLocalSessionState=true";
 
     private final EmbeddedSettings settings;
     private final int port;

@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntConsumer;
 
@@ -38,7 +40,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * {@code ./bench/run storage}: entity put and multi-get through the store against the same run's
- * plain JDBC on an equivalent table, on the embedded MariaDB. One thread, rounds interleaved so
+ * plain JDBC on an equivalent table, on the embedded MariaDB. The same number of threads on both
+ * sides (default 2, one per core here, as a server runs many requests at once); rounds interleaved so
  * that machine noise hits both sides alike; medians of the measured rounds are compared.
  */
 public final class StorageBenchmark {
@@ -73,7 +76,8 @@ public final class StorageBenchmark {
         try (ConfigurableApplicationContext context = new SpringApplicationBuilder(BenchApplication.class)
                 .web(WebApplicationType.NONE)
                 .properties("tributary.embedded.data-dir=target/bench-data", "tributary.embedded.ephemeral=true",
-                        "tributary.storage.cleaner.enabled=false", "spring.main.banner-mode=off",
+                        "tributary.storage.cleaner.enabled=false",
+                        "spring.datasource.hikari.transaction-isolation=TRANSACTION_READ_COMMITTED", "spring.main.banner-mode=off",
                         "logging.level.root=warn", "logging.level.ch.vorburger=warn")
                 .run()) {
             new StorageBenchmark(context.getBean(EntityStore.class), context.getBean(DataSource.class))
@@ -90,33 +94,34 @@ public final class StorageBenchmark {
         List<BenchItem> items = items(options.entitiesPerRound());
         List<byte[]> rawBodies = items.stream().map(json::writeValueAsBytes).toList();
         System.out.printf(Locale.ROOT, "storage benchmark: %d entities of %d bytes of JSON on average, batches and pages of %d, "
-                + "1 thread, %d measured rounds after 1 warm-up%n", items.size(),
-                rawBodies.stream().mapToInt(b -> b.length).sum() / rawBodies.size(), PAGE, options.rounds());
+                + "%d thread(s) on each side, %d measured rounds after 1 warm-up%n", items.size(),
+                rawBodies.stream().mapToInt(b -> b.length).sum() / rawBodies.size(), PAGE, options.threads(),
+                options.rounds());
 
         Series rawPut = new Series("raw INSERT (baseline)");
         Series plainPut = new Series("store insertAll, no index");
         Series indexedPut = new Series("store insertAll, 1 index");
         Series rawGet = new Series("raw SELECT ... IN (baseline)");
         Series storeGet = new Series("store getAll");
-        List<Long> rawIdsWritten = new ArrayList<>();
-        List<Long> storeIdsWritten = new ArrayList<>();
+        List<Long> rawIdsWritten = new CopyOnWriteArrayList<>();
+        List<Long> storeIdsWritten = new CopyOnWriteArrayList<>();
         for (int round = 0; round <= options.rounds(); round++) {
             boolean measured = round > 0;
             rawPut.add(measured, rate(items.size(), options.limit(), batch -> rawIdsWritten.addAll(
                     rawInsert(rawBodies.subList(batch * PAGE, Math.min(items.size(), (batch + 1) * PAGE)))),
-                    batches(items.size())));
+                    batches(items.size()), options.threads()));
             plainPut.add(measured, rate(items.size(), options.limit(), batch -> store.insertAll(PLAIN,
-                    items.subList(batch * PAGE, Math.min(items.size(), (batch + 1) * PAGE))), batches(items.size())));
+                    items.subList(batch * PAGE, Math.min(items.size(), (batch + 1) * PAGE))), batches(items.size()), options.threads()));
             indexedPut.add(measured, rate(items.size(), options.limit(), batch -> storeIdsWritten.addAll(
                     store.insertAll(ITEM, items.subList(batch * PAGE, Math.min(items.size(), (batch + 1) * PAGE)))
-                            .stream().map(Entity::id).toList()), batches(items.size())));
+                            .stream().map(Entity::id).toList()), batches(items.size()), options.threads()));
 
             List<List<Long>> rawPages = pages(rawIdsWritten, options.pagesPerRound());
             List<List<Long>> storePages = pages(storeIdsWritten, options.pagesPerRound());
             rawGet.add(measured, rate(rawPages.size() * PAGE, options.limit(),
-                    page -> expect(rawSelect(rawPages.get(page)), PAGE), rawPages.size()));
+                    page -> expect(rawSelect(rawPages.get(page)), PAGE), rawPages.size(), options.threads()));
             storeGet.add(measured, rate(storePages.size() * PAGE, options.limit(),
-                    page -> expect(store.getAll(ITEM, storePages.get(page)).size(), PAGE), storePages.size()));
+                    page -> expect(store.getAll(ITEM, storePages.get(page)).size(), PAGE), storePages.size(), options.threads()));
         }
 
         System.out.printf(Locale.ROOT, "%-32s %14s %14s %14s%n", "operation", "median/s", "min/s", "max/s");
@@ -182,16 +187,35 @@ public final class StorageBenchmark {
         return (items + PAGE - 1) / PAGE;
     }
 
-    /** Runs {@code step} for 0..steps-1 until done or the time limit; returns units per second. */
-    private static double rate(int units, Duration limit, IntConsumer step, int steps) {
+    /**
+     * Runs {@code step} for 0..steps-1 on {@code threads} threads until done or the time limit;
+     * returns units per second.
+     */
+    private static double rate(int units, Duration limit, IntConsumer step, int steps, int threads) {
         long start = System.nanoTime();
         long deadline = start + limit.toNanos();
-        int done = 0;
-        while (done < steps && System.nanoTime() < deadline) {
-            step.accept(done++);
+        AtomicInteger next = new AtomicInteger();
+        AtomicInteger done = new AtomicInteger();
+        Runnable worker = () -> {
+            for (int i = next.getAndIncrement(); i < steps && System.nanoTime() < deadline; i = next.getAndIncrement()) {
+                step.accept(i);
+                done.incrementAndGet();
+            }
+        };
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            workers.add(Thread.ofPlatform().name("bench-" + t).start(worker));
+        }
+        for (Thread thread : workers) {
+            try {
+                thread.join(limit.plusSeconds(30).toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        return units * ((double) done / steps) / seconds;
+        return units * ((double) done.get() / steps) / seconds;
     }
 
     private List<List<Long>> pages(List<Long> ids, int count) {
@@ -259,8 +283,8 @@ public final class StorageBenchmark {
         }
     }
 
-    /** Rounds, entities per round, multi-get pages per round, and a time limit per measured step. */
-    record Options(int rounds, int entitiesPerRound, int pagesPerRound, Duration limit) {
+    /** Rounds, entities per round, multi-get pages per round, threads per side, and a time limit per measured step. */
+    record Options(int rounds, int entitiesPerRound, int pagesPerRound, int threads, Duration limit) {
 
         static Options parse(String[] args) {
             Map<String, String> given = new java.util.HashMap<>();
@@ -269,6 +293,7 @@ public final class StorageBenchmark {
             return new Options(Integer.parseInt(given.getOrDefault("rounds", "5")),
                     Integer.parseInt(given.getOrDefault("entities", "5000")),
                     Integer.parseInt(given.getOrDefault("pages", "1000")),
+                    Integer.parseInt(given.getOrDefault("threads", "2")),
                     Duration.ofSeconds(Long.parseLong(given.getOrDefault("limit-seconds", "60"))));
         }
     }
