@@ -69,8 +69,7 @@ class TestKinds {
         return NOTES_BY_URL;
     }
 
-    /** Stands in for the Flyway migration a module would add for its index tables. */
-    /** Marks that the test index tables exist. */
+    /** Marks that the test index tables exist; creating them stands in for a module's Flyway migration. */
     record IndexTablesCreated() {}
 
     @Bean

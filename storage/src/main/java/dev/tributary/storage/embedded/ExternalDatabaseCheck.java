@@ -21,7 +21,6 @@ final class ExternalDatabaseCheck {
         putIfPresent(credentials, "user", environment.getProperty("spring.datasource.username"));
         putIfPresent(credentials, "password", environment.getProperty("spring.datasource.password"));
         credentials.setProperty("connectTimeout", String.valueOf(CONNECT_TIMEOUT_MILLIS));
-        DriverManager.setLoginTimeout(CONNECT_TIMEOUT_MILLIS / 1000);
         try (Connection ignored = DriverManager.getConnection(url, credentials)) {
             // Reachable and the credentials are accepted: the pool and Flyway take it from here.
         } catch (SQLException e) {

@@ -23,6 +23,16 @@ class ExternalDatabaseCheckTest {
     }
 
     @Test
+    void aMalformedUrlIsReportedTheSameWayNotAsAStackTraceLater() {
+        MockEnvironment environment = new MockEnvironment().withProperty("spring.datasource.url", "not a jdbc url");
+
+        assertThatThrownBy(() -> ExternalDatabaseCheck.verify(environment))
+                .isInstanceOf(DatabaseUnreachableException.class)
+                .hasMessageStartingWith("Cannot reach the database at not a jdbc url: ")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+    }
+
+    @Test
     void passwordsInTheUrlAreNotRepeatedInTheMessage() {
         assertThat(ExternalDatabaseCheck.redact("jdbc:mysql://db:3306/t?user=app&password=s3cret&ssl=true"))
                 .isEqualTo("jdbc:mysql://db:3306/t?user=app&password=***&ssl=true");
