@@ -80,12 +80,17 @@ final class EntityRows {
     }
 
     List<Row> byIds(Collection<Long> ids) {
+        return byIds(ids, false);
+    }
+
+    /** With {@code lock}, the rows stay X-locked until the caller's transaction ends. */
+    List<Row> byIds(Collection<Long> ids, boolean lock) {
         if (ids.isEmpty()) {
             return List.of();
         }
         return jdbc.sql("""
                 SELECT added_id, id, kind, updated, body FROM entities WHERE id IN (:ids)
-                """)
+                """ + (lock ? " FOR UPDATE" : ""))
                 .param("ids", ids)
                 .query(EntityRows::row)
                 .list();

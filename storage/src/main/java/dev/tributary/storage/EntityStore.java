@@ -141,6 +141,35 @@ public class EntityStore {
         return result;
     }
 
+    /**
+     * {@link #getAll} for a read-modify-write: inside the caller's transaction, the rows stay
+     * locked until it ends, so a concurrent writer of the same entities waits.
+     *
+     * @throws IllegalStateException outside a transaction, where the lock would end at once
+     */
+    public <T> List<Entity<T>> getAllForUpdate(EntityKind<T> kind, Collection<Long> ids) {
+        if (!org.springframework.transaction.support.TransactionSynchronizationManager.isActualTransactionActive()) {
+            throw new IllegalStateException("getAllForUpdate needs the caller's transaction");
+        }
+        kinds.require(kind, 0);
+        List<Long> positive = ids.stream().filter(id -> id != null && id > 0).distinct().sorted().toList();
+        if (positive.size() > MAX_IDS_PER_QUERY) {
+            throw new IllegalArgumentException("at most " + MAX_IDS_PER_QUERY + " ids per locking read, not " + positive.size());
+        }
+        Map<Long, Entity<T>> byId = new HashMap<>();
+        for (EntityRows.Row row : rows.byIds(positive, true)) {
+            byId.put(row.id(), decoder.decode(kind, row));
+        }
+        List<Entity<T>> result = new ArrayList<>(ids.size());
+        for (Long id : ids) {
+            Entity<T> entity = id == null ? null : byId.get(id);
+            if (entity != null) {
+                result.add(entity);
+            }
+        }
+        return result;
+    }
+
     /** Removes the entity and its index rows; false if there was none. */
     public boolean delete(long id) {
         if (id <= 0) {

@@ -12,12 +12,14 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
  * One lookup other than by id: an index table of (key columns…, entity_id) over one kind,
- * filled from each body by {@code extractor} (which may give several keys, e.g. one per tag).
+ * filled from each entity by {@code extractor} (given the id and the body; it may give several
+ * keys, e.g. one per tag).
  * Declare it as a Spring bean and create its table in a Flyway migration ({@link #createTableSql()}).
  * Never change the columns or the meaning of the extractor under the same name: add a new index.
  */
@@ -27,7 +29,7 @@ public record IndexDefinition<T>(
         EntityKind<T> kind,
         List<IndexColumn> columns,
         boolean unique,
-        Function<T, List<IndexKey>> extractor) {
+        BiFunction<Long, T, List<IndexKey>> extractor) {
 
     private static final int INNODB_MAX_KEY_BYTES = 3072;
 
@@ -56,13 +58,22 @@ public record IndexDefinition<T>(
     /** A non-unique index: many entities may share a key. */
     public static <T> IndexDefinition<T> of(String name, String table, EntityKind<T> kind,
             List<IndexColumn> columns, Function<T, List<IndexKey>> extractor) {
-        return new IndexDefinition<>(name, table, kind, columns, false, extractor);
+        return new IndexDefinition<>(name, table, kind, columns, false, (id, body) -> extractor.apply(body));
     }
 
     /** A unique index: at most one entity per key, enforced by the table's primary key. */
     public static <T> IndexDefinition<T> unique(String name, String table, EntityKind<T> kind,
             List<IndexColumn> columns, Function<T, List<IndexKey>> extractor) {
-        return new IndexDefinition<>(name, table, kind, columns, true, extractor);
+        return new IndexDefinition<>(name, table, kind, columns, true, (id, body) -> extractor.apply(body));
+    }
+
+    /**
+     * A non-unique index whose keys may include the entity's own id, e.g. (source, item id) so
+     * that a range query pages a source's entities newest first.
+     */
+    public static <T> IndexDefinition<T> ofEntity(String name, String table, EntityKind<T> kind,
+            List<IndexColumn> columns, BiFunction<Long, T, List<IndexKey>> extractor) {
+        return new IndexDefinition<>(name, table, kind, columns, false, extractor);
     }
 
     /**
@@ -102,7 +113,7 @@ public record IndexDefinition<T>(
     Set<StoredKey> keysOf(long id, T body) {
         List<IndexKey> keys;
         try {
-            keys = extractor.apply(body);
+            keys = extractor.apply(id, body);
         } catch (RuntimeException e) {
             throw new IllegalStateException("index '" + name + "' extractor failed on entity " + id, e);
         }

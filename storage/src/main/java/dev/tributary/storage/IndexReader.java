@@ -1,7 +1,9 @@
 package dev.tributary.storage;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -56,6 +58,33 @@ public class IndexReader {
         }
         List<Entity<T>> found = lookup(index, key, 1);
         return found.isEmpty() ? Optional.empty() : Optional.of(found.getFirst());
+    }
+
+    /**
+     * The entities of a unique index for many keys in one round trip (at most
+     * {@link EntityStore#MAX_IDS_PER_QUERY} keys), by key; keys with no entity are absent.
+     */
+    public <T> Map<IndexKey, Entity<T>> lookupUnique(IndexDefinition<T> index, Collection<IndexKey> keys) {
+        if (!index.unique()) {
+            throw new IllegalArgumentException("index '" + index.name() + "' is not unique");
+        }
+        if (keys.size() > EntityStore.MAX_IDS_PER_QUERY) {
+            throw new IllegalArgumentException("at most " + EntityStore.MAX_IDS_PER_QUERY + " keys per lookup, not " + keys.size());
+        }
+        keys.forEach(key -> requireFullKey(index, key));
+        states.requireReady(index);
+        Map<StoredKey, IndexKey> asked = new LinkedHashMap<>();
+        keys.forEach(key -> asked.put(index.store(key, 0), key));
+        List<IndexTables.IndexRow> rows = tables.lookupAll(index, asked.keySet()).stream()
+                .filter(row -> asked.containsKey(row.key()))
+                .toList();
+        Map<Long, IndexKey> keyOfEntity = new HashMap<>();
+        rows.forEach(row -> keyOfEntity.put(row.entityId(), asked.get(row.key())));
+        Map<IndexKey, Entity<T>> result = new LinkedHashMap<>();
+        for (Entity<T> entity : checked(index, rows)) {
+            result.put(keyOfEntity.get(entity.id()), entity);
+        }
+        return result;
     }
 
     /**

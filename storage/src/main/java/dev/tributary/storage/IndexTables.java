@@ -103,6 +103,24 @@ final class IndexTables {
                 .list();
     }
 
+    /** Rows with any of these full keys, in one query ({@code (c1, c2) IN ((?, ?), ...)}). */
+    List<IndexRow> lookupAll(IndexDefinition<?> index, Collection<StoredKey> keys) {
+        if (keys.isEmpty()) {
+            return List.of();
+        }
+        int width = index.columns().size();
+        String tuple = "(" + String.join(", ", java.util.Collections.nCopies(width, "?")) + ")";
+        String tuples = String.join(", ", java.util.Collections.nCopies(keys.size(), tuple));
+        List<Object> args = new ArrayList<>(keys.size() * width);
+        keys.forEach(key -> args.addAll(key.sqlValues()));
+        return jdbc.sql("""
+                SELECT %s, entity_id FROM %s WHERE (%s) IN (%s)
+                """.formatted(index.columnList(), index.table(), index.columnList(), tuples))
+                .params(args)
+                .query(rowMapper(index))
+                .list();
+    }
+
     /**
      * Rows under {@code prefix} whose last (BIGINT) column lies strictly between {@code after} and
      * {@code before}, ordered by (last column, entity_id). {@code resumeFrom} continues after a row

@@ -1,0 +1,38 @@
+package dev.tributary.pubsub;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Settings of the fan-out workers ({@code tributary.fanout.*}).
+ *
+ * @param workers worker threads on this node; 0 runs none (the node only publishes)
+ * @param batchSize subscribers per inbox batch: one multi-row INSERT and one commit each
+ * @param claimSize tasks a worker claims at once
+ * @param leaseTtl how long a claimed task stays a worker's without progress; a dead worker's
+ *        task is taken over after this (every committed batch renews it)
+ * @param pollInterval how often an idle worker looks for tasks published by other nodes
+ */
+@ConfigurationProperties("tributary.fanout")
+@Validated
+public record FanoutSettings(
+        @Min(0) @Max(64) @DefaultValue("2") int workers,
+        @Min(1) @Max(10_000) @DefaultValue("1000") int batchSize,
+        @Min(1) @Max(100) @DefaultValue("8") int claimSize,
+        @NotNull @DefaultValue("30s") Duration leaseTtl,
+        @NotNull @DefaultValue("500ms") Duration pollInterval) {
+
+    public FanoutSettings {
+        if (leaseTtl != null && leaseTtl.compareTo(Duration.ofMillis(100)) < 0) {
+            throw new IllegalArgumentException("tributary.fanout.lease-ttl must be at least 100ms, not " + leaseTtl);
+        }
+        if (pollInterval != null && (pollInterval.isNegative() || pollInterval.isZero())) {
+            throw new IllegalArgumentException("tributary.fanout.poll-interval must be positive, not " + pollInterval);
+        }
+    }
+}

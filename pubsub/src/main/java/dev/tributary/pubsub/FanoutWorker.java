@@ -1,0 +1,180 @@
+package dev.tributary.pubsub;
+
+import dev.tributary.storage.Entity;
+import dev.tributary.storage.EntityStore;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * Runs one claimed fan-out task batch by batch. Each batch is one transaction: fence the lease,
+ * write (or delete) the inbox rows, record the cursor. Only after it commits are the unread
+ * deltas applied and the people notified, and that is confirmed by the next batch's cursor
+ * update; a worker that takes the task over first invalidates the counters of everyone in an
+ * unconfirmed batch, so a crash anywhere leaves counts that rebuild exactly.
+ */
+@Component
+class FanoutWorker {
+
+    private static final Logger log = LoggerFactory.getLogger(FanoutWorker.class);
+    /** How long a task waits after Redis failed under it, so a Redis outage is not a busy loop. */
+    private static final Duration REDIS_BACKOFF = Duration.ofSeconds(5);
+
+    /** What one committed batch did, for its Redis side. */
+    record Batch(long cursor, List<InboxRow> rows, int delta) {}
+
+    private final PubsubTransactions tx;
+    private final FanoutTasks tasks;
+    private final Subscriptions subscriptions;
+    private final Inbox inbox;
+    private final UnreadCounters counters;
+    private final InboxTrimQueue trimQueue;
+    private final EntityStore store;
+    private final FanoutSettings settings;
+
+    FanoutWorker(PubsubTransactions tx, FanoutTasks tasks, Subscriptions subscriptions, Inbox inbox,
+            UnreadCounters counters, InboxTrimQueue trimQueue, EntityStore store, FanoutSettings settings) {
+        this.tx = tx;
+        this.tasks = tasks;
+        this.subscriptions = subscriptions;
+        this.inbox = inbox;
+        this.counters = counters;
+        this.trimQueue = trimQueue;
+        this.store = store;
+        this.settings = settings;
+    }
+
+    /** Leases up to {@code limit} due tasks to {@code owner}. */
+    List<FanoutTask> claim(String owner, int limit) {
+        return tx.write("claim fan-out tasks", status -> tasks.claim(owner, limit, settings.leaseTtl()));
+    }
+
+    /**
+     * Runs the task to the end, or until {@code keepGoing} turns false (it is then handed back).
+     * A lost lease ends it quietly: its new holder carries on.
+     */
+    void run(FanoutTask claimed, BooleanSupplier keepGoing) {
+        long started = System.nanoTime();
+        int rows = 0;
+        FanoutTask task = claimed;
+        try {
+            task = recover(task);
+            while (task.cursorUser() != FanoutTask.DONE) {
+                if (!keepGoing.getAsBoolean()) {
+                    tx.run("release fan-out task", () -> tasks.release(claimed, Duration.ZERO));
+                    return;
+                }
+                Batch batch = runBatch(task);
+                applyToRedis(task, batch);
+                rows += batch.rows().size();
+                task = task.advancedTo(batch.cursor(), batch.cursor());
+            }
+            FanoutTask done = task;
+            tx.run("finish fan-out task", () -> tasks.finish(done));
+            logDone(task, rows, started);
+        } catch (LeaseLostException e) {
+            log.info("fan-out task {} ({} of item {}): lease lost after {} rows; its new holder goes on",
+                    task.id(), task.kind(), task.itemId(), rows);
+        } catch (org.springframework.dao.DataAccessException e) {
+            if (isRedis(e)) {
+                log.warn("fan-out task {}: Redis failed, handing the task back for {}: {}", task.id(), REDIS_BACKOFF, e.toString());
+                FanoutTask failed = task;
+                tx.run("release fan-out task", () -> tasks.release(failed, REDIS_BACKOFF));
+            } else {
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * One batch in one transaction; exposed to tests, which stop between batches to play a crash.
+     */
+    Batch runBatch(FanoutTask task) {
+        return tx.write("fan-out batch of task " + task.id(), status -> {
+            tasks.fence(task);
+            Batch batch = task.kind() == FanoutTask.Kind.DELIVER ? deliver(task, status) : retract(task);
+            tasks.advance(task, batch.cursor(), task.cursorUser(),
+                    task.kind() == FanoutTask.Kind.RETRACT ? batch.rows().stream().map(InboxRow::userId).toList() : List.of(),
+                    settings.leaseTtl());
+            return batch;
+        });
+    }
+
+    private Batch deliver(FanoutTask task, org.springframework.transaction.TransactionStatus status) {
+        // Reload by id: a tombstoned or vanished item is done, and its retraction follows.
+        Optional<Entity<Item>> item = store.find(PubsubKinds.ITEM, task.itemId());
+        if (item.isEmpty() || item.get().body().deleted()) {
+            return new Batch(FanoutTask.DONE, List.of(), 0);
+        }
+        List<Subscriber> page = subscriptions.subscribers(task.audienceSourceId(), task.cursorUser(), settings.batchSize());
+        List<InboxRow> rows = page.stream()
+                .filter(subscriber -> subscriber.takes(task.media()))
+                .map(subscriber -> new InboxRow(subscriber.userId(), task.itemId(), task.sourceId(), task.media(), false))
+                .toList();
+        List<InboxRow> inserted = inbox.deliver(rows, status);
+        long cursor = page.size() < settings.batchSize() ? FanoutTask.DONE : page.getLast().userId();
+        return new Batch(cursor, inserted, 1);
+    }
+
+    private Batch retract(FanoutTask task) {
+        List<InboxRow> rows = inbox.lockRowsOfItem(task.itemId(), task.cursorUser(), settings.batchSize());
+        inbox.delete(rows);
+        long cursor = rows.size() < settings.batchSize() ? FanoutTask.DONE : rows.getLast().userId();
+        return new Batch(cursor, rows, -1);
+    }
+
+    /** After the batch committed: counters and announcements (and the trim hint for new rows). */
+    void applyToRedis(FanoutTask task, Batch batch) {
+        if (batch.rows().isEmpty()) {
+            return;
+        }
+        Map<Long, InboxEvent> events = new HashMap<>();
+        InboxEvent event = new InboxEvent(batch.delta() > 0 ? InboxEvent.Type.ITEM : InboxEvent.Type.DELETE, task.itemId());
+        List<UnreadDelta> deltas = batch.rows().stream()
+                .filter(row -> !row.read())
+                .map(row -> UnreadDelta.of(row, batch.delta()))
+                .toList();
+        batch.rows().forEach(row -> events.put(row.userId(), event));
+        counters.apply(deltas, events);
+        if (batch.delta() > 0) {
+            trimQueue.add(events.keySet());
+        }
+    }
+
+    /**
+     * A task whose last holder may have committed rows without their Redis side: drop those
+     * people's counters (they rebuild exactly on the next read), then carry on from the cursor.
+     */
+    private FanoutTask recover(FanoutTask task) {
+        if (!task.hasUnappliedGap()) {
+            return task;
+        }
+        List<Long> users = task.kind() == FanoutTask.Kind.DELIVER
+                ? inbox.recipientsBetween(task.itemId(), task.appliedUser(), task.cursorUser())
+                : tasks.unappliedUsers(task.id());
+        counters.invalidate(users);
+        log.info("fan-out task {} ({} of item {}) taken over at attempt {}: counters of {} people invalidated",
+                task.id(), task.kind(), task.itemId(), task.attempts(), users.size());
+        return task.advancedTo(task.cursorUser(), task.cursorUser());
+    }
+
+    private static boolean isRedis(Exception e) {
+        return e.getClass().getName().startsWith("org.springframework.data.redis");
+    }
+
+    private static void logDone(FanoutTask task, int rows, long started) {
+        long millis = (System.nanoTime() - started) / 1_000_000;
+        if (rows >= 1000 || millis >= 1000) {
+            log.info("fan-out task {}: {} of item {} from source {} via {}: {} inbox rows in {} ms",
+                    task.id(), task.kind(), task.itemId(), task.sourceId(), task.audienceSourceId(), rows, millis);
+        } else if (log.isDebugEnabled()) {
+            log.debug("fan-out task {}: {} of item {}: {} inbox rows in {} ms", task.id(), task.kind(), task.itemId(), rows, millis);
+        }
+    }
+}

@@ -1,0 +1,140 @@
+package dev.tributary.pubsub;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * This node's pool of fan-out worker threads ({@code tributary.fanout.workers}). Each claims due
+ * tasks from MySQL, so any number of pools on any number of nodes share the work. An idle worker
+ * sleeps until a local publish wakes it or the poll interval passes (for other nodes' tasks).
+ */
+@Component
+class FanoutWorkers implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(FanoutWorkers.class);
+
+    private final FanoutWorker worker;
+    private final FanoutSettings settings;
+    private final String nodeName;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition work = lock.newCondition();
+    private final List<Thread> threads = new ArrayList<>();
+    private volatile boolean running;
+    private long wakeups;
+
+    FanoutWorkers(FanoutWorker worker, FanoutSettings settings) {
+        this.worker = worker;
+        this.settings = settings;
+        this.nodeName = ManagementFactory.getRuntimeMXBean().getName();
+    }
+
+    /** Tells idle workers that tasks were just committed. */
+    void wake() {
+        lock.lock();
+        try {
+            wakeups++;
+            work.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void start() {
+        running = true;
+        for (int i = 0; i < settings.workers(); i++) {
+            String owner = truncate(nodeName + "/fanout-" + i);
+            Thread thread = Thread.ofPlatform().name("fanout-" + i).daemon(true).unstarted(() -> loop(owner));
+            threads.add(thread);
+            thread.start();
+        }
+        if (!threads.isEmpty()) {
+            log.info("fan-out: {} workers, batches of {}, lease {}", threads.size(), settings.batchSize(), settings.leaseTtl());
+        }
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        wake();
+        for (Thread thread : threads) {
+            try {
+                // A worker finishes its current batch and hands its task back.
+                thread.join(Duration.ofSeconds(10));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        threads.clear();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        // Stop before the web server and the connection pool, start after them.
+        return Integer.MAX_VALUE - 2048;
+    }
+
+    private void loop(String owner) {
+        while (running) {
+            long seen = wakeupsSeen();
+            try {
+                List<FanoutTask> claimed = worker.claim(owner, settings.claimSize());
+                for (FanoutTask task : claimed) {
+                    worker.run(task, () -> running);
+                }
+                if (claimed.isEmpty()) {
+                    idle(seen);
+                }
+            } catch (RuntimeException e) {
+                if (!running) {
+                    return;
+                }
+                log.warn("fan-out worker {}: {}; retrying after {}", owner, e.toString(), settings.pollInterval(), e);
+                idle(seen);
+            }
+        }
+    }
+
+    private long wakeupsSeen() {
+        lock.lock();
+        try {
+            return wakeups;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Sleeps up to the poll interval, unless a wake-up came since {@code seen}. */
+    private void idle(long seen) {
+        lock.lock();
+        try {
+            long nanos = settings.pollInterval().toNanos();
+            while (running && wakeups == seen && nanos > 0) {
+                nanos = work.awaitNanos(nanos);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            running = false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static String truncate(String owner) {
+        return owner.length() <= 64 ? owner : owner.substring(owner.length() - 64);
+    }
+}

@@ -1,0 +1,129 @@
+package dev.tributary.pubsub;
+
+import dev.tributary.storage.Entity;
+import dev.tributary.storage.EntityStore;
+import dev.tributary.storage.IdGenerator;
+import dev.tributary.storage.WrongKindException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Service;
+
+/**
+ * Groups: creating one creates its source, every member is subscribed to that source, and a
+ * member's post is published to it (so it reaches every member's home timeline).
+ */
+@Service
+public class Groups {
+
+    /** Longest group name. */
+    public static final int MAX_NAME_LENGTH = 100;
+
+    private final EntityStore store;
+    private final IdGenerator ids;
+    private final Sources sources;
+    private final Subscriptions subscriptions;
+    private final Publisher publisher;
+    private final PubsubTransactions tx;
+    private final JdbcClient jdbc;
+    private final Clock clock;
+
+    Groups(EntityStore store, IdGenerator ids, Sources sources, Subscriptions subscriptions, Publisher publisher,
+            PubsubTransactions tx, JdbcClient jdbc, ObjectProvider<Clock> clock) {
+        this.store = store;
+        this.ids = ids;
+        this.sources = sources;
+        this.subscriptions = subscriptions;
+        this.publisher = publisher;
+        this.tx = tx;
+        this.jdbc = jdbc;
+        this.clock = clock.getIfAvailable(Clock::systemUTC);
+    }
+
+    /** Creates a group owned by {@code ownerId}, with its source; the owner is its first member. */
+    public Entity<Group> create(long ownerId, String name) {
+        String trimmed = name == null ? "" : name.strip();
+        if (trimmed.isEmpty() || trimmed.length() > MAX_NAME_LENGTH) {
+            throw new IllegalArgumentException("a group name is 1.." + MAX_NAME_LENGTH + " characters");
+        }
+        long groupId = ids.next();
+        Entity<Group> group = tx.write("create group", status -> {
+            Entity<Source> source = sources.owned(SourceKind.GROUP, groupId);
+            return store.put(PubsubKinds.GROUP, groupId, new Group(trimmed, ownerId, source.id(), now()));
+        });
+        addMember(groupId, ownerId);
+        return group;
+    }
+
+    public Optional<Entity<Group>> find(long groupId) {
+        if (groupId <= 0) {
+            return Optional.empty();
+        }
+        try {
+            return store.find(PubsubKinds.GROUP, groupId);
+        } catch (WrongKindException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** @throws GroupNotFoundException if there is no such group */
+    public Entity<Group> get(long groupId) {
+        return find(groupId).orElseThrow(() -> new GroupNotFoundException(groupId));
+    }
+
+    /** Adds a member and subscribes them to the group's source; false if they already were one. */
+    public boolean addMember(long groupId, long userId) {
+        Entity<Group> group = get(groupId);
+        int added = jdbc.sql("INSERT IGNORE INTO group_members (group_id, user_id, created_at) VALUES (?, ?, ?)")
+                .params(groupId, userId, now()).update();
+        // Subscribing is idempotent, so a crash between the two statements is mended by adding again.
+        subscriptions.subscribe(userId, group.body().sourceId(), null);
+        return added > 0;
+    }
+
+    /** Removes a member and their subscription (what they already received stays); false if not a member. */
+    public boolean removeMember(long groupId, long userId) {
+        Entity<Group> group = get(groupId);
+        int removed = jdbc.sql("DELETE FROM group_members WHERE group_id = ? AND user_id = ?").params(groupId, userId).update();
+        subscriptions.unsubscribe(userId, group.body().sourceId());
+        return removed > 0;
+    }
+
+    public boolean isMember(long groupId, long userId) {
+        return jdbc.sql("SELECT COUNT(*) FROM group_members WHERE group_id = ? AND user_id = ?")
+                .params(groupId, userId).query(Long.class).single() > 0;
+    }
+
+    /** A page of members by user id, after {@code afterUserId}. */
+    public List<Long> members(long groupId, long afterUserId, int limit) {
+        return jdbc.sql("SELECT user_id FROM group_members WHERE group_id = ? AND user_id > ? ORDER BY user_id LIMIT ?")
+                .params(groupId, afterUserId, limit).query(Long.class).list();
+    }
+
+    /** The groups a person belongs to. */
+    public List<Long> groupsOf(long userId) {
+        return jdbc.sql("SELECT group_id FROM group_members WHERE user_id = ? ORDER BY group_id")
+                .param(userId).query(Long.class).list();
+    }
+
+    /**
+     * Publishes a member's post to the group's source.
+     *
+     * @throws NotAMemberException if {@code userId} is not a member
+     */
+    public PublishResult post(long groupId, long userId, NewItem post) {
+        Entity<Group> group = get(groupId);
+        if (!isMember(groupId, userId)) {
+            throw new NotAMemberException(groupId, userId);
+        }
+        return publisher.publish(group.body().sourceId(), List.of(post));
+    }
+
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MICROS);
+    }
+}

@@ -1,0 +1,50 @@
+package dev.tributary.pubsub;
+
+/**
+ * What a person's notification channel announces (Redis pub/sub, one channel per person, so any
+ * app instance can serve the live stream): {@code item <id>} for a new home-timeline entry,
+ * {@code delete <id>} for a retracted one, {@code unread} when read state changed otherwise.
+ */
+public record InboxEvent(Type type, long itemId) {
+
+    /** The kinds of announcement. */
+    public enum Type { ITEM, DELETE, UNREAD }
+
+    /** The Redis channel of a person's announcements; the hash tag keeps it with their counters. */
+    public static String channel(long userId) {
+        return "tributary:inbox:{" + userId + "}";
+    }
+
+    /** The message as published. */
+    public String encode() {
+        return switch (type) {
+            case ITEM -> "item " + itemId;
+            case DELETE -> "delete " + itemId;
+            case UNREAD -> "unread";
+        };
+    }
+
+    /** Parses a published message; null for anything else (a newer node's format, noise). */
+    public static InboxEvent decode(String message) {
+        if (message == null) {
+            return null;
+        }
+        if (message.equals("unread")) {
+            return new InboxEvent(Type.UNREAD, 0);
+        }
+        int space = message.indexOf(' ');
+        if (space < 0) {
+            return null;
+        }
+        Type type = switch (message.substring(0, space)) {
+            case "item" -> Type.ITEM;
+            case "delete" -> Type.DELETE;
+            default -> null;
+        };
+        try {
+            return type == null ? null : new InboxEvent(type, Long.parseLong(message.substring(space + 1)));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package dev.tributary.pubsub;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * Trims inboxes that received entries back to the timeline window, in the background: the rows
+ * beyond the newest N are locked, deleted, and exactly their unread counts taken off. Runs on
+ * nodes with fan-out workers.
+ */
+@Component
+class InboxTrimmer implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(InboxTrimmer.class);
+
+    private final PubsubTransactions tx;
+    private final Inbox inbox;
+    private final InboxTrimQueue queue;
+    private final UnreadCounters counters;
+    private final TimelineSettings settings;
+    private final boolean enabled;
+    private ScheduledExecutorService scheduler;
+
+    InboxTrimmer(PubsubTransactions tx, Inbox inbox, InboxTrimQueue queue, UnreadCounters counters,
+            TimelineSettings settings, FanoutSettings fanout) {
+        this.tx = tx;
+        this.inbox = inbox;
+        this.queue = queue;
+        this.counters = counters;
+        this.settings = settings;
+        this.enabled = fanout.workers() > 0;
+    }
+
+    /** Trims one person's inbox; the number of entries removed. */
+    int trim(long userId) {
+        List<InboxRow> removed = tx.write("trim inbox of " + userId, status -> {
+            List<InboxRow> rows = inbox.lockBeyondWindow(userId, settings.maxEntries());
+            inbox.delete(rows);
+            return rows;
+        });
+        List<UnreadDelta> deltas = removed.stream().filter(row -> !row.read()).map(row -> UnreadDelta.of(row, -1)).toList();
+        if (!deltas.isEmpty()) {
+            counters.apply(deltas, Map.of());
+        }
+        return removed.size();
+    }
+
+    /** One pass over the people queued since the last; the number of entries removed. */
+    int trimQueued() {
+        int removed = 0;
+        for (long userId : queue.take(settings.trimBatch())) {
+            removed += trim(userId);
+        }
+        return removed;
+    }
+
+    @Override
+    public void start() {
+        if (!enabled) {
+            return;
+        }
+        scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("inbox-trimmer").daemon(true).factory());
+        long period = settings.trimInterval().toMillis();
+        scheduler.scheduleWithFixedDelay(this::pass, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    private void pass() {
+        try {
+            int removed = trimQueued();
+            if (removed > 0) {
+                log.debug("trimmed {} inbox entries beyond the newest {}", removed, settings.maxEntries());
+            }
+        } catch (RuntimeException e) {
+            log.warn("inbox trim pass failed: {}", e.toString(), e);
+        }
+    }
+
+    @Override
+    public void stop() {
+        if (scheduler != null) {
+            scheduler.shutdownNow();
+            scheduler = null;
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return scheduler != null;
+    }
+}

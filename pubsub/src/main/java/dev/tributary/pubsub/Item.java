@@ -1,0 +1,59 @@
+package dev.tributary.pubsub;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A stored item (the body of an {@code item} entity). A tombstoned item keeps its identity
+ * (so its guid is never published again) but loses its content and leaves every timeline.
+ */
+public record Item(
+        long sourceId,
+        String guid,
+        @Nullable String title,
+        @Nullable String summary,
+        @Nullable String url,
+        @Nullable String author,
+        MediaType mediaType,
+        List<Media> media,
+        List<String> tags,
+        Instant publishedAt,
+        Instant receivedAt,
+        @Nullable Instant deletedAt) {
+
+    public Item {
+        Objects.requireNonNull(guid, "guid");
+        Objects.requireNonNull(mediaType, "mediaType");
+        media = media == null ? List.of() : List.copyOf(media);
+        tags = tags == null ? List.of() : List.copyOf(tags);
+    }
+
+    static Item from(long sourceId, NewItem entry, Instant receivedAt) {
+        return new Item(sourceId, entry.guid(), entry.title(), entry.summary(), entry.url(), entry.author(),
+                entry.mediaType(), entry.media(), entry.tags(), entry.publishedAt(), receivedAt, null);
+    }
+
+    public boolean deleted() {
+        return deletedAt != null;
+    }
+
+    /** Whether publishing {@code entry} again would change what readers see. */
+    boolean differsFrom(NewItem entry) {
+        return !(Objects.equals(title, entry.title()) && Objects.equals(summary, entry.summary())
+                && Objects.equals(url, entry.url()) && Objects.equals(author, entry.author())
+                && mediaType == entry.mediaType() && media.equals(entry.media()) && tags.equals(entry.tags())
+                && publishedAt.equals(entry.publishedAt()));
+    }
+
+    /** This item with the content of {@code entry}; identity and receipt time stay. */
+    Item updatedFrom(NewItem entry) {
+        return new Item(sourceId, guid, entry.title(), entry.summary(), entry.url(), entry.author(),
+                entry.mediaType(), entry.media(), entry.tags(), entry.publishedAt(), receivedAt, null);
+    }
+
+    Item tombstoned(Instant at) {
+        return new Item(sourceId, guid, null, null, null, null, mediaType, List.of(), List.of(), publishedAt, receivedAt, at);
+    }
+}

@@ -1,0 +1,57 @@
+package dev.tributary.pubsub;
+
+import dev.tributary.storage.Entity;
+import dev.tributary.storage.EntityStore;
+import dev.tributary.storage.IndexKey;
+import dev.tributary.storage.IndexReader;
+import dev.tributary.storage.SortOrder;
+import dev.tributary.storage.WrongKindException;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.springframework.stereotype.Service;
+
+/** Reading items: by id, and a source's own feed, newest first and paged as far back as it goes. */
+@Service
+public class Items {
+
+    /** Largest page of a source feed. */
+    public static final int MAX_PAGE = 200;
+
+    private final EntityStore store;
+    private final IndexReader indexes;
+
+    Items(EntityStore store, IndexReader indexes) {
+        this.store = store;
+        this.indexes = indexes;
+    }
+
+    /** The live item with this id; empty if there is none, it is tombstoned, or the id is not an item's. */
+    public Optional<Entity<Item>> find(long itemId) {
+        if (itemId <= 0) {
+            return Optional.empty();
+        }
+        try {
+            return store.find(PubsubKinds.ITEM, itemId).filter(item -> !item.body().deleted());
+        } catch (WrongKindException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The live items with these ids in one round trip, in the order asked. */
+    public List<Entity<Item>> getAll(Collection<Long> ids) {
+        return store.getAll(PubsubKinds.ITEM, ids).stream().filter(item -> !item.body().deleted()).toList();
+    }
+
+    /**
+     * A page of a source's live items, newest first: older than {@code maxId} and newer than
+     * {@code sinceId} (either may be null).
+     */
+    public List<Entity<Item>> ofSource(long sourceId, @Nullable Long maxId, @Nullable Long sinceId, int limit) {
+        if (limit < 1 || limit > MAX_PAGE) {
+            throw new IllegalArgumentException("limit must be 1.." + MAX_PAGE + ", not " + limit);
+        }
+        return indexes.range(PubsubKinds.ITEM_SOURCES, IndexKey.of(sourceId), sinceId, maxId, limit, SortOrder.DESCENDING);
+    }
+}

@@ -1,0 +1,187 @@
+package dev.tributary.pubsub;
+
+import dev.tributary.storage.DuplicateIndexKeyException;
+import dev.tributary.storage.Entity;
+import dev.tributary.storage.EntityStore;
+import dev.tributary.storage.IndexKey;
+import dev.tributary.storage.IndexReader;
+import dev.tributary.storage.WrongKindException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * Publishing: {@link #publish} stores each entry once per (source, guid) and, in the same
+ * transaction, records a durable fan-out task per new item and audience (the source, and the
+ * people who attached it to their profile). It returns once that commits; workers do the rest.
+ * {@link #tombstone} deletes an item for every reader.
+ */
+@Service
+public class Publisher {
+
+    /** Entries per publish call: one multi-get, one multi-row insert. */
+    public static final int MAX_ITEMS_PER_PUBLISH = 500;
+
+    private final EntityStore store;
+    private final IndexReader indexes;
+    private final Sources sources;
+    private final FanoutTasks tasks;
+    private final FanoutWorkers workers;
+    private final PubsubTransactions tx;
+    private final Clock clock;
+
+    Publisher(EntityStore store, IndexReader indexes, Sources sources, FanoutTasks tasks, FanoutWorkers workers,
+            PubsubTransactions tx, ObjectProvider<Clock> clock) {
+        this.store = store;
+        this.indexes = indexes;
+        this.sources = sources;
+        this.tasks = tasks;
+        this.workers = workers;
+        this.tx = tx;
+        this.clock = clock.getIfAvailable(Clock::systemUTC);
+    }
+
+    /**
+     * Publishes entries of one source. Entries whose guid is new become items (ids increase with
+     * their publication date, so a feed's newest entry is also the newest in timelines); an entry
+     * seen before with changed content updates its item in place; duplicate guids within the
+     * call collapse to the last one.
+     *
+     * @throws SourceNotFoundException if there is no such source
+     */
+    public PublishResult publish(long sourceId, List<NewItem> entries) {
+        if (entries.size() > MAX_ITEMS_PER_PUBLISH) {
+            throw new IllegalArgumentException("at most " + MAX_ITEMS_PER_PUBLISH + " entries per publish, not " + entries.size());
+        }
+        Source source = sources.get(sourceId).body();
+        Map<String, NewItem> byGuid = new LinkedHashMap<>();
+        entries.forEach(entry -> byGuid.put(entry.guid(), entry));
+        if (byGuid.isEmpty()) {
+            return new PublishResult(List.of(), List.of(), 0);
+        }
+        try {
+            return publishOnce(sourceId, source, byGuid);
+        } catch (DuplicateIndexKeyException e) {
+            // A concurrent publish of the same guid won; now ours sees it and updates instead.
+            return publishOnce(sourceId, source, byGuid);
+        }
+    }
+
+    private PublishResult publishOnce(long sourceId, Source source, Map<String, NewItem> byGuid) {
+        PublishResult result = tx.write("publish to source " + sourceId, status -> {
+            Map<IndexKey, Entity<Item>> existing = lockedByGuid(sourceId, byGuid.keySet());
+            Instant now = now();
+            List<NewItem> fresh = new ArrayList<>();
+            List<Long> updated = new ArrayList<>();
+            int unchanged = 0;
+            for (NewItem entry : byGuid.values()) {
+                Entity<Item> stored = existing.get(IndexKey.of(sourceId, entry.guid()));
+                if (stored == null) {
+                    fresh.add(entry);
+                } else if (!stored.body().deleted() && stored.body().differsFrom(entry)) {
+                    store.put(PubsubKinds.ITEM, stored.id(), stored.body().updatedFrom(entry));
+                    updated.add(stored.id());
+                } else {
+                    unchanged++;
+                }
+            }
+            fresh.sort(Comparator.comparing(NewItem::publishedAt));
+            List<Entity<Item>> created = store.insertAll(PubsubKinds.ITEM,
+                    fresh.stream().map(entry -> Item.from(sourceId, entry, now)).toList());
+            tasks.add(deliveries(sourceId, created));
+            return new PublishResult(created.stream().map(Entity::id).toList(), updated, unchanged);
+        });
+        if (!result.created().isEmpty()) {
+            afterCommit(workers::wake);
+        }
+        return result;
+    }
+
+    /**
+     * The stored items of these guids, re-read under row locks so that an update cannot race a
+     * tombstone (and resurrect the item) or another update.
+     */
+    private Map<IndexKey, Entity<Item>> lockedByGuid(long sourceId, java.util.Collection<String> guids) {
+        Map<IndexKey, Entity<Item>> found = indexes.lookupUnique(PubsubKinds.ITEM_GUIDS,
+                guids.stream().map(guid -> IndexKey.of(sourceId, guid)).toList());
+        Map<IndexKey, Entity<Item>> locked = new java.util.HashMap<>();
+        for (Entity<Item> item : store.getAllForUpdate(PubsubKinds.ITEM, found.values().stream().map(Entity::id).toList())) {
+            locked.put(IndexKey.of(sourceId, item.body().guid()), item);
+        }
+        return locked;
+    }
+
+    /** One delivery per item and audience: the source itself and every profile that relays it. */
+    private List<FanoutTasks.NewTask> deliveries(long sourceId, List<Entity<Item>> created) {
+        if (created.isEmpty()) {
+            return List.of();
+        }
+        List<Long> audiences = new ArrayList<>();
+        audiences.add(sourceId);
+        audiences.addAll(sources.relaysOf(sourceId));
+        List<FanoutTasks.NewTask> list = new ArrayList<>(created.size() * audiences.size());
+        for (Entity<Item> item : created) {
+            for (long audience : audiences) {
+                list.add(new FanoutTasks.NewTask(FanoutTask.Kind.DELIVER, item.id(), sourceId, audience, item.body().mediaType()));
+            }
+        }
+        return list;
+    }
+
+    /**
+     * Deletes an item for every reader: the body becomes a tombstone at once (timelines skip it,
+     * its guid is never published again) and a retraction removes its inbox entries and their
+     * unread counts. False if there is no such live item.
+     */
+    public boolean tombstone(long itemId) {
+        try {
+            return tombstoneOnce(itemId);
+        } catch (WrongKindException e) {
+            return false;
+        }
+    }
+
+    private boolean tombstoneOnce(long itemId) {
+        boolean done = tx.write("tombstone item " + itemId, status -> {
+            Optional<Entity<Item>> item = store.getAllForUpdate(PubsubKinds.ITEM, List.of(itemId)).stream().findFirst();
+            if (item.isEmpty() || item.get().body().deleted()) {
+                return false;
+            }
+            Item body = item.get().body();
+            store.put(PubsubKinds.ITEM, itemId, body.tombstoned(now()));
+            tasks.add(List.of(new FanoutTasks.NewTask(FanoutTask.Kind.RETRACT, itemId, body.sourceId(), body.sourceId(), body.mediaType())));
+            return true;
+        });
+        if (done) {
+            afterCommit(workers::wake);
+        }
+        return done;
+    }
+
+    private static void afterCommit(Runnable action) {
+        if (TransactionSynchronizationManager.isSynchronizationActive()) {
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCommit() {
+                    action.run();
+                }
+            });
+        } else {
+            action.run();
+        }
+    }
+
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MICROS);
+    }
+}

@@ -1,0 +1,62 @@
+package dev.tributary.pubsub;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.springframework.stereotype.Service;
+
+/**
+ * Read and unread marks on a person's inbox. Each change locks the rows it flips, commits, and
+ * then moves the Redis counters by exactly what flipped, so counts stay exact under concurrent
+ * fan-out and marking.
+ */
+@Service
+public class ReadState {
+
+    private final PubsubTransactions tx;
+    private final Inbox inbox;
+    private final UnreadCounters counters;
+
+    ReadState(PubsubTransactions tx, Inbox inbox, UnreadCounters counters) {
+        this.tx = tx;
+        this.inbox = inbox;
+        this.counters = counters;
+    }
+
+    /** Marks one entry read; false if it is not in the person's inbox or was read already. */
+    public boolean markRead(long userId, long itemId) {
+        return set(userId, itemId, true);
+    }
+
+    /** Marks one entry unread again; false if it is not in the person's inbox or was unread. */
+    public boolean markUnread(long userId, long itemId) {
+        return set(userId, itemId, false);
+    }
+
+    /** Whether the item is in the person's inbox (read or not). */
+    public boolean inInbox(long userId, long itemId) {
+        return inbox.find(userId, itemId).isPresent();
+    }
+
+    /**
+     * Marks read every entry up to and including {@code upToItemId}, optionally of one source
+     * only; returns how many entries changed.
+     */
+    public int markReadUpTo(long userId, long upToItemId, @Nullable Long sourceId) {
+        List<InboxRow> marked = tx.write("mark read up to " + upToItemId, status -> inbox.markReadUpTo(userId, upToItemId, sourceId));
+        if (!marked.isEmpty()) {
+            counters.apply(marked.stream().map(row -> UnreadDelta.of(row, -1)).toList(),
+                    Map.of(userId, new InboxEvent(InboxEvent.Type.UNREAD, 0)));
+        }
+        return marked.size();
+    }
+
+    private boolean set(long userId, long itemId, boolean read) {
+        Optional<InboxRow> changed = tx.write("mark " + itemId + (read ? " read" : " unread"),
+                status -> inbox.setRead(userId, itemId, read));
+        changed.ifPresent(row -> counters.apply(List.of(UnreadDelta.of(row, read ? -1 : 1)),
+                Map.of(userId, new InboxEvent(InboxEvent.Type.UNREAD, 0))));
+        return changed.isPresent();
+    }
+}

@@ -1,0 +1,143 @@
+package dev.tributary.pubsub;
+
+import dev.tributary.storage.DuplicateIndexKeyException;
+import dev.tributary.storage.Entity;
+import dev.tributary.storage.EntityStore;
+import dev.tributary.storage.IndexKey;
+import dev.tributary.storage.IndexReader;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Service;
+
+/**
+ * Sources: get-or-create a feed by url and a person's or group's own source, and the external
+ * feeds attached to a person's profile (whose items also reach that person's followers).
+ */
+@Service
+public class Sources {
+
+    private final EntityStore store;
+    private final IndexReader indexes;
+    private final JdbcClient jdbc;
+    private final Clock clock;
+
+    Sources(EntityStore store, IndexReader indexes, JdbcClient jdbc, ObjectProvider<Clock> clock) {
+        this.store = store;
+        this.indexes = indexes;
+        this.jdbc = jdbc;
+        this.clock = clock.getIfAvailable(Clock::systemUTC);
+    }
+
+    /** The feed source of {@code url} (already normalised by the caller), created on first use. */
+    public Entity<Source> feed(String url) {
+        return findFeed(url).orElseGet(() -> create(new Source(SourceKind.FEED, url, null, null, null, now()),
+                () -> findFeed(url)));
+    }
+
+    public Optional<Entity<Source>> findFeed(String url) {
+        return indexes.lookupUnique(PubsubKinds.SOURCE_URLS, IndexKey.of(url));
+    }
+
+    /** A person's own source, created on first use. */
+    public Entity<Source> ofUser(long userId) {
+        return owned(SourceKind.USER, userId);
+    }
+
+    Entity<Source> owned(SourceKind kind, long ownerId) {
+        return findOwned(kind, ownerId).orElseGet(() -> create(new Source(kind, null, null, null, ownerId, now()),
+                () -> findOwned(kind, ownerId)));
+    }
+
+    Optional<Entity<Source>> findOwned(SourceKind kind, long ownerId) {
+        return indexes.lookupUnique(PubsubKinds.SOURCE_OWNERS, IndexKey.of(kind.wireName(), ownerId));
+    }
+
+    public Optional<Entity<Source>> find(long id) {
+        if (id <= 0) {
+            return Optional.empty();
+        }
+        return store.find(PubsubKinds.SOURCE, id);
+    }
+
+    /** @throws SourceNotFoundException if there is no such source */
+    public Entity<Source> get(long id) {
+        return find(id).orElseThrow(() -> new SourceNotFoundException(id));
+    }
+
+    /** The sources with these ids, in the order asked, skipping missing ones. */
+    public List<Entity<Source>> getAll(Collection<Long> ids) {
+        return store.getAll(PubsubKinds.SOURCE, ids);
+    }
+
+    /** Records what a feed says about itself (its title and web page). */
+    public Entity<Source> describe(long id, @Nullable String title, @Nullable String siteUrl) {
+        Entity<Source> source = get(id);
+        if (java.util.Objects.equals(source.body().title(), title) && java.util.Objects.equals(source.body().siteUrl(), siteUrl)) {
+            return source;
+        }
+        return store.put(PubsubKinds.SOURCE, id, source.body().withDetails(title, siteUrl));
+    }
+
+    /**
+     * Attaches the external feed {@code feedSourceId} to a person's profile: its items from now
+     * on also reach everyone who follows that person. Idempotent.
+     */
+    public void attach(long userId, long feedSourceId) {
+        Entity<Source> feed = get(feedSourceId);
+        if (feed.body().kind() != SourceKind.FEED) {
+            throw new IllegalArgumentException("only feeds can be attached to a profile, not source " + feedSourceId);
+        }
+        long relay = ofUser(userId).id();
+        jdbc.sql("INSERT IGNORE INTO source_relays (source_id, relay_source_id) VALUES (?, ?)")
+                .params(feedSourceId, relay)
+                .update();
+    }
+
+    /** Detaches a feed from a person's profile; false if it was not attached. */
+    public boolean detach(long userId, long feedSourceId) {
+        Optional<Entity<Source>> own = findOwned(SourceKind.USER, userId);
+        return own.isPresent() && jdbc.sql("DELETE FROM source_relays WHERE source_id = ? AND relay_source_id = ?")
+                .params(feedSourceId, own.get().id())
+                .update() > 0;
+    }
+
+    /** The feeds attached to a person's profile. */
+    public List<Long> attachedFeeds(long userId) {
+        Optional<Entity<Source>> own = findOwned(SourceKind.USER, userId);
+        if (own.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.sql("SELECT source_id FROM source_relays WHERE relay_source_id = ? ORDER BY source_id")
+                .param(own.get().id())
+                .query(Long.class)
+                .list();
+    }
+
+    /** The user sources that relay {@code sourceId}'s items to their own followers. */
+    List<Long> relaysOf(long sourceId) {
+        return jdbc.sql("SELECT relay_source_id FROM source_relays WHERE source_id = ? ORDER BY relay_source_id")
+                .param(sourceId)
+                .query(Long.class)
+                .list();
+    }
+
+    /** Two callers may race to create the same source: the unique index lets one win, the other reads it. */
+    private Entity<Source> create(Source source, java.util.function.Supplier<Optional<Entity<Source>>> existing) {
+        try {
+            return store.insert(PubsubKinds.SOURCE, source);
+        } catch (DuplicateIndexKeyException e) {
+            return existing.get().orElseThrow(() -> e);
+        }
+    }
+
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MICROS);
+    }
+}

@@ -1,0 +1,16 @@
+package dev.tributary.pubsub;
+
+import java.time.Instant;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A person's subscription to a source; {@code media} is the set of media types that reach their
+ * timeline from it, null for all.
+ */
+public record Subscription(long id, long userId, long sourceId, @Nullable Set<MediaType> media, Instant createdAt) {
+
+    public Subscription {
+        media = media == null ? null : Set.copyOf(media);
+    }
+}

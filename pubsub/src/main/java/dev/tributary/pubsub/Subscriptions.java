@@ -1,0 +1,142 @@
+package dev.tributary.pubsub;
+
+import dev.tributary.storage.IdGenerator;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Service;
+
+/**
+ * Who follows what, in both directions: {@code subscriptions} (by person) and
+ * {@code subscribers} (by source, paged by fan-out), always written together. Subscribing
+ * delivers only what is published from then on; unsubscribing leaves delivered entries in place.
+ */
+@Service
+public class Subscriptions {
+
+    private static final RowMapper<Subscription> SUBSCRIPTION = (rs, n) -> new Subscription(
+            rs.getLong("id"), rs.getLong("user_id"), rs.getLong("source_id"),
+            MediaType.ofMask(rs.getInt("media_mask")), rs.getObject("created_at", Instant.class));
+
+    private final JdbcClient jdbc;
+    private final Sources sources;
+    private final IdGenerator ids;
+    private final PubsubTransactions tx;
+    private final Clock clock;
+
+    Subscriptions(JdbcClient jdbc, Sources sources, IdGenerator ids, PubsubTransactions tx, ObjectProvider<Clock> clock) {
+        this.jdbc = jdbc;
+        this.sources = sources;
+        this.ids = ids;
+        this.tx = tx;
+        this.clock = clock.getIfAvailable(Clock::systemUTC);
+    }
+
+    /**
+     * Subscribes a person to a source, taking only {@code media} (null or empty: everything).
+     * Subscribing again changes the media filter of the existing subscription.
+     *
+     * @throws SourceNotFoundException if there is no such source
+     */
+    public SubscribeResult subscribe(long userId, long sourceId, Collection<MediaType> media) {
+        sources.get(sourceId);
+        int mask = MediaType.maskOf(media);
+        try {
+            return subscribeOnce(userId, sourceId, mask);
+        } catch (DuplicateKeyException e) {
+            // A concurrent subscribe of the same pair won the insert; ours now finds it.
+            return subscribeOnce(userId, sourceId, mask);
+        }
+    }
+
+    private SubscribeResult subscribeOnce(long userId, long sourceId, int mask) {
+        return tx.write("subscribe " + userId + " to " + sourceId, status -> {
+            Optional<Subscription> existing = findForUpdate(userId, sourceId);
+            if (existing.isPresent()) {
+                if (MediaType.maskOf(existing.get().media()) != mask) {
+                    setMask(userId, sourceId, mask);
+                    Subscription old = existing.get();
+                    return new SubscribeResult(new Subscription(old.id(), userId, sourceId, MediaType.ofMask(mask), old.createdAt()), false);
+                }
+                return new SubscribeResult(existing.get(), false);
+            }
+            Subscription created = new Subscription(ids.next(), userId, sourceId, MediaType.ofMask(mask), now());
+            jdbc.sql("""
+                    INSERT INTO subscriptions (user_id, source_id, id, media_mask, created_at) VALUES (?, ?, ?, ?, ?)
+                    """).params(userId, sourceId, created.id(), mask, created.createdAt()).update();
+            jdbc.sql("INSERT INTO subscribers (source_id, user_id, media_mask) VALUES (?, ?, ?)")
+                    .params(sourceId, userId, mask).update();
+            return new SubscribeResult(created, true);
+        });
+    }
+
+    /** Ends a subscription; false if there was none. */
+    public boolean unsubscribe(long userId, long sourceId) {
+        return tx.write("unsubscribe " + userId + " from " + sourceId, status -> {
+            int removed = jdbc.sql("DELETE FROM subscriptions WHERE user_id = ? AND source_id = ?")
+                    .params(userId, sourceId).update();
+            jdbc.sql("DELETE FROM subscribers WHERE source_id = ? AND user_id = ?").params(sourceId, userId).update();
+            return removed > 0;
+        });
+    }
+
+    /** Ends the subscription with this id if it is the person's; false otherwise. */
+    public boolean unsubscribeById(long userId, long subscriptionId) {
+        return byId(userId, subscriptionId).map(s -> unsubscribe(userId, s.sourceId())).orElse(false);
+    }
+
+    public Optional<Subscription> byId(long userId, long subscriptionId) {
+        return jdbc.sql("SELECT * FROM subscriptions WHERE user_id = ? AND id = ?")
+                .params(userId, subscriptionId).query(SUBSCRIPTION).optional();
+    }
+
+    public Optional<Subscription> find(long userId, long sourceId) {
+        return jdbc.sql("SELECT * FROM subscriptions WHERE user_id = ? AND source_id = ?")
+                .params(userId, sourceId).query(SUBSCRIPTION).optional();
+    }
+
+    /** A person's subscriptions, oldest first. */
+    public List<Subscription> of(long userId) {
+        return jdbc.sql("SELECT * FROM subscriptions WHERE user_id = ? ORDER BY id")
+                .param(userId).query(SUBSCRIPTION).list();
+    }
+
+    /** How many people follow a source. */
+    public long subscriberCount(long sourceId) {
+        return jdbc.sql("SELECT COUNT(*) FROM subscribers WHERE source_id = ?").param(sourceId).query(Long.class).single();
+    }
+
+    /** One page of a source's subscribers after {@code afterUserId}, by user id: fan-out never holds them all. */
+    List<Subscriber> subscribers(long sourceId, long afterUserId, int limit) {
+        return jdbc.sql("""
+                SELECT user_id, media_mask FROM subscribers
+                WHERE source_id = ? AND user_id > ? ORDER BY user_id LIMIT ?
+                """)
+                .params(sourceId, afterUserId, limit)
+                .query((rs, n) -> new Subscriber(rs.getLong(1), rs.getInt(2)))
+                .list();
+    }
+
+    private Optional<Subscription> findForUpdate(long userId, long sourceId) {
+        return jdbc.sql("SELECT * FROM subscriptions WHERE user_id = ? AND source_id = ? FOR UPDATE")
+                .params(userId, sourceId).query(SUBSCRIPTION).optional();
+    }
+
+    private void setMask(long userId, long sourceId, int mask) {
+        jdbc.sql("UPDATE subscriptions SET media_mask = ? WHERE user_id = ? AND source_id = ?")
+                .params(mask, userId, sourceId).update();
+        jdbc.sql("UPDATE subscribers SET media_mask = ? WHERE source_id = ? AND user_id = ?")
+                .params(mask, sourceId, userId).update();
+    }
+
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MICROS);
+    }
+}

@@ -1,0 +1,56 @@
+package dev.tributary.pubsub;
+
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One page request of a home timeline. Paging as in Mastodon: {@code maxId} older than,
+ * {@code sinceId} newer than (the newest such), {@code minId} immediately newer than (the
+ * oldest such); filters by media types (null: all), tag, source and unread only.
+ */
+public record TimelineQuery(
+        @Nullable Long maxId,
+        @Nullable Long sinceId,
+        @Nullable Long minId,
+        int limit,
+        @Nullable Set<MediaType> media,
+        @Nullable String tag,
+        @Nullable Long sourceId,
+        boolean unreadOnly) {
+
+    /** Largest page. */
+    public static final int MAX_LIMIT = 200;
+
+    public TimelineQuery {
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new IllegalArgumentException("limit must be 1.." + MAX_LIMIT + ", not " + limit);
+        }
+        media = media == null || media.isEmpty() || media.size() == MediaType.values().length ? null : Set.copyOf(media);
+        tag = tag == null || tag.isBlank() ? null : tag;
+    }
+
+    /** The newest {@code limit} entries, no filter. */
+    public static TimelineQuery newest(int limit) {
+        return new TimelineQuery(null, null, null, limit, null, null, null, false);
+    }
+
+    public TimelineQuery olderThan(long id) {
+        return new TimelineQuery(id, sinceId, null, limit, media, tag, sourceId, unreadOnly);
+    }
+
+    public TimelineQuery withMedia(Set<MediaType> types) {
+        return new TimelineQuery(maxId, sinceId, minId, limit, types, tag, sourceId, unreadOnly);
+    }
+
+    public TimelineQuery withTag(String newTag) {
+        return new TimelineQuery(maxId, sinceId, minId, limit, media, newTag, sourceId, unreadOnly);
+    }
+
+    public TimelineQuery withSource(long id) {
+        return new TimelineQuery(maxId, sinceId, minId, limit, media, tag, id, unreadOnly);
+    }
+
+    public TimelineQuery unread() {
+        return new TimelineQuery(maxId, sinceId, minId, limit, media, tag, sourceId, true);
+    }
+}

@@ -1,0 +1,36 @@
+package dev.tributary.pubsub;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Settings of home timelines and unread counters ({@code tributary.timeline.*}).
+ *
+ * @param maxEntries the home timeline window: the newest N inbox entries; older ones are trimmed
+ * @param trimInterval how often inboxes that received entries are trimmed back to the window
+ * @param trimBatch inboxes trimmed per pass
+ * @param counterTtl how long a person's unread counters stay in Redis untouched before they are
+ *        dropped (and rebuilt from MySQL on the next read)
+ */
+@ConfigurationProperties("tributary.timeline")
+@Validated
+public record TimelineSettings(
+        @Min(1) @Max(100_000) @DefaultValue("800") int maxEntries,
+        @NotNull @DefaultValue("30s") Duration trimInterval,
+        @Min(1) @Max(100_000) @DefaultValue("1000") int trimBatch,
+        @NotNull @DefaultValue("7d") Duration counterTtl) {
+
+    public TimelineSettings {
+        if (trimInterval != null && (trimInterval.isNegative() || trimInterval.isZero())) {
+            throw new IllegalArgumentException("tributary.timeline.trim-interval must be positive, not " + trimInterval);
+        }
+        if (counterTtl != null && counterTtl.compareTo(Duration.ofMinutes(1)) < 0) {
+            throw new IllegalArgumentException("tributary.timeline.counter-ttl must be at least 1m, not " + counterTtl);
+        }
+    }
+}

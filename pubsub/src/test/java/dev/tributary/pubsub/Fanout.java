@@ -1,0 +1,60 @@
+package dev.tributary.pubsub;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.springframework.stereotype.Component;
+
+/** Test driver of fan-out: runs due tasks on the calling thread, as a worker would. */
+@Component
+class Fanout {
+
+    private final FanoutWorker worker;
+    private final FanoutTasks tasks;
+
+    Fanout(FanoutWorker worker, FanoutTasks tasks) {
+        this.worker = worker;
+        this.tasks = tasks;
+    }
+
+    /** Runs tasks until none is left, waiting out leases of abandoned ones (bounded by {@code timeout}). */
+    void drain(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (tasks.pending() > 0) {
+            List<FanoutTask> claimed = worker.claim("test", 100);
+            claimed.forEach(task -> worker.run(task, () -> true));
+            if (claimed.isEmpty()) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new AssertionError("fan-out tasks still pending after " + timeout);
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+            }
+        }
+    }
+
+    void drain() {
+        drain(Duration.ofSeconds(30));
+    }
+
+    List<FanoutTask> claim(int limit) {
+        return worker.claim("test-crashing", limit);
+    }
+
+    FanoutWorker.Batch batch(FanoutTask task) {
+        return worker.runBatch(task);
+    }
+
+    void applyToRedis(FanoutTask task, FanoutWorker.Batch batch) {
+        worker.applyToRedis(task, batch);
+    }
+
+    void run(FanoutTask task, BooleanSupplier keepGoing) {
+        worker.run(task, keepGoing);
+    }
+
+    long pending() {
+        return tasks.pending();
+    }
+}

@@ -1,0 +1,57 @@
+package dev.tributary.pubsub;
+
+import static dev.tributary.pubsub.Fixtures.entry;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+@WithEmbeddedPubsub
+class FanoutTest {
+
+    @Autowired Publisher publisher;
+    @Autowired Sources sources;
+    @Autowired Subscriptions subscriptions;
+    @Autowired UnreadCounts unread;
+    @Autowired Fixtures fixtures;
+    @Autowired Fanout fanout;
+
+    @Test
+    void deliversANewItemToEverySubscriberAcrossBatches() {
+        long feed = fixtures.feed();
+        List<Long> people = fixtures.people(23); // batches of 7: four batches, the last short
+        fixtures.subscribe(feed, people);
+
+        PublishResult result = publisher.publish(feed, List.of(entry("a")));
+        fanout.drain();
+
+        long item = result.created().getFirst();
+        for (long person : people) {
+            assertThat(fixtures.inbox(person)).containsExactly(item);
+            assertThat(unread.of(person)).isEqualTo(new Unread(1, Map.of(feed, 1L), Map.of(MediaType.TEXT, 1L)));
+        }
+        assertThat(fanout.pending()).isZero();
+    }
+
+    @Test
+    void aTextOnlySubscriptionNeverReceivesAVideo() {
+        long feed = fixtures.feed();
+        long textOnly = fixtures.person();
+        long everything = fixtures.person();
+        fixtures.subscribe(feed, textOnly, Set.of(MediaType.TEXT));
+        fixtures.subscribe(feed, everything, null);
+
+        PublishResult result = publisher.publish(feed, List.of(
+                entry("video", MediaType.VIDEO, Instant.parse("2026-11-01T00:00:00Z")),
+                entry("text", MediaType.TEXT, Instant.parse("2026-11-02T00:00:00Z"))));
+        fanout.drain();
+
+        assertThat(fixtures.inbox(textOnly)).containsExactly(result.created().get(1));
+        assertThat(fixtures.inbox(everything)).containsExactlyElementsOf(result.created());
+        assertThat(unread.of(textOnly).byMedia()).isEqualTo(Map.of(MediaType.TEXT, 1L));
+    }
+}

@@ -1,0 +1,80 @@
+package dev.tributary.pubsub;
+
+import dev.tributary.storage.IdGenerator;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/** Builds test data on the shared database: fresh people, feeds and entries that no other test uses. */
+@Component
+class Fixtures {
+
+    private final IdGenerator ids;
+    private final Sources sources;
+    private final Subscriptions subscriptions;
+    private final JdbcClient jdbc;
+
+    Fixtures(IdGenerator ids, Sources sources, Subscriptions subscriptions, JdbcClient jdbc) {
+        this.ids = ids;
+        this.sources = sources;
+        this.subscriptions = subscriptions;
+        this.jdbc = jdbc;
+    }
+
+    /** A fresh person id (people live in the API; pub/sub only knows their ids). */
+    long person() {
+        return ids.next();
+    }
+
+    List<Long> people(int count) {
+        List<Long> people = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            people.add(person());
+        }
+        return people;
+    }
+
+    long feed() {
+        return sources.feed("https://example.test/feed/" + ids.next()).id();
+    }
+
+    void subscribe(long sourceId, List<Long> people) {
+        people.forEach(person -> subscriptions.subscribe(person, sourceId, null));
+    }
+
+    void subscribe(long sourceId, long person, Set<MediaType> media) {
+        subscriptions.subscribe(person, sourceId, media);
+    }
+
+    static NewItem entry(String guid) {
+        return entry(guid, MediaType.TEXT, Instant.parse("2026-11-01T00:00:00Z"));
+    }
+
+    static NewItem entry(String guid, MediaType media, Instant published) {
+        return new NewItem(guid, "title " + guid, "<p>summary of " + guid + "</p>", "https://example.test/" + guid,
+                "someone", media, List.of(), List.of(), published);
+    }
+
+    static NewItem tagged(String guid, String... tags) {
+        return new NewItem(guid, "title " + guid, null, null, null, MediaType.TEXT, List.of(), List.of(tags),
+                Instant.parse("2026-11-01T00:00:00Z"));
+    }
+
+    /** The inbox rows of a person, by item id. */
+    List<Long> inbox(long person) {
+        return jdbc.sql("SELECT item_id FROM inbox WHERE user_id = ? ORDER BY item_id").param(person).query(Long.class).list();
+    }
+
+    /** The truth unread counts are checked against: straight from the inbox, not through pub/sub code. */
+    Unread truth(long person) {
+        List<UnreadDelta> groups = jdbc.sql("""
+                SELECT source_id, media, COUNT(*) FROM inbox WHERE user_id = ? AND is_read = FALSE GROUP BY source_id, media
+                """).param(person)
+                .query((rs, n) -> new UnreadDelta(person, rs.getLong(1), MediaType.ofBit(rs.getInt(2)), rs.getInt(3)))
+                .list();
+        return UnreadCounters.summarise(groups);
+    }
+}
