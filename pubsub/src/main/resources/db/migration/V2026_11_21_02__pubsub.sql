@@ -75,11 +75,10 @@ CREATE TABLE group_members (
 
 -- Durable fan-out work, written in the publishing transaction. kind: deliver (an item to the
 -- subscribers of audience_source_id) or retract (a tombstoned item out of every inbox).
--- cursor_user: last subscriber done, committed with each batch; applied_user: last subscriber
--- whose Redis counters and notifications are confirmed (a takeover invalidates the gap).
--- unapplied_users: the users of a retraction's last committed batch (their rows are gone, so
--- a takeover cannot find them in the inbox) until their counters are confirmed.
--- lease_token fences a worker whose lease expired: its batch commits only while it holds it.
+-- cursor_user: last subscriber done, committed with each batch (with its Redis counters).
+-- lease_token fences a worker whose lease expired: its batch commits only while it holds it;
+-- NULL when the task is free (new, or handed back cleanly), so a claim that finds a token
+-- knows it takes over from a worker that died.
 CREATE TABLE fanout_tasks (
     id                 BIGINT      NOT NULL,
     kind               VARCHAR(8)  NOT NULL,
@@ -88,8 +87,6 @@ CREATE TABLE fanout_tasks (
     audience_source_id BIGINT      NOT NULL,
     media              TINYINT     NOT NULL,
     cursor_user        BIGINT      NOT NULL DEFAULT 0,
-    applied_user       BIGINT      NOT NULL DEFAULT 0,
-    unapplied_users    MEDIUMTEXT  NULL,
     lease_token        BIGINT      NULL,
     lease_owner        VARCHAR(64) NULL,
     lease_until        DATETIME(6) NOT NULL,

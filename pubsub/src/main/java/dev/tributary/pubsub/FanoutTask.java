@@ -3,12 +3,13 @@ package dev.tributary.pubsub;
 /**
  * One claimed unit of fan-out work, as its worker holds it: deliver an item to the subscribers
  * of one audience source, or retract a tombstoned item from every inbox. {@code leaseToken}
- * proves the claim; {@code cursorUser}/{@code appliedUser} are the committed progress.
+ * proves the claim; {@code cursorUser} is the committed progress; {@code takenOver} says the
+ * previous holder died holding it (its last batch may have reached Redis but not MySQL).
  */
 record FanoutTask(long id, Kind kind, long itemId, long sourceId, long audienceSourceId, MediaType media,
-        long cursorUser, long appliedUser, long leaseToken, int attempts) {
+        long cursorUser, long leaseToken, int attempts, boolean takenOver) {
 
-    /** A cursor past every user id: the rows are all written, only the Redis side may be left. */
+    /** A cursor past every user id: the task is complete. */
     static final long DONE = Long.MAX_VALUE;
 
     /** What the task does. */
@@ -24,12 +25,7 @@ record FanoutTask(long id, Kind kind, long itemId, long sourceId, long audienceS
         }
     }
 
-    FanoutTask advancedTo(long cursor, long applied) {
-        return new FanoutTask(id, kind, itemId, sourceId, audienceSourceId, media, cursor, applied, leaseToken, attempts);
-    }
-
-    /** Whether an earlier holder may have committed rows whose Redis side never happened. */
-    boolean hasUnappliedGap() {
-        return appliedUser < cursorUser;
+    FanoutTask advancedTo(long cursor) {
+        return new FanoutTask(id, kind, itemId, sourceId, audienceSourceId, media, cursor, leaseToken, attempts, false);
     }
 }

@@ -26,7 +26,7 @@ class FanoutTasks {
     private static final RowMapper<FanoutTask> TASK = (rs, n) -> new FanoutTask(rs.getLong("id"),
             FanoutTask.Kind.of(rs.getString("kind")), rs.getLong("item_id"), rs.getLong("source_id"),
             rs.getLong("audience_source_id"), MediaType.ofBit(rs.getInt("media")), rs.getLong("cursor_user"),
-            rs.getLong("applied_user"), rs.getLong("lease_token"), rs.getInt("attempts"));
+            rs.getLong("lease_token"), rs.getInt("attempts"), rs.getObject("lease_token") != null);
 
     private final JdbcClient jdbc;
     private final JdbcTemplate template;
@@ -94,7 +94,7 @@ class FanoutTasks {
                 .update();
         return due.stream().filter(task -> ready.contains(task.id()))
                 .map(task -> new FanoutTask(task.id(), task.kind(), task.itemId(), task.sourceId(), task.audienceSourceId(),
-                        task.media(), task.cursorUser(), task.appliedUser(), token, task.attempts() + 1))
+                        task.media(), task.cursorUser(), token, task.attempts() + 1, task.takenOver()))
                 .toList();
     }
 
@@ -119,25 +119,11 @@ class FanoutTasks {
     }
 
     /** Records committed progress (inside the fenced batch transaction) and renews the lease. */
-    void advance(FanoutTask task, long cursorUser, long appliedUser, List<Long> unappliedUsers, Duration ttl) {
-        String unapplied = unappliedUsers.isEmpty() ? null
-                : String.join(",", unappliedUsers.stream().map(String::valueOf).toList());
+    void advance(FanoutTask task, long cursorUser, Duration ttl) {
         jdbc.sql("""
-                UPDATE fanout_tasks
-                SET cursor_user = ?, applied_user = ?, unapplied_users = ?,
-                    lease_until = UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND
+                UPDATE fanout_tasks SET cursor_user = ?, lease_until = UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND
                 WHERE id = ? AND lease_token = ?
-                """).params(cursorUser, appliedUser, unapplied, ttl.toNanos() / 1000, task.id(), task.leaseToken()).update();
-    }
-
-    /** The users a retraction recorded as deleted but not yet confirmed in Redis. */
-    List<Long> unappliedUsers(long taskId) {
-        String list = jdbc.sql("SELECT unapplied_users FROM fanout_tasks WHERE id = ?")
-                .param(taskId).query(String.class).optional().orElse(null);
-        if (list == null || list.isEmpty()) {
-            return List.of();
-        }
-        return java.util.Arrays.stream(list.split(",")).map(Long::valueOf).toList();
+                """).params(cursorUser, ttl.toNanos() / 1000, task.id(), task.leaseToken()).update();
     }
 
     /** Removes a finished task (fenced by its token). */

@@ -10,14 +10,17 @@ import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.TransactionStatus;
 
 /**
  * Runs one claimed fan-out task batch by batch. Each batch is one transaction: fence the lease,
- * write (or delete) the inbox rows, record the cursor. Only after it commits are the unread
- * deltas applied and the people notified, and that is confirmed by the next batch's cursor
- * update; a worker that takes the task over first invalidates the counters of everyone in an
- * unconfirmed batch, so a crash anywhere leaves counts that rebuild exactly.
+ * write (or delete) the inbox rows, move the unread counters and announce the change in Redis,
+ * record the cursor, commit. The counters move before the commit, while the rows are locked,
+ * which is what keeps a concurrent rebuild exact (see {@link UnreadCounters}); a batch that rolls
+ * back invalidates the counters it moved, and a worker that takes over a dead worker's task
+ * invalidates the counters of the batch it may have died in.
  */
 @Component
 class FanoutWorker {
@@ -26,8 +29,8 @@ class FanoutWorker {
     /** How long a task waits after Redis failed under it, so a Redis outage is not a busy loop. */
     private static final Duration REDIS_BACKOFF = Duration.ofSeconds(5);
 
-    /** What one committed batch did, for its Redis side. */
-    record Batch(long cursor, List<InboxRow> rows, int delta) {}
+    /** What one committed batch did. */
+    record Batch(long cursor, List<InboxRow> rows) {}
 
     private final PubsubTransactions tx;
     private final FanoutTasks tasks;
@@ -64,16 +67,18 @@ class FanoutWorker {
         int rows = 0;
         FanoutTask task = claimed;
         try {
-            task = recover(task);
+            if (task.takenOver()) {
+                recover(task);
+            }
             while (task.cursorUser() != FanoutTask.DONE) {
                 if (!keepGoing.getAsBoolean()) {
-                    tx.run("release fan-out task", () -> tasks.release(claimed, Duration.ZERO));
+                    FanoutTask stopped = task;
+                    tx.run("release fan-out task", () -> tasks.release(stopped, Duration.ZERO));
                     return;
                 }
                 Batch batch = runBatch(task);
-                applyToRedis(task, batch);
                 rows += batch.rows().size();
-                task = task.advancedTo(batch.cursor(), batch.cursor());
+                task = task.advancedTo(batch.cursor());
             }
             FanoutTask done = task;
             tx.run("finish fan-out task", () -> tasks.finish(done));
@@ -81,36 +86,36 @@ class FanoutWorker {
         } catch (LeaseLostException e) {
             log.info("fan-out task {} ({} of item {}): lease lost after {} rows; its new holder goes on",
                     task.id(), task.kind(), task.itemId(), rows);
-        } catch (org.springframework.dao.DataAccessException e) {
-            if (isRedis(e)) {
-                log.warn("fan-out task {}: Redis failed, handing the task back for {}: {}", task.id(), REDIS_BACKOFF, e.toString());
-                FanoutTask failed = task;
-                tx.run("release fan-out task", () -> tasks.release(failed, REDIS_BACKOFF));
-            } else {
+        } catch (DataAccessException e) {
+            if (!isRedis(e)) {
                 throw e;
             }
+            log.warn("fan-out task {}: Redis failed, handing the task back for {}: {}", task.id(), REDIS_BACKOFF, e.toString());
+            FanoutTask failed = task;
+            tx.run("release fan-out task", () -> tasks.release(failed, REDIS_BACKOFF));
         }
     }
 
-    /**
-     * One batch in one transaction; exposed to tests, which stop between batches to play a crash.
-     */
+    /** One batch in one transaction; exposed to tests, which stop between batches to play a crash. */
     Batch runBatch(FanoutTask task) {
-        return tx.write("fan-out batch of task " + task.id(), status -> {
+        Batch batch = tx.write("fan-out batch of task " + task.id(), status -> {
             tasks.fence(task);
-            Batch batch = task.kind() == FanoutTask.Kind.DELIVER ? deliver(task, status) : retract(task);
-            tasks.advance(task, batch.cursor(), task.cursorUser(),
-                    task.kind() == FanoutTask.Kind.RETRACT ? batch.rows().stream().map(InboxRow::userId).toList() : List.of(),
-                    settings.leaseTtl());
-            return batch;
+            Batch done = task.kind() == FanoutTask.Kind.DELIVER ? deliver(task, status) : retract(task);
+            moveCounters(task, done);
+            tasks.advance(task, done.cursor(), settings.leaseTtl());
+            return done;
         });
+        if (task.kind() == FanoutTask.Kind.DELIVER && !batch.rows().isEmpty()) {
+            trimQueue.add(batch.rows().stream().map(InboxRow::userId).toList());
+        }
+        return batch;
     }
 
-    private Batch deliver(FanoutTask task, org.springframework.transaction.TransactionStatus status) {
+    private Batch deliver(FanoutTask task, TransactionStatus status) {
         // Reload by id: a tombstoned or vanished item is done, and its retraction follows.
         Optional<Entity<Item>> item = store.find(PubsubKinds.ITEM, task.itemId());
         if (item.isEmpty() || item.get().body().deleted()) {
-            return new Batch(FanoutTask.DONE, List.of(), 0);
+            return new Batch(FanoutTask.DONE, List.of());
         }
         List<Subscriber> page = subscriptions.subscribers(task.audienceSourceId(), task.cursorUser(), settings.batchSize());
         List<InboxRow> rows = page.stream()
@@ -119,49 +124,45 @@ class FanoutWorker {
                 .toList();
         List<InboxRow> inserted = inbox.deliver(rows, status);
         long cursor = page.size() < settings.batchSize() ? FanoutTask.DONE : page.getLast().userId();
-        return new Batch(cursor, inserted, 1);
+        return new Batch(cursor, inserted);
     }
 
     private Batch retract(FanoutTask task) {
         List<InboxRow> rows = inbox.lockRowsOfItem(task.itemId(), task.cursorUser(), settings.batchSize());
         inbox.delete(rows);
         long cursor = rows.size() < settings.batchSize() ? FanoutTask.DONE : rows.getLast().userId();
-        return new Batch(cursor, rows, -1);
+        return new Batch(cursor, rows);
     }
 
-    /** After the batch committed: counters and announcements (and the trim hint for new rows). */
-    void applyToRedis(FanoutTask task, Batch batch) {
+    /** Inside the batch transaction, with the rows still locked: counters and announcements. */
+    private void moveCounters(FanoutTask task, Batch batch) {
         if (batch.rows().isEmpty()) {
             return;
         }
+        boolean delivering = task.kind() == FanoutTask.Kind.DELIVER;
+        InboxEvent event = new InboxEvent(delivering ? InboxEvent.Type.ITEM : InboxEvent.Type.DELETE, task.itemId());
         Map<Long, InboxEvent> events = new HashMap<>();
-        InboxEvent event = new InboxEvent(batch.delta() > 0 ? InboxEvent.Type.ITEM : InboxEvent.Type.DELETE, task.itemId());
+        batch.rows().forEach(row -> events.put(row.userId(), event));
         List<UnreadDelta> deltas = batch.rows().stream()
                 .filter(row -> !row.read())
-                .map(row -> UnreadDelta.of(row, batch.delta()))
+                .map(row -> UnreadDelta.of(row, delivering ? 1 : -1))
                 .toList();
-        batch.rows().forEach(row -> events.put(row.userId(), event));
         counters.apply(deltas, events);
-        if (batch.delta() > 0) {
-            trimQueue.add(events.keySet());
-        }
     }
 
     /**
-     * A task whose last holder may have committed rows without their Redis side: drop those
-     * people's counters (they rebuild exactly on the next read), then carry on from the cursor.
+     * The previous holder died: its last batch may have moved counters in Redis and then never
+     * committed. Those people are the next page after the cursor; their counters are dropped and
+     * rebuild exactly on the next read.
      */
-    private FanoutTask recover(FanoutTask task) {
-        if (!task.hasUnappliedGap()) {
-            return task;
-        }
+    private void recover(FanoutTask task) {
         List<Long> users = task.kind() == FanoutTask.Kind.DELIVER
-                ? inbox.recipientsBetween(task.itemId(), task.appliedUser(), task.cursorUser())
-                : tasks.unappliedUsers(task.id());
+                ? subscriptions.subscribers(task.audienceSourceId(), task.cursorUser(), settings.batchSize()).stream()
+                        .map(Subscriber::userId).toList()
+                : inbox.recipientsAfter(task.itemId(), task.cursorUser(), settings.batchSize());
         counters.invalidate(users);
         log.info("fan-out task {} ({} of item {}) taken over at attempt {}: counters of {} people invalidated",
                 task.id(), task.kind(), task.itemId(), task.attempts(), users.size());
-        return task.advancedTo(task.cursorUser(), task.cursorUser());
     }
 
     private static boolean isRedis(Exception e) {

@@ -77,10 +77,10 @@ class Inbox {
         return template.update(sql.toString(), args.toArray());
     }
 
-    /** Users in (afterUser, upToUser] whose inbox holds the item: whose counters a lost batch may have missed. */
-    List<Long> recipientsBetween(long itemId, long afterUser, long upToUser) {
-        return jdbc.sql("SELECT user_id FROM inbox WHERE item_id = ? AND user_id > ? AND user_id <= ? ORDER BY user_id")
-                .params(itemId, afterUser, upToUser)
+    /** Up to {@code limit} users after {@code afterUser} whose inbox holds the item (a plain read). */
+    List<Long> recipientsAfter(long itemId, long afterUser, int limit) {
+        return jdbc.sql("SELECT user_id FROM inbox WHERE item_id = ? AND user_id > ? ORDER BY user_id LIMIT ?")
+                .params(itemId, afterUser, limit)
                 .query(Long.class)
                 .list();
     }
@@ -117,10 +117,15 @@ class Inbox {
         return rows;
     }
 
-    /** Unread entries of a person grouped by (source, media): the truth the Redis counters are rebuilt from. */
+    /**
+     * Unread entries of a person grouped by (source, media): the truth the Redis counters are
+     * rebuilt from. A locking read, so it waits for every writer holding one of the person's rows
+     * (those writers move the counters before they commit; see UnreadCounters).
+     */
     List<UnreadDelta> unreadGroups(long userId) {
         return jdbc.sql("""
-                SELECT source_id, media, COUNT(*) FROM inbox WHERE user_id = ? AND is_read = FALSE GROUP BY source_id, media
+                SELECT source_id, media, COUNT(*) FROM inbox WHERE user_id = ? AND is_read = FALSE
+                GROUP BY source_id, media LOCK IN SHARE MODE
                 """)
                 .param(userId)
                 .query((rs, n) -> new UnreadDelta(userId, rs.getLong(1), MediaType.ofBit(rs.getInt(2)), rs.getInt(3)))

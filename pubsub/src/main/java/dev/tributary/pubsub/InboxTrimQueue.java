@@ -27,6 +27,11 @@ class InboxTrimQueue {
         }
     }
 
+    long size() {
+        Long size = redis.opsForSet().size(KEY);
+        return size == null ? 0 : size;
+    }
+
     /** Takes up to {@code count} people off the queue. */
     List<Long> take(int count) {
         List<String> taken = redis.opsForSet().pop(KEY, count);

@@ -40,16 +40,15 @@ class InboxTrimmer implements SmartLifecycle {
 
     /** Trims one person's inbox; the number of entries removed. */
     int trim(long userId) {
-        List<InboxRow> removed = tx.write("trim inbox of " + userId, status -> {
+        return tx.write("trim inbox of " + userId, status -> {
             List<InboxRow> rows = inbox.lockBeyondWindow(userId, settings.maxEntries());
             inbox.delete(rows);
-            return rows;
+            List<UnreadDelta> deltas = rows.stream().filter(row -> !row.read()).map(row -> UnreadDelta.of(row, -1)).toList();
+            if (!deltas.isEmpty()) {
+                counters.apply(deltas, Map.of());
+            }
+            return rows.size();
         });
-        List<UnreadDelta> deltas = removed.stream().filter(row -> !row.read()).map(row -> UnreadDelta.of(row, -1)).toList();
-        if (!deltas.isEmpty()) {
-            counters.apply(deltas, Map.of());
-        }
-        return removed.size();
     }
 
     /** One pass over the people queued since the last; the number of entries removed. */

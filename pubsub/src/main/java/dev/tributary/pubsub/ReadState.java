@@ -7,9 +7,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 
 /**
- * Read and unread marks on a person's inbox. Each change locks the rows it flips, commits, and
- * then moves the Redis counters by exactly what flipped, so counts stay exact under concurrent
- * fan-out and marking.
+ * Read and unread marks on a person's inbox. Each change locks the rows it flips and moves the
+ * Redis counters by exactly what flipped before it commits, so counts stay exact under
+ * concurrent fan-out, marking and rebuilds.
  */
 @Service
 public class ReadState {
@@ -44,19 +44,24 @@ public class ReadState {
      * only; returns how many entries changed.
      */
     public int markReadUpTo(long userId, long upToItemId, @Nullable Long sourceId) {
-        List<InboxRow> marked = tx.write("mark read up to " + upToItemId, status -> inbox.markReadUpTo(userId, upToItemId, sourceId));
-        if (!marked.isEmpty()) {
-            counters.apply(marked.stream().map(row -> UnreadDelta.of(row, -1)).toList(),
-                    Map.of(userId, new InboxEvent(InboxEvent.Type.UNREAD, 0)));
-        }
-        return marked.size();
+        return tx.write("mark read up to " + upToItemId, status -> {
+            List<InboxRow> marked = inbox.markReadUpTo(userId, upToItemId, sourceId);
+            if (!marked.isEmpty()) {
+                counters.apply(marked.stream().map(row -> UnreadDelta.of(row, -1)).toList(), unreadChanged(userId));
+            }
+            return marked.size();
+        });
     }
 
     private boolean set(long userId, long itemId, boolean read) {
-        Optional<InboxRow> changed = tx.write("mark " + itemId + (read ? " read" : " unread"),
-                status -> inbox.setRead(userId, itemId, read));
-        changed.ifPresent(row -> counters.apply(List.of(UnreadDelta.of(row, read ? -1 : 1)),
-                Map.of(userId, new InboxEvent(InboxEvent.Type.UNREAD, 0))));
-        return changed.isPresent();
+        return tx.write("mark " + itemId + (read ? " read" : " unread"), status -> {
+            Optional<InboxRow> changed = inbox.setRead(userId, itemId, read);
+            changed.ifPresent(row -> counters.apply(List.of(UnreadDelta.of(row, read ? -1 : 1)), unreadChanged(userId)));
+            return changed.isPresent();
+        });
+    }
+
+    private static Map<Long, InboxEvent> unreadChanged(long userId) {
+        return Map.of(userId, new InboxEvent(InboxEvent.Type.UNREAD, 0));
     }
 }

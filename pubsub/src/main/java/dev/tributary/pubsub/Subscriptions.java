@@ -23,7 +23,7 @@ public class Subscriptions {
 
     private static final RowMapper<Subscription> SUBSCRIPTION = (rs, n) -> new Subscription(
             rs.getLong("id"), rs.getLong("user_id"), rs.getLong("source_id"),
-            MediaType.ofMask(rs.getInt("media_mask")), rs.getObject("created_at", Instant.class));
+            MediaType.ofMask(rs.getInt("media_mask")), rs.getTimestamp("created_at").toInstant());
 
     private final JdbcClient jdbc;
     private final Sources sources;

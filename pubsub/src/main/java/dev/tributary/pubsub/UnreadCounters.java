@@ -15,16 +15,23 @@ import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Unread counters in Redis, one hash per person ({@code t} total, {@code s<id>} per source,
  * {@code m<bit>} per media type), kept exact against MySQL, the truth.
  *
- * <p>Deltas are applied only after their MySQL change committed, and only to a hash that is
- * built ({@code _b}); each apply also stamps a fresh random generation {@code _g}. A rebuild reads
- * {@code _g}, counts the inbox, and writes the counts only if {@code _g} has not moved meanwhile:
- * any delta committed around the count would have moved it, so the written counts can never
- * miss or double one. A hash lost to a restart, {@code FLUSHALL} or expiry is simply unbuilt.
+ * <p>The protocol. A writer moves the counters inside its transaction, after its rows are
+ * written and locked, before it commits ({@link #apply}); each move stamps a fresh random
+ * generation {@code _g}, and only a built hash ({@code _b}) is counted into. A rollback
+ * invalidates what it moved. A rebuild (a read that finds no built hash) stamps a generation if
+ * there is none, remembers it, counts the inbox with a locking read, which waits for every
+ * writer still holding one of the person's rows, and writes the counts only if the generation
+ * has not moved. So a delta is either in the count (its writer committed before the count,
+ * having moved an unbuilt hash: nothing) or not (its writer locked rows after the count, and
+ * moves the hash after the rebuild wrote it, or moved the generation and made it retry).
+ * A hash lost to a restart, {@code FLUSHALL}, eviction or expiry is simply unbuilt again.
  */
 @Component
 class UnreadCounters {
@@ -45,18 +52,26 @@ class UnreadCounters {
             return 1
             """;
 
+    /** Returns the generation to rebuild against, stamping one first so that a lost hash is noticed. */
+    private static final String GENERATION = """
+            local g = redis.call('HGET', KEYS[1], '_g')
+            if not g then
+              g = ARGV[1]
+              redis.call('HSET', KEYS[1], '_g', g)
+              redis.call('EXPIRE', KEYS[1], ARGV[2])
+            end
+            return g
+            """;
+
     private static final String REBUILD = """
-            if (redis.call('HGET', KEYS[1], '_g') or '') ~= ARGV[1] then
+            if redis.call('HGET', KEYS[1], '_g') ~= ARGV[1] then
               return 0
             end
             if redis.call('HEXISTS', KEYS[1], '_b') == 1 then
               return 2
             end
             redis.call('DEL', KEYS[1])
-            redis.call('HSET', KEYS[1], '_b', '1')
-            if ARGV[1] ~= '' then
-              redis.call('HSET', KEYS[1], '_g', ARGV[1])
-            end
+            redis.call('HSET', KEYS[1], '_b', '1', '_g', ARGV[1])
             for i = 3, #ARGV, 2 do
               redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
             end
@@ -74,6 +89,7 @@ class UnreadCounters {
     private static final Script APPLY_SCRIPT = new Script(APPLY);
     private static final Script INVALIDATE_SCRIPT = new Script(INVALIDATE);
     private static final DefaultRedisScript<Long> REBUILD_SCRIPT = new DefaultRedisScript<>(REBUILD, Long.class);
+    private static final DefaultRedisScript<String> GENERATION_SCRIPT = new DefaultRedisScript<>(GENERATION, String.class);
 
     /** A script's text and SHA-1, so that a pipeline can load it and call it without waiting for an answer. */
     private record Script(byte[] text, String sha) {
@@ -97,10 +113,27 @@ class UnreadCounters {
     }
 
     /**
-     * Applies committed deltas and announces events, one script call per person, pipelined.
-     * People with events but no delta still get their announcement.
+     * Moves counters and announces events, one script call per person, pipelined. Call it inside
+     * the writer's transaction, after its rows are written: if that transaction then rolls back,
+     * the people's counters are invalidated. People with events but no delta get the announcement.
      */
     void apply(Collection<UnreadDelta> deltas, Map<Long, InboxEvent> events) {
+        java.util.Set<Long> people = new java.util.LinkedHashSet<>(events.keySet());
+        deltas.forEach(delta -> people.add(delta.userId()));
+        if (TransactionSynchronizationManager.isSynchronizationActive() && !people.isEmpty()) {
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCompletion(int status) {
+                    if (status != STATUS_COMMITTED) {
+                        invalidate(people);
+                    }
+                }
+            });
+        }
+        send(deltas, events);
+    }
+
+    private void send(Collection<UnreadDelta> deltas, Map<Long, InboxEvent> events) {
         Map<Long, Map<String, Long>> byUser = new LinkedHashMap<>();
         for (UnreadDelta delta : deltas) {
             Map<String, Long> fields = byUser.computeIfAbsent(delta.userId(), u -> new LinkedHashMap<>());
@@ -160,7 +193,8 @@ class UnreadCounters {
             if (hash.containsKey("_b")) {
                 return parse(hash);
             }
-            String generation = (String) hash.getOrDefault("_g", "");
+            String generation = redis.execute(GENERATION_SCRIPT, List.of(key(userId)),
+                    new String(token(), StandardCharsets.UTF_8), Long.toString(ttlSeconds));
             List<UnreadDelta> groups = inbox.unreadGroups(userId);
             Long outcome = redis.execute(REBUILD_SCRIPT, List.of(key(userId)), rebuildArgs(generation, groups));
             if (outcome == null || outcome == 1) {

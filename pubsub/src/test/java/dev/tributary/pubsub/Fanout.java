@@ -46,10 +46,6 @@ class Fanout {
         return worker.runBatch(task);
     }
 
-    void applyToRedis(FanoutTask task, FanoutWorker.Batch batch) {
-        worker.applyToRedis(task, batch);
-    }
-
     void run(FanoutTask task, BooleanSupplier keepGoing) {
         worker.run(task, keepGoing);
     }

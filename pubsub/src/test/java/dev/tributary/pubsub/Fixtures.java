@@ -49,6 +49,10 @@ class Fixtures {
         subscriptions.subscribe(person, sourceId, media);
     }
 
+    void unsubscribe(long sourceId, long person) {
+        subscriptions.unsubscribe(person, sourceId);
+    }
+
     static NewItem entry(String guid) {
         return entry(guid, MediaType.TEXT, Instant.parse("2026-11-01T00:00:00Z"));
     }
@@ -61,6 +65,12 @@ class Fixtures {
     static NewItem tagged(String guid, String... tags) {
         return new NewItem(guid, "title " + guid, null, null, null, MediaType.TEXT, List.of(), List.of(tags),
                 Instant.parse("2026-11-01T00:00:00Z"));
+    }
+
+    /** The lease token on the delivery task of an item; null when nobody holds it. */
+    Long leaseOf(long itemId) {
+        return jdbc.sql("SELECT lease_token FROM fanout_tasks WHERE item_id = ?").param(itemId)
+                .query((rs, n) -> (Long) rs.getObject(1, Long.class)).list().get(0);
     }
 
     /** The inbox rows of a person, by item id. */

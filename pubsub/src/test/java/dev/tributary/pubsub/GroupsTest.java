@@ -1,0 +1,75 @@
+package dev.tributary.pubsub;
+
+import static dev.tributary.pubsub.Fixtures.entry;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tributary.storage.Entity;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+@WithEmbeddedPubsub
+class GroupsTest {
+
+    @Autowired Groups groups;
+    @Autowired Sources sources;
+    @Autowired Subscriptions subscriptions;
+    @Autowired Items items;
+    @Autowired Fixtures fixtures;
+    @Autowired Fanout fanout;
+
+    @Test
+    void aMembersPostReachesEveryMemberAndTheGroupFeed() {
+        long owner = fixtures.person();
+        long member = fixtures.person();
+        long outsider = fixtures.person();
+        Entity<Group> group = groups.create(owner, "  Climbers  ");
+        groups.addMember(group.id(), member);
+
+        long post = groups.post(group.id(), member, entry("hello")).created().getFirst();
+        fanout.drain();
+
+        assertThat(group.body().name()).isEqualTo("Climbers");
+        assertThat(sources.get(group.body().sourceId()).body().kind()).isEqualTo(SourceKind.GROUP);
+        assertThat(fixtures.inbox(owner)).containsExactly(post);
+        assertThat(fixtures.inbox(member)).containsExactly(post);
+        assertThat(fixtures.inbox(outsider)).isEmpty();
+        assertThat(items.ofSource(group.body().sourceId(), null, null, 10)).extracting(Entity::id).containsExactly(post);
+        assertThatThrownBy(() -> groups.post(group.id(), outsider, entry("intrude"))).isInstanceOf(NotAMemberException.class);
+    }
+
+    @Test
+    void membershipIsIdempotentAndLeavingStopsDeliveryButKeepsHistory() {
+        long owner = fixtures.person();
+        long member = fixtures.person();
+        Entity<Group> group = groups.create(owner, "Readers");
+        assertThat(groups.addMember(group.id(), member)).isTrue();
+        assertThat(groups.addMember(group.id(), member)).isFalse();
+        long before = groups.post(group.id(), owner, entry("one")).created().getFirst();
+        fanout.drain();
+
+        assertThat(groups.removeMember(group.id(), member)).isTrue();
+        assertThat(groups.removeMember(group.id(), member)).isFalse();
+        groups.post(group.id(), owner, entry("two"));
+        fanout.drain();
+
+        assertThat(fixtures.inbox(member)).containsExactly(before);
+        assertThat(groups.isMember(group.id(), member)).isFalse();
+        assertThat(groups.members(group.id(), 0, 10)).containsExactly(owner);
+        assertThat(groups.groupsOf(owner)).contains(group.id());
+        assertThat(subscriptions.find(member, group.body().sourceId())).isEmpty();
+    }
+
+    @Test
+    void refusesBadNamesAndUnknownGroups() {
+        long owner = fixtures.person();
+        assertThatThrownBy(() -> groups.create(owner, " ")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> groups.create(owner, null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> groups.create(owner, "x".repeat(Groups.MAX_NAME_LENGTH + 1))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> groups.addMember(Long.MAX_VALUE, owner)).isInstanceOf(GroupNotFoundException.class);
+        long feed = fixtures.feed();
+        assertThat(groups.find(feed)).as("a source id is not a group").isEmpty();
+        assertThat(groups.find(-5)).isEmpty();
+    }
+}

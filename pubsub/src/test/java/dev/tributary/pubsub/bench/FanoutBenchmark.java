@@ -1,0 +1,482 @@
+package dev.tributary.pubsub.bench;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+
+import javax.sql.DataSource;
+
+import dev.tributary.pubsub.FanoutSettings;
+import dev.tributary.pubsub.MediaType;
+import dev.tributary.pubsub.NewItem;
+import dev.tributary.pubsub.PublishResult;
+import dev.tributary.pubsub.Publisher;
+import dev.tributary.pubsub.Sources;
+import dev.tributary.pubsub.TimelineSettings;
+import dev.tributary.pubsub.UnreadCounts;
+import dev.tributary.pubsub.bench.Bench.Args;
+import dev.tributary.pubsub.bench.Bench.Series;
+import dev.tributary.storage.IdGenerator;
+
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * {@code ./bench/run fanout}: durable fan-out end to end (publish, background workers, inbox rows
+ * committed, unread counters and notifications in Redis) against the same run's plain JDBC
+ * writing the same rows into the same {@code inbox} table, on the embedded MariaDB and Redis.
+ *
+ * <ul>
+ * <li>a) one item to 100,000 subscribers of one feed (one task: one worker walks it batch by batch);
+ * <li>b) 1,000 items of one feed (publish calls of at most 500) to its 1,000 subscribers: 1,000,000 rows.
+ * </ul>
+ * The baseline is the fan-out's own statement shape (a multi-row {@code INSERT IGNORE} of one batch
+ * of one item, its own autocommit transaction) issued from a plain JDBC loop on as many threads as
+ * there are fan-out workers, with (user, item) keys that do not exist yet. Before every measured
+ * step the inbox is truncated, Redis flushed and the audience's unread counters built (empty, as
+ * a rebuild of an empty inbox leaves them), so fan-out takes the full counter path of active readers.
+ * The inbox trimmer is paused (its interval set to an hour): trimming is not delivery, and the
+ * baseline does not trim. Subject and baseline alternate which goes first from round to round.
+ * Then unread-count reads/s from 2 threads with and without a fan-out b running.
+ * {@code --scale} shrinks a)'s subscribers and b)'s items (b keeps 1,000 subscribers, a full batch).
+ */
+public final class FanoutBenchmark {
+
+    private static final String URL = "https://bench.tributary.test/fanout/";
+
+    /** A scenario: publish {@code items} entries to {@code sourceId}, whose subscribers are {@code users}. */
+    record Scenario(String name, long sourceId, List<Long> users, int items) {
+        long rows() {
+            return (long) users.size() * items;
+        }
+
+        Scenario withItems(int count) {
+            return new Scenario(name, sourceId, users, count);
+        }
+    }
+
+    /** One measured step: rows written, in how long, and whether all of them were. */
+    record Outcome(long rows, double seconds, boolean complete) {
+        double rate() {
+            return rows / seconds;
+        }
+    }
+
+    private final Sources sources;
+    private final Publisher publisher;
+    private final UnreadCounts unread;
+    private final IdGenerator ids;
+    private final JdbcTemplate jdbc;
+    private final DataSource dataSource;
+    private final StringRedisTemplate redis;
+    private final FanoutSettings fanout;
+    private final long counterTtlSeconds;
+    private final Random random = new Random(42);
+    private final AtomicLong guids = new AtomicLong();
+
+    private final int rounds;
+    private final double scale;
+    private final int baselineThreads;
+    private final int readThreads;
+    private final Duration limit;
+    private final Duration readTime;
+    private final int readRounds;
+
+    FanoutBenchmark(ConfigurableApplicationContext context, Args args) {
+        this.sources = context.getBean(Sources.class);
+        this.publisher = context.getBean(Publisher.class);
+        this.unread = context.getBean(UnreadCounts.class);
+        this.ids = context.getBean(IdGenerator.class);
+        this.dataSource = context.getBean(DataSource.class);
+        this.jdbc = new JdbcTemplate(dataSource);
+        this.redis = context.getBean(StringRedisTemplate.class);
+        this.fanout = context.getBean(FanoutSettings.class);
+        this.counterTtlSeconds = context.getBean(TimelineSettings.class).counterTtl().toSeconds();
+        this.rounds = args.integer("rounds", 3);
+        this.scale = args.decimal("scale", 1.0);
+        this.baselineThreads = args.integer("baseline-threads", fanout.workers());
+        this.readThreads = args.integer("read-threads", 2);
+        this.limit = args.seconds("limit-seconds", 150);
+        this.readTime = args.seconds("read-seconds", 5);
+        this.readRounds = args.integer("read-rounds", rounds);
+    }
+
+    public static void main(String[] args) {
+        Args options = new Args(args);
+        try (ConfigurableApplicationContext context = Bench.start("tributary.timeline.trim-interval=1h")) {
+            new FanoutBenchmark(context, options).run();
+        }
+    }
+
+    private void run() {
+        long setupStart = System.nanoTime();
+        int wideUsers = Math.max(1, (int) Math.round(100_000 * scale));
+        int deepItems = Math.max(1, (int) Math.round(1_000 * scale));
+        Scenario wide = new Scenario("a) 1 item to " + wideUsers + " subscribers", sources.feed(URL + "wide").id(),
+                newUsers(wideUsers), 1);
+        Scenario deep = new Scenario("b) " + deepItems + " items to 1000 subscribers", sources.feed(URL + "deep").id(),
+                newUsers(1_000), deepItems);
+        subscribe(wide);
+        subscribe(deep);
+        System.out.println(Bench.format("fanout benchmark: %s (%,d rows); %s (%,d rows, publish calls of <= %d)",
+                wide.name(), wide.rows(), deep.name(), deep.rows(), Publisher.MAX_ITEMS_PER_PUBLISH));
+        System.out.println(Bench.format("  fan-out: %d workers, batches of %d, claims of %d; baseline: plain JDBC INSERT IGNORE "
+                + "of %d rows per statement, autocommit, on %d thread(s) (and 1 thread for a, for reference)",
+                fanout.workers(), fanout.batchSize(), fanout.claimSize(), fanout.batchSize(), baselineThreads));
+        System.out.println(Bench.format("  unread counters built (empty) before each step; inbox trimmer paused; "
+                + "%d measured rounds after 1 warm-up, %s limit per step; setup %.1f s",
+                rounds, limit, (System.nanoTime() - setupStart) / 1e9));
+
+        Series wideRaw = new Series("a) raw INSERT IGNORE, " + baselineThreads + " thr (baseline)");
+        Series wideRaw1 = new Series("a) raw INSERT IGNORE, 1 thread (info)");
+        Series wideSubject = new Series("a) publish + fan-out, end to end");
+        Series deepRaw = new Series("b) raw INSERT IGNORE, " + baselineThreads + " thr (baseline)");
+        Series deepSubject = new Series("b) publish + fan-out, end to end");
+        for (int round = 0; round <= rounds; round++) {
+            boolean measured = round > 0;
+            // The warm-up runs b on a tenth of its items: enough for the JIT, not a full million rows.
+            Scenario b = measured ? deep : deep.withItems(Math.max(1, deep.items() / 10));
+            boolean baselineFirst = round % 2 == 0;
+            String label = measured ? "round " + round : "warm-up";
+            for (Scenario s : List.of(wide, b)) {
+                Series raw = s == wide ? wideRaw : deepRaw;
+                Series subject = s == wide ? wideSubject : deepSubject;
+                if (baselineFirst) {
+                    raw.add(measured, report(label, s, "baseline", baseline(s, baselineThreads)).rate());
+                    subject.add(measured, report(label, s, "fan-out", subject(s)).rate());
+                } else {
+                    subject.add(measured, report(label, s, "fan-out", subject(s)).rate());
+                    raw.add(measured, report(label, s, "baseline", baseline(s, baselineThreads)).rate());
+                }
+                if (s == wide) {
+                    wideRaw1.add(measured, report(label, s, "baseline 1 thread", baseline(s, 1)).rate());
+                }
+            }
+        }
+
+        Series quietReads = new Series("unread reads/s, no fan-out (reference)");
+        Series busyReads = new Series("unread reads/s, during fan-out b");
+        Series busyFanout = new Series("b) fan-out rows/s under those reads");
+        for (int round = 1; round <= readRounds; round++) {
+            reset(deep.users());
+            quietReads.add(true, reads(deep.users(), null));
+            reset(deep.users());
+            double[] during = readsDuringFanout(deep);
+            busyReads.add(true, during[0]);
+            busyFanout.add(true, during[1]);
+            System.out.println(Bench.format("  reads round %d: %.0f reads/s quiet, %.0f reads/s during fan-out (%.0f rows/s)",
+                    round, quietReads.values.getLast(), during[0], during[1]));
+        }
+
+        System.out.println();
+        System.out.println(Bench.format("%-44s %14s %14s %14s", "rows/s (reads/s)", "median", "min", "max"));
+        for (Series series : List.of(wideRaw, wideRaw1, wideSubject, deepRaw, deepSubject, quietReads, busyReads, busyFanout)) {
+            System.out.println(Bench.format("%-44s %14.0f %14.0f %14.0f", series.name, series.median(), series.min(),
+                    series.max()));
+        }
+        double wideRatio = wideSubject.median() / wideRaw.median();
+        double deepRatio = deepSubject.median() / deepRaw.median();
+        System.out.println(Bench.format("fan-out %s: %.0f rows/s vs baseline %.0f rows/s = %.2f", wide.name(),
+                wideSubject.median(), wideRaw.median(), wideRatio));
+        System.out.println(Bench.format("fan-out %s: %.0f rows/s vs baseline %.0f rows/s = %.2f", deep.name(),
+                deepSubject.median(), deepRaw.median(), deepRatio));
+        System.out.println(Bench.format("unread reads during fan-out: %.0f reads/s vs no fan-out %.0f reads/s = %.2f",
+                busyReads.median(), quietReads.median(), busyReads.median() / quietReads.median()));
+        // The headline is the weaker scenario, so it never flatters.
+        boolean wideIsWeaker = wideRatio <= deepRatio;
+        System.out.println(Bench.format("fanout: %.0f rows/s vs baseline %.0f rows/s = %.2f",
+                (wideIsWeaker ? wideSubject : deepSubject).median(), (wideIsWeaker ? wideRaw : deepRaw).median(),
+                Math.min(wideRatio, deepRatio)));
+    }
+
+    private static Outcome report(String label, Scenario s, String side, Outcome outcome) {
+        System.out.println(Bench.format("  %-8s %-34s %-18s %,10d rows in %6.2f s = %,9.0f rows/s%s", label, s.name(), side,
+                outcome.rows(), outcome.seconds(), outcome.rate(), outcome.complete() ? "" : "  (TIME LIMIT: incomplete)"));
+        return outcome;
+    }
+
+    // ---------------------------------------------------------------- subject
+
+    /** Publishes the scenario's items and waits until every fan-out task is finished. */
+    private Outcome subject(Scenario s) {
+        reset(s.users());
+        List<NewItem> entries = entries(s.items());
+        long start = System.nanoTime();
+        long deadline = start + limit.toNanos();
+        int created = 0;
+        for (int from = 0; from < entries.size(); from += Publisher.MAX_ITEMS_PER_PUBLISH) {
+            PublishResult result = publisher.publish(s.sourceId(),
+                    entries.subList(from, Math.min(entries.size(), from + Publisher.MAX_ITEMS_PER_PUBLISH)));
+            created += result.created().size();
+        }
+        boolean complete = awaitNoTasks(deadline);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        if (created != s.items()) {
+            throw new IllegalStateException("published " + s.items() + " entries, " + created + " items created");
+        }
+        long rows = inboxRows();
+        if (!complete) {
+            abandonTasks();
+            return new Outcome(rows, seconds, false);
+        }
+        if (rows != s.rows()) {
+            throw new IllegalStateException("fan-out finished with " + rows + " inbox rows, expected " + s.rows());
+        }
+        checkCounters(s);
+        return new Outcome(rows, seconds, true);
+    }
+
+    private List<NewItem> entries(int count) {
+        Instant base = Instant.now().minusSeconds(count);
+        List<NewItem> entries = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            entries.add(Bench.entry(random, "bench-" + guids.incrementAndGet(), base.plusSeconds(i)));
+        }
+        return entries;
+    }
+
+    private boolean awaitNoTasks(long deadline) {
+        while (pendingTasks() > 0) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            Bench.park(5);
+        }
+        return true;
+    }
+
+    private long pendingTasks() {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM fanout_tasks", Long.class);
+    }
+
+    /** After a time-out: drop the tasks (their workers lose the lease at the next batch) and let them notice. */
+    private void abandonTasks() {
+        jdbc.update("DELETE FROM fanout_tasks");
+        Bench.park(3_000);
+    }
+
+    /** Unread counters of a few recipients must equal their unread inbox rows: the fan-out is measured doing it right. */
+    private void checkCounters(Scenario s) {
+        for (int i = 0; i < 10; i++) {
+            long user = s.users().get(random.nextInt(s.users().size()));
+            long counted = unread.of(user).total();
+            long truth = jdbc.queryForObject("SELECT COUNT(*) FROM inbox WHERE user_id = ? AND is_read = FALSE", Long.class, user);
+            if (counted != truth) {
+                System.out.println(Bench.format("  WARNING: user %d has %d unread inbox rows but the counter says %d",
+                        user, truth, counted));
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- baseline
+
+    /**
+     * The same rows from a plain JDBC loop: per statement one batch of subscribers of one item,
+     * as the workers write them; statements handed out to {@code threads} threads in item order.
+     */
+    private Outcome baseline(Scenario s, int threads) {
+        reset(s.users());
+        long[] items = new long[s.items()];
+        for (int i = 0; i < items.length; i++) {
+            items[i] = ids.next();
+        }
+        int batch = fanout.batchSize();
+        List<Long> users = s.users();
+        int perItem = (users.size() + batch - 1) / batch;
+        int statements = items.length * perItem;
+        AtomicInteger next = new AtomicInteger();
+        AtomicLong written = new AtomicLong();
+        long start = System.nanoTime();
+        long deadline = start + limit.toNanos();
+        List<Thread> workers = new ArrayList<>();
+        List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+        for (int t = 0; t < threads; t++) {
+            workers.add(Thread.ofPlatform().name("raw-" + t).start(() -> {
+                try (Connection connection = dataSource.getConnection()) {
+                    connection.setAutoCommit(true);
+                    PreparedStatement full = connection.prepareStatement(insertSql(batch));
+                    for (int i = next.getAndIncrement(); i < statements && System.nanoTime() < deadline; i = next.getAndIncrement()) {
+                        long item = items[i / perItem];
+                        int from = (i % perItem) * batch;
+                        int to = Math.min(users.size(), from + batch);
+                        PreparedStatement ps = to - from == batch ? full : connection.prepareStatement(insertSql(to - from));
+                        int p = 1;
+                        for (int u = from; u < to; u++) {
+                            ps.setLong(p++, users.get(u));
+                            ps.setLong(p++, item);
+                            ps.setLong(p++, s.sourceId());
+                            ps.setInt(p++, MediaType.TEXT.bit());
+                        }
+                        written.addAndGet(ps.executeUpdate());
+                        if (ps != full) {
+                            ps.close();
+                        }
+                    }
+                    full.close();
+                } catch (SQLException | RuntimeException e) {
+                    failures.add(e);
+                }
+            }));
+        }
+        Bench.join(workers, limit.plusSeconds(60));
+        double seconds = (System.nanoTime() - start) / 1e9;
+        if (!failures.isEmpty()) {
+            throw new IllegalStateException("baseline failed", failures.getFirst());
+        }
+        return new Outcome(written.get(), seconds, written.get() == s.rows());
+    }
+
+    private static String insertSql(int rows) {
+        return "INSERT IGNORE INTO inbox (user_id, item_id, source_id, media, is_read) VALUES "
+                + String.join(", ", Collections.nCopies(rows, "(?, ?, ?, ?, FALSE)"));
+    }
+
+    // ---------------------------------------------------------------- unread reads
+
+    /**
+     * Reads/s of {@code UnreadCounts.of} for random users of the list on the read threads, for
+     * {@code readTime} if {@code fanoutDone} is null, else until it says the fan-out is over
+     * (bounded by the step limit).
+     */
+    private double reads(List<Long> users, BooleanSupplier fanoutDone) {
+        long start = System.nanoTime();
+        long deadline = start + (fanoutDone == null ? readTime : limit).toNanos();
+        AtomicLong count = new AtomicLong();
+        List<Thread> readers = new ArrayList<>();
+        List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+        AtomicBoolean stop = new AtomicBoolean();
+        for (int t = 0; t < readThreads; t++) {
+            readers.add(Thread.ofPlatform().name("reader-" + t).start(() -> {
+                try {
+                    long n = 0;
+                    while (!stop.get() && System.nanoTime() < deadline) {
+                        unread.of(users.get(ThreadLocalRandom.current().nextInt(users.size())));
+                        n++;
+                    }
+                    count.addAndGet(n);
+                } catch (RuntimeException e) {
+                    failures.add(e);
+                }
+            }));
+        }
+        if (fanoutDone != null) {
+            while (!fanoutDone.getAsBoolean() && System.nanoTime() < deadline) {
+                Bench.park(5);
+            }
+            stop.set(true);
+        }
+        Bench.join(readers, limit.plusSeconds(60));
+        double seconds = (System.nanoTime() - start) / 1e9;
+        if (!failures.isEmpty()) {
+            throw new IllegalStateException("reader failed", failures.getFirst());
+        }
+        return count.get() / seconds;
+    }
+
+    /** Reads/s while fan-out b runs, and that fan-out's rows/s. */
+    private double[] readsDuringFanout(Scenario s) {
+        List<NewItem> entries = entries(s.items());
+        long[] fanoutNanos = new long[1];
+        AtomicBoolean done = new AtomicBoolean();
+        Thread publishing = Thread.ofPlatform().name("publish").start(() -> {
+            long start = System.nanoTime();
+            try {
+                for (int from = 0; from < entries.size(); from += Publisher.MAX_ITEMS_PER_PUBLISH) {
+                    publisher.publish(s.sourceId(),
+                            entries.subList(from, Math.min(entries.size(), from + Publisher.MAX_ITEMS_PER_PUBLISH)));
+                }
+                awaitNoTasks(start + limit.toNanos());
+            } finally {
+                fanoutNanos[0] = System.nanoTime() - start;
+                done.set(true);
+            }
+        });
+        double readRate = reads(s.users(), done::get);
+        Bench.join(List.of(publishing), limit.plusSeconds(60));
+        long rows = inboxRows();
+        if (pendingTasks() > 0) {
+            abandonTasks();
+        }
+        return new double[] {readRate, rows / (fanoutNanos[0] / 1e9)};
+    }
+
+    // ---------------------------------------------------------------- state
+
+    private List<Long> newUsers(int count) {
+        List<Long> users = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            users.add(ids.next());
+        }
+        return users;
+    }
+
+    /** Setup, not measured: subscriptions and subscribers in multi-row INSERTs of 1,000. */
+    private void subscribe(Scenario s) {
+        List<Long> users = s.users();
+        for (int from = 0; from < users.size(); from += 1_000) {
+            StringBuilder subscriptions = new StringBuilder(
+                    "INSERT INTO subscriptions (user_id, source_id, id, media_mask, created_at) VALUES ");
+            StringBuilder subscribers = new StringBuilder("INSERT INTO subscribers (source_id, user_id, media_mask) VALUES ");
+            for (int u = from; u < Math.min(users.size(), from + 1_000); u++) {
+                String comma = u == from ? "" : ", ";
+                subscriptions.append(comma).append('(').append(users.get(u)).append(", ").append(s.sourceId()).append(", ")
+                        .append(ids.next()).append(", ").append(MediaType.ALL).append(", UTC_TIMESTAMP(6))");
+                subscribers.append(comma).append('(').append(s.sourceId()).append(", ").append(users.get(u)).append(", ")
+                        .append(MediaType.ALL).append(')');
+            }
+            jdbc.update(subscriptions.toString());
+            jdbc.update(subscribers.toString());
+        }
+    }
+
+    private long inboxRows() {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM inbox", Long.class);
+    }
+
+    /**
+     * Empty inbox, empty Redis, and the audience's unread counters built at zero (exactly what a
+     * rebuild of an empty inbox writes: the {@code _b} mark), so every step starts alike.
+     */
+    private void reset(List<Long> users) {
+        if (pendingTasks() > 0) {
+            throw new IllegalStateException("fan-out tasks left over from the previous step");
+        }
+        jdbc.execute("TRUNCATE TABLE inbox");
+        redis.execute((RedisCallback<Object>) connection -> {
+            connection.serverCommands().flushDb();
+            return null;
+        });
+        byte[] built = "_b".getBytes(StandardCharsets.UTF_8);
+        byte[] one = "1".getBytes(StandardCharsets.UTF_8);
+        for (int from = 0; from < users.size(); from += 10_000) {
+            List<Long> chunk = users.subList(from, Math.min(users.size(), from + 10_000));
+            redis.executePipelined((RedisCallback<Object>) connection -> {
+                for (long user : chunk) {
+                    byte[] key = counterKey(user);
+                    connection.hashCommands().hSet(key, built, one);
+                    connection.keyCommands().expire(key, counterTtlSeconds);
+                }
+                return null;
+            });
+        }
+    }
+
+    /** The key of a person's unread counters, as {@code UnreadCounters.key} spells it. */
+    private static byte[] counterKey(long user) {
+        return ("tributary:unread:{" + user + "}").getBytes(StandardCharsets.UTF_8);
+    }
+}
