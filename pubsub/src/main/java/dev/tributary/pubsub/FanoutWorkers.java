@@ -27,6 +27,7 @@ class FanoutWorkers implements SmartLifecycle {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition work = lock.newCondition();
     private final List<Thread> threads = new ArrayList<>();
+    private final java.util.concurrent.atomic.AtomicLong tasksRun = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean running;
     private long wakeups;
 
@@ -45,6 +46,11 @@ class FanoutWorkers implements SmartLifecycle {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Tasks this pool has run (to the end, or until it lost or handed back the lease). */
+    long tasksRun() {
+        return tasksRun.get();
     }
 
     @Override
@@ -95,6 +101,7 @@ class FanoutWorkers implements SmartLifecycle {
                 List<FanoutTask> claimed = worker.claim(owner, settings.claimSize());
                 for (FanoutTask task : claimed) {
                     worker.run(task, () -> running);
+                    tasksRun.incrementAndGet();
                 }
                 if (claimed.isEmpty()) {
                     idle(seen);

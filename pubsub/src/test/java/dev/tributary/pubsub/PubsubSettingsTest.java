@@ -1,0 +1,55 @@
+package dev.tributary.pubsub;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Configuration;
+
+/** Settings out of range stop the start-up with a message naming the setting. */
+class PubsubSettingsTest {
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableConfigurationProperties({FanoutSettings.class, TimelineSettings.class})
+    static class SettingsOnly {
+    }
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner().withUserConfiguration(SettingsOnly.class);
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tributary.fanout.workers=-1", "tributary.fanout.batch-size=0", "tributary.fanout.batch-size=100000",
+            "tributary.fanout.lease-ttl=10ms", "tributary.fanout.poll-interval=0s", "tributary.timeline.max-entries=0",
+            "tributary.timeline.counter-ttl=1s", "tributary.timeline.trim-interval=-1s", "tributary.fanout.workers=lots"})
+    void refusesToStartWith(String setting) {
+        runner.withPropertyValues(setting).run(context -> {
+            assertThat(context).hasFailed();
+            StringBuilder messages = new StringBuilder();
+            for (Throwable t = context.getStartupFailure(); t != null; t = t.getCause()) {
+                messages.append(t.getMessage()).append('\n');
+            }
+            String prefix = setting.substring(0, setting.lastIndexOf('.'));
+            String name = setting.substring(setting.lastIndexOf('.') + 1, setting.indexOf('='));
+            assertThat(messages.toString()).contains(prefix).containsAnyOf(name, toCamel(name));
+        });
+    }
+
+    @Test
+    void hasDefaultsForEverything() {
+        runner.run(context -> {
+            assertThat(context.getBean(TimelineSettings.class).maxEntries()).isEqualTo(800);
+            assertThat(context.getBean(FanoutSettings.class).workers()).isEqualTo(2);
+            assertThat(context.getBean(FanoutSettings.class).batchSize()).isEqualTo(1000);
+        });
+    }
+
+    private static String toCamel(String kebab) {
+        StringBuilder camel = new StringBuilder();
+        for (String part : kebab.split("-")) {
+            camel.append(camel.isEmpty() ? part : Character.toUpperCase(part.charAt(0)) + part.substring(1));
+        }
+        return camel.toString();
+    }
+}
