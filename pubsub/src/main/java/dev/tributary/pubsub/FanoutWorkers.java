@@ -6,13 +6,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import dev.tributary.storage.NodeRoles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * This node's pool of fan-out worker threads ({@code tributary.fanout.workers}). Each claims due
+ * This node's pool of fan-out worker threads ({@code tributary.fanout.workers}, none unless the
+ * node has the {@code fanout} role). Each claims due
  * tasks from MySQL, so any number of pools on any number of nodes share the work. An idle worker
  * sleeps until a local publish wakes it or the poll interval passes (for other nodes' tasks).
  */
@@ -24,6 +26,7 @@ class FanoutWorkers implements SmartLifecycle {
     private final FanoutWorker worker;
     private final FanoutSettings settings;
     private final String nodeName;
+    private final int poolSize;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition work = lock.newCondition();
     private final List<Thread> threads = new ArrayList<>();
@@ -31,9 +34,10 @@ class FanoutWorkers implements SmartLifecycle {
     private volatile boolean running;
     private long wakeups;
 
-    FanoutWorkers(FanoutWorker worker, FanoutSettings settings) {
+    FanoutWorkers(FanoutWorker worker, FanoutSettings settings, NodeRoles roles) {
         this.worker = worker;
         this.settings = settings;
+        this.poolSize = roles.runs(NodeRoles.Role.FANOUT) ? settings.workers() : 0;
         this.nodeName = ManagementFactory.getRuntimeMXBean().getName();
     }
 
@@ -56,7 +60,7 @@ class FanoutWorkers implements SmartLifecycle {
     @Override
     public void start() {
         running = true;
-        for (int i = 0; i < settings.workers(); i++) {
+        for (int i = 0; i < poolSize; i++) {
             String owner = truncate(nodeName + "/fanout-" + i);
             Thread thread = Thread.ofPlatform().name("fanout-" + i).daemon(true).unstarted(() -> loop(owner));
             threads.add(thread);

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import dev.tributary.storage.NodeRoles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -29,13 +30,13 @@ class InboxTrimmer implements SmartLifecycle {
     private ScheduledExecutorService scheduler;
 
     InboxTrimmer(PubsubTransactions tx, Inbox inbox, InboxTrimQueue queue, UnreadCounters counters,
-            TimelineSettings settings, FanoutSettings fanout) {
+            TimelineSettings settings, FanoutSettings fanout, NodeRoles roles) {
         this.tx = tx;
         this.inbox = inbox;
         this.queue = queue;
         this.counters = counters;
         this.settings = settings;
-        this.enabled = fanout.workers() > 0;
+        this.enabled = roles.runs(NodeRoles.Role.FANOUT) && fanout.workers() > 0;
     }
 
     /** Trims one person's inbox; the number of entries removed. */

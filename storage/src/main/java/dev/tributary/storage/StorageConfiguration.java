@@ -7,7 +7,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 /** Wires the storage module; found by component scan of {@code dev.tributary.storage}. */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(StorageSettings.class)
+@EnableConfigurationProperties({StorageSettings.class, NodeRoles.class})
 public class StorageConfiguration {
 
     @Bean
