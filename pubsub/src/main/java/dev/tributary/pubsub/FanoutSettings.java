@@ -17,6 +17,7 @@ import org.springframework.validation.annotation.Validated;
  * @param leaseTtl how long a claimed task stays a worker's without progress; a dead worker's
  *        task is taken over after this (every committed batch renews it)
  * @param pollInterval how often an idle worker looks for tasks published by other nodes
+ * @param backfill latest entries of a source a new subscriber receives at once (0: none)
  */
 @ConfigurationProperties("tributary.fanout")
 @Validated
@@ -25,7 +26,8 @@ public record FanoutSettings(
         @Min(1) @Max(10_000) @DefaultValue("1000") int batchSize,
         @Min(1) @Max(100) @DefaultValue("8") int claimSize,
         @NotNull @DefaultValue("30s") Duration leaseTtl,
-        @NotNull @DefaultValue("500ms") Duration pollInterval) {
+        @NotNull @DefaultValue("500ms") Duration pollInterval,
+        @Min(0) @Max(100) @DefaultValue("10") int backfill) {
 
     public FanoutSettings {
         if (leaseTtl != null && leaseTtl.compareTo(Duration.ofMillis(100)) < 0) {

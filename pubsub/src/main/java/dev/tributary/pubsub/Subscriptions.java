@@ -15,8 +15,9 @@ import org.springframework.stereotype.Service;
 
 /**
  * Who follows what, in both directions: {@code subscriptions} (by person) and
- * {@code subscribers} (by source, paged by fan-out), always written together. Subscribing
- * delivers only what is published from then on; unsubscribing leaves delivered entries in place.
+ * {@code subscribers} (by source, paged by fan-out), always written together. A new subscription
+ * receives the source's latest few entries ({@link SubscriptionBackfill}) and then whatever is
+ * published; unsubscribing leaves delivered entries in place.
  */
 @Service
 public class Subscriptions {
@@ -29,10 +30,13 @@ public class Subscriptions {
     private final Sources sources;
     private final IdGenerator ids;
     private final PubsubTransactions tx;
+    private final SubscriptionBackfill backfill;
     private final Clock clock;
 
-    Subscriptions(JdbcClient jdbc, Sources sources, IdGenerator ids, PubsubTransactions tx, ObjectProvider<Clock> clock) {
+    Subscriptions(JdbcClient jdbc, Sources sources, IdGenerator ids, PubsubTransactions tx, SubscriptionBackfill backfill,
+            ObjectProvider<Clock> clock) {
         this.jdbc = jdbc;
+        this.backfill = backfill;
         this.sources = sources;
         this.ids = ids;
         this.tx = tx;
@@ -48,12 +52,17 @@ public class Subscriptions {
     public SubscribeResult subscribe(long userId, long sourceId, Collection<MediaType> media) {
         sources.get(sourceId);
         int mask = MediaType.maskOf(media);
+        SubscribeResult result;
         try {
-            return subscribeOnce(userId, sourceId, mask);
+            result = subscribeOnce(userId, sourceId, mask);
         } catch (DuplicateKeyException e) {
             // A concurrent subscribe of the same pair won the insert; ours now finds it.
-            return subscribeOnce(userId, sourceId, mask);
+            result = subscribeOnce(userId, sourceId, mask);
         }
+        if (result.created()) {
+            backfill.backfill(result.subscription());
+        }
+        return result;
     }
 
     private SubscribeResult subscribeOnce(long userId, long sourceId, int mask) {

@@ -22,6 +22,7 @@ class HomeTimelineTest {
     @Autowired Subscriptions subscriptions;
     @Autowired Fixtures fixtures;
     @Autowired Fanout fanout;
+    @Autowired UnreadCounts unread;
 
     long feed;
     long reader;
@@ -118,15 +119,25 @@ class HomeTimelineTest {
     }
 
     @Test
-    void unsubscribingKeepsHistoryAndSubscribingDoesNotBackfill() {
+    void unsubscribingKeepsHistoryAndANewSubscriberGetsOnlyTheLatestFew() {
         long late = fixtures.person();
+        long imagesOnly = fixtures.person();
+        subscriptions.subscribe(imagesOnly, feed, Set.of(MediaType.IMAGE));
         subscriptions.unsubscribe(reader, feed);
         subscriptions.subscribe(late, feed, null);
         long newer = publisher.publish(feed, List.of(entry("after"))).created().getFirst();
         fanout.drain();
 
         assertThat(page(TimelineQuery.newest(1))).containsExactly(ids.get(39));
-        assertThat(timeline.page(late, TimelineQuery.newest(10))).extracting(TimelineEntry::id).containsExactly(newer);
+        // Back-fill of 3 in these tests: the latest three at subscription time, then what came after.
+        assertThat(timeline.page(late, TimelineQuery.newest(10))).extracting(TimelineEntry::id)
+                .containsExactly(newer, ids.get(39), ids.get(38), ids.get(37));
+        assertThat(timeline.page(late, TimelineQuery.newest(10)))
+                .extracting(TimelineEntry::read).containsOnly(false);
+        assertThat(timeline.page(imagesOnly, TimelineQuery.newest(10))).as("back-fill honours the media filter")
+                .extracting(TimelineEntry::id).containsExactly(ids.get(36), ids.get(32), ids.get(28));
+        assertThat(unread.of(late)).isEqualTo(fixtures.truth(late));
+        assertThat(unread.of(late).total()).isEqualTo(4);
     }
 
     @Test

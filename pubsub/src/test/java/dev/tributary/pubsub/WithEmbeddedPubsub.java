@@ -19,6 +19,7 @@ import org.springframework.boot.test.context.SpringBootTest;
         "tributary.fanout.workers=0",
         "tributary.fanout.batch-size=7",
         "tributary.fanout.lease-ttl=1s",
+        "tributary.fanout.backfill=3",
         "tributary.timeline.max-entries=30",
         "tributary.storage.cleaner.enabled=false"})
 @interface WithEmbeddedPubsub {
