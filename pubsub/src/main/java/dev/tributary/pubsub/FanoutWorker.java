@@ -40,9 +40,12 @@ class FanoutWorker {
     private final InboxTrimQueue trimQueue;
     private final EntityStore store;
     private final FanoutSettings settings;
+    private final PubsubMetrics metrics;
 
     FanoutWorker(PubsubTransactions tx, FanoutTasks tasks, Subscriptions subscriptions, Inbox inbox,
-            UnreadCounters counters, InboxTrimQueue trimQueue, EntityStore store, FanoutSettings settings) {
+            UnreadCounters counters, InboxTrimQueue trimQueue, EntityStore store, FanoutSettings settings,
+            PubsubMetrics metrics) {
+        this.metrics = metrics;
         this.tx = tx;
         this.tasks = tasks;
         this.subscriptions = subscriptions;
@@ -107,6 +110,9 @@ class FanoutWorker {
         });
         if (task.kind() == FanoutTask.Kind.DELIVER && !batch.rows().isEmpty()) {
             trimQueue.add(batch.rows().stream().map(InboxRow::userId).toList());
+            metrics.rowsDelivered(batch.rows().size());
+        } else if (!batch.rows().isEmpty()) {
+            metrics.rowsRetracted(batch.rows().size());
         }
         return batch;
     }

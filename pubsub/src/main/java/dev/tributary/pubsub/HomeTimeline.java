@@ -27,8 +27,10 @@ public class HomeTimeline {
     private final JdbcTemplate jdbc;
     private final Items items;
     private final TimelineSettings settings;
+    private final PubsubMetrics metrics;
 
-    HomeTimeline(JdbcTemplate jdbc, Items items, TimelineSettings settings) {
+    HomeTimeline(JdbcTemplate jdbc, Items items, TimelineSettings settings, PubsubMetrics metrics) {
+        this.metrics = metrics;
         this.jdbc = jdbc;
         this.items = items;
         this.settings = settings;
@@ -36,6 +38,10 @@ public class HomeTimeline {
 
     /** One page, newest first. */
     public List<TimelineEntry> page(long userId, TimelineQuery query) {
+        return metrics.timelinePages().record(() -> read(userId, query));
+    }
+
+    private List<TimelineEntry> read(long userId, TimelineQuery query) {
         boolean ascending = query.minId() != null && query.maxId() == null && query.sinceId() == null;
         int chunk = query.tag() == null ? query.limit() : Math.max(query.limit(), TAG_CHUNK);
         List<TimelineEntry> page = new ArrayList<>(query.limit());

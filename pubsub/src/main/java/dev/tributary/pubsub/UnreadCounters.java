@@ -101,8 +101,10 @@ class UnreadCounters {
     private final StringRedisTemplate redis;
     private final Inbox inbox;
     private final long ttlSeconds;
+    private final PubsubMetrics metrics;
 
-    UnreadCounters(StringRedisTemplate redis, Inbox inbox, TimelineSettings settings) {
+    UnreadCounters(StringRedisTemplate redis, Inbox inbox, TimelineSettings settings, PubsubMetrics metrics) {
+        this.metrics = metrics;
         this.redis = redis;
         this.inbox = inbox;
         this.ttlSeconds = settings.counterTtl().toSeconds();
@@ -196,6 +198,7 @@ class UnreadCounters {
             String generation = redis.execute(GENERATION_SCRIPT, List.of(key(userId)),
                     new String(token(), StandardCharsets.UTF_8), Long.toString(ttlSeconds));
             List<UnreadDelta> groups = inbox.unreadGroups(userId);
+            metrics.counterRebuilt();
             Long outcome = redis.execute(REBUILD_SCRIPT, List.of(key(userId)), rebuildArgs(generation, groups));
             if (outcome == null || outcome == 1) {
                 return summarise(groups);
