@@ -132,8 +132,8 @@ class Inbox {
                 .list();
     }
 
-    /** Locks and returns the entries older than the newest {@code keep}: what a trim removes. */
-    List<InboxRow> lockBeyondWindow(long userId, int keep) {
+    /** Locks and returns up to {@code limit} of the entries older than the newest {@code keep}, oldest first. */
+    List<InboxRow> lockBeyondWindow(long userId, int keep, int limit) {
         Long floor = jdbc.sql("SELECT item_id FROM inbox WHERE user_id = ? ORDER BY item_id DESC LIMIT 1 OFFSET ?")
                 .params(userId, keep - 1)
                 .query(Long.class)
@@ -142,8 +142,8 @@ class Inbox {
         if (floor == null) {
             return List.of();
         }
-        return jdbc.sql("SELECT * FROM inbox WHERE user_id = ? AND item_id < ? FOR UPDATE")
-                .params(userId, floor).query(ROW).list();
+        return jdbc.sql("SELECT * FROM inbox WHERE user_id = ? AND item_id < ? ORDER BY item_id LIMIT ? FOR UPDATE")
+                .params(userId, floor, limit).query(ROW).list();
     }
 
     /** Locks up to {@code limit} entries of an item, by user after {@code afterUser}: a retraction batch. */

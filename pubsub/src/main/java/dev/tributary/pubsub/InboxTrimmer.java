@@ -39,10 +39,23 @@ class InboxTrimmer implements SmartLifecycle {
         this.enabled = roles.runs(NodeRoles.Role.FANOUT) && fanout.workers() > 0;
     }
 
+    /** Rows per trim transaction, so that trimming a long-neglected inbox never holds many locks. */
+    static final int ROWS_PER_TRANSACTION = 2000;
+
     /** Trims one person's inbox; the number of entries removed. */
     int trim(long userId) {
+        int removed = 0;
+        int step;
+        do {
+            step = trimSome(userId);
+            removed += step;
+        } while (step == ROWS_PER_TRANSACTION);
+        return removed;
+    }
+
+    private int trimSome(long userId) {
         return tx.write("trim inbox of " + userId, status -> {
-            List<InboxRow> rows = inbox.lockBeyondWindow(userId, settings.maxEntries());
+            List<InboxRow> rows = inbox.lockBeyondWindow(userId, settings.maxEntries(), ROWS_PER_TRANSACTION);
             inbox.delete(rows);
             List<UnreadDelta> deltas = rows.stream().filter(row -> !row.read()).map(row -> UnreadDelta.of(row, -1)).toList();
             if (!deltas.isEmpty()) {
