@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -35,20 +36,29 @@ final class Bench {
 
     /**
      * The storage and pub/sub beans on ephemeral embedded servers, quiet, once every index is
-     * back-filled (they are, asynchronously, at start-up). The properties go in as command-line
-     * arguments so that they win over the tests' {@code config/application.yaml} on the class path;
-     * {@code extra} ones win over the defaults here.
+     * back-filled (they are, asynchronously, at start-up). The benchmark's {@code settings} win
+     * over the defaults here, and settings given on the command line ({@code --tributary.fanout.workers=4},
+     * any option with a dot) win over both. They go in as command-line arguments so that they also
+     * win over the tests' {@code config/application.yaml} on the class path.
      */
-    static ConfigurableApplicationContext start(String... extra) {
-        List<String> properties = new ArrayList<>(List.of("tributary.embedded.data-dir=target/bench-data",
+    static ConfigurableApplicationContext start(Args args, String... settings) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        List<String> all = new ArrayList<>(List.of("tributary.embedded.data-dir=target/bench-data",
                 "tributary.embedded.ephemeral=true", "tributary.storage.cleaner.enabled=false",
                 "spring.datasource.hikari.transaction-isolation=TRANSACTION_READ_COMMITTED", "spring.main.banner-mode=off",
                 "logging.level.root=warn", "logging.level.dev.tributary=warn", "logging.level.ch.vorburger=warn"));
-        properties.addAll(List.of(extra));
+        all.addAll(List.of(settings));
+        all.addAll(args.settings());
+        for (String setting : all) {
+            properties.put(setting.substring(0, setting.indexOf('=')), setting.substring(setting.indexOf('=') + 1));
+        }
+        if (!args.settings().isEmpty()) {
+            System.out.println("settings from the command line: " + String.join(" ", args.settings()));
+        }
         ConfigurableApplicationContext context = new SpringApplicationBuilder(PubsubTestApplication.class)
                 .web(WebApplicationType.NONE)
                 .logStartupInfo(false)
-                .run(properties.stream().map(p -> "--" + p).toArray(String[]::new));
+                .run(properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new));
         awaitIndexesReady(context);
         return context;
     }
@@ -93,6 +103,12 @@ final class Bench {
 
         String text(String key, String fallback) {
             return given.getOrDefault(key, fallback);
+        }
+
+        /** Options with a dot in their name: Spring settings for the context, as {@code key=value}. */
+        List<String> settings() {
+            return given.entrySet().stream().filter(e -> e.getKey().contains("."))
+                    .map(e -> e.getKey() + "=" + e.getValue()).sorted().toList();
         }
     }
 

@@ -3,12 +3,17 @@ package dev.tributary.pubsub.bench;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -51,21 +56,32 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * a rebuild of an empty inbox leaves them), so fan-out takes the full counter path of active readers.
  * The inbox trimmer is paused (its interval set to an hour): trimming is not delivery, and the
  * baseline does not trim. Subject and baseline alternate which goes first from round to round.
- * Then unread-count reads/s from 2 threads with and without a fan-out b running.
- * {@code --scale} shrinks a)'s subscribers and b)'s items (b keeps 1,000 subscribers, a full batch).
+ * Then unread-count reads/s ({@code UnreadCounts.of}, random people of b's audience, 2 threads)
+ * with no fan-out running, and while a fan-out b runs. After the table, the SQL statements and
+ * Redis commands per 1,000 rows of fan-out, from the servers' own counters.
+ *
+ * <p>Options: {@code --rounds=3}, {@code --scale=1} (shrinks a)'s subscribers and b)'s items; b
+ * keeps 1,000 subscribers, one full batch), {@code --baseline-threads} (default: the number of
+ * fan-out workers), {@code --limit-seconds=150} per step, {@code --read-threads=2},
+ * {@code --read-seconds=5}, {@code --read-rounds} (default: rounds); any option with a dot is a
+ * Spring setting, e.g. {@code --tributary.fanout.workers=4}.
  */
 public final class FanoutBenchmark {
 
     private static final String URL = "https://bench.tributary.test/fanout/";
 
     /** A scenario: publish {@code items} entries to {@code sourceId}, whose subscribers are {@code users}. */
-    record Scenario(String name, long sourceId, List<Long> users, int items) {
+    record Scenario(String tag, long sourceId, List<Long> users, int items) {
         long rows() {
             return (long) users.size() * items;
         }
 
+        String name() {
+            return tag + ") " + (items == 1 ? "1 item" : items + " items") + " to " + users.size() + " subscribers";
+        }
+
         Scenario withItems(int count) {
-            return new Scenario(name, sourceId, users, count);
+            return new Scenario(tag, sourceId, users, count);
         }
     }
 
@@ -87,6 +103,9 @@ public final class FanoutBenchmark {
     private final long counterTtlSeconds;
     private final Random random = new Random(42);
     private final AtomicLong guids = new AtomicLong();
+    /** The last measured statement mix of each scenario's fan-out, for the breakdown. */
+    private final Map<String, String> lastMix = new LinkedHashMap<>();
+    private volatile int polls;
 
     private final int rounds;
     private final double scale;
@@ -117,7 +136,7 @@ public final class FanoutBenchmark {
 
     public static void main(String[] args) {
         Args options = new Args(args);
-        try (ConfigurableApplicationContext context = Bench.start("tributary.timeline.trim-interval=1h")) {
+        try (ConfigurableApplicationContext context = Bench.start(options, "tributary.timeline.trim-interval=1h")) {
             new FanoutBenchmark(context, options).run();
         }
     }
@@ -126,10 +145,8 @@ public final class FanoutBenchmark {
         long setupStart = System.nanoTime();
         int wideUsers = Math.max(1, (int) Math.round(100_000 * scale));
         int deepItems = Math.max(1, (int) Math.round(1_000 * scale));
-        Scenario wide = new Scenario("a) 1 item to " + wideUsers + " subscribers", sources.feed(URL + "wide").id(),
-                newUsers(wideUsers), 1);
-        Scenario deep = new Scenario("b) " + deepItems + " items to 1000 subscribers", sources.feed(URL + "deep").id(),
-                newUsers(1_000), deepItems);
+        Scenario wide = new Scenario("a", sources.feed(URL + "wide").id(), newUsers(wideUsers), 1);
+        Scenario deep = new Scenario("b", sources.feed(URL + "deep").id(), newUsers(1_000), deepItems);
         subscribe(wide);
         subscribe(deep);
         System.out.println(Bench.format("fanout benchmark: %s (%,d rows); %s (%,d rows, publish calls of <= %d)",
@@ -138,8 +155,9 @@ public final class FanoutBenchmark {
                 + "of %d rows per statement, autocommit, on %d thread(s) (and 1 thread for a, for reference)",
                 fanout.workers(), fanout.batchSize(), fanout.claimSize(), fanout.batchSize(), baselineThreads));
         System.out.println(Bench.format("  unread counters built (empty) before each step; inbox trimmer paused; "
-                + "%d measured rounds after 1 warm-up, %s limit per step; setup %.1f s",
-                rounds, limit, (System.nanoTime() - setupStart) / 1e9));
+                + "%d measured rounds after 1 warm-up (b on a tenth of its items), %s limit per step; unread reads of random "
+                + "people of b's audience on %d thread(s), %d rounds; setup %.1f s",
+                rounds, limit, readThreads, readRounds, (System.nanoTime() - setupStart) / 1e9));
 
         Series wideRaw = new Series("a) raw INSERT IGNORE, " + baselineThreads + " thr (baseline)");
         Series wideRaw1 = new Series("a) raw INSERT IGNORE, 1 thread (info)");
@@ -188,6 +206,9 @@ public final class FanoutBenchmark {
             System.out.println(Bench.format("%-44s %14.0f %14.0f %14.0f", series.name, series.median(), series.min(),
                     series.max()));
         }
+        System.out.println("work per 1,000 inbox rows of fan-out (last round; server-side counters; the benchmark's own "
+                + "polling of fanout_tasks left out; commands run inside a script are counted and timed in its evalsha too):");
+        lastMix.values().forEach(mix -> System.out.println("  " + mix));
         double wideRatio = wideSubject.median() / wideRaw.median();
         double deepRatio = deepSubject.median() / deepRaw.median();
         System.out.println(Bench.format("fan-out %s: %.0f rows/s vs baseline %.0f rows/s = %.2f", wide.name(),
@@ -215,6 +236,9 @@ public final class FanoutBenchmark {
     private Outcome subject(Scenario s) {
         reset(s.users());
         List<NewItem> entries = entries(s.items());
+        Map<String, Long> sqlBefore = sqlStatus();
+        Map<String, long[]> redisBefore = redisStats();
+        polls = 0;
         long start = System.nanoTime();
         long deadline = start + limit.toNanos();
         int created = 0;
@@ -225,6 +249,7 @@ public final class FanoutBenchmark {
         }
         boolean complete = awaitNoTasks(deadline);
         double seconds = (System.nanoTime() - start) / 1e9;
+        lastMix.put(s.tag(), s.name() + ": " + mix(sqlBefore, sqlStatus(), redisBefore, redisStats(), s.rows()));
         if (created != s.items()) {
             throw new IllegalStateException("published " + s.items() + " entries, " + created + " items created");
         }
@@ -250,13 +275,16 @@ public final class FanoutBenchmark {
     }
 
     private boolean awaitNoTasks(long deadline) {
-        while (pendingTasks() > 0) {
+        while (true) {
+            polls++;
+            if (pendingTasks() == 0) {
+                return true;
+            }
             if (System.nanoTime() - deadline > 0) {
                 return false;
             }
             Bench.park(5);
         }
-        return true;
     }
 
     private long pendingTasks() {
@@ -412,6 +440,80 @@ public final class FanoutBenchmark {
             abandonTasks();
         }
         return new double[] {readRate, rows / (fanoutNanos[0] / 1e9)};
+    }
+
+    // ---------------------------------------------------------------- where the work goes
+
+    private static final List<String> SQL_COUNTERS = List.of("Questions", "Com_select", "Com_insert", "Com_update",
+            "Com_delete", "Com_commit", "Com_rollback", "Com_savepoint", "Com_release_savepoint");
+
+    /** MariaDB's statement counters (global; nothing else runs on this server). */
+    private Map<String, Long> sqlStatus() {
+        Map<String, Long> status = new HashMap<>();
+        jdbc.query("SHOW GLOBAL STATUS WHERE Variable_name IN ('" + String.join("', '", SQL_COUNTERS) + "')",
+                (ResultSet rs) -> {
+                    status.put(rs.getString(1), rs.getLong(2));
+                });
+        return status;
+    }
+
+    /** Redis commandstats: calls and microseconds per command. */
+    private Map<String, long[]> redisStats() {
+        Properties info = redis.execute((RedisCallback<Properties>) connection -> connection.serverCommands().info("commandstats"));
+        Map<String, long[]> stats = new HashMap<>();
+        if (info != null) {
+            info.forEach((key, value) -> {
+                String name = String.valueOf(key);
+                if (name.startsWith("cmdstat_")) {
+                    long calls = 0;
+                    long usec = 0;
+                    for (String part : String.valueOf(value).split(",")) {
+                        if (part.startsWith("calls=")) {
+                            calls = Long.parseLong(part.substring(6));
+                        } else if (part.startsWith("usec=")) {
+                            usec = Long.parseLong(part.substring(5));
+                        }
+                    }
+                    stats.put(name.substring(8), new long[] {calls, usec});
+                }
+            });
+        }
+        return stats;
+    }
+
+    private String mix(Map<String, Long> sqlBefore, Map<String, Long> sqlAfter, Map<String, long[]> redisBefore,
+            Map<String, long[]> redisAfter, long rows) {
+        double per = rows / 1000.0;
+        StringBuilder text = new StringBuilder();
+        // Each poll is one SELECT; the two SHOW STATUS are one Question each.
+        double questions = (sqlAfter.get("Questions") - sqlBefore.get("Questions") - polls - 1) / per;
+        if (questions < 0) {
+            questions = 0;
+        }
+        text.append(Bench.format("SQL %.1f statements (", questions));
+        boolean first = true;
+        for (String counter : SQL_COUNTERS.subList(1, SQL_COUNTERS.size())) {
+            double n = (sqlAfter.get(counter) - sqlBefore.get(counter) - (counter.equals("Com_select") ? polls : 0)) / per;
+            if (n > 0.05) {
+                text.append(first ? "" : ", ").append(Bench.format("%s %.1f", counter.substring(4), n));
+                first = false;
+            }
+        }
+        text.append("); Redis ");
+        List<String> commands = new ArrayList<>();
+        long totalCalls = 0;
+        for (Map.Entry<String, long[]> entry : redisAfter.entrySet()) {
+            long[] before = redisBefore.getOrDefault(entry.getKey(), new long[2]);
+            long calls = entry.getValue()[0] - before[0];
+            long usec = entry.getValue()[1] - before[1];
+            if (calls > 0 && !entry.getKey().equals("info")) {
+                totalCalls += calls;
+                commands.add(Bench.format("%s %.0f (%.1f ms)", entry.getKey(), calls / per, usec / 1000.0 / per));
+            }
+        }
+        Collections.sort(commands);
+        text.append(Bench.format("%.0f commands: ", totalCalls / per)).append(String.join(", ", commands));
+        return text.toString();
     }
 
     // ---------------------------------------------------------------- state

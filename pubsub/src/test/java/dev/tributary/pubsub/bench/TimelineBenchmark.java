@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
 import dev.tributary.pubsub.HomeTimeline;
+import dev.tributary.pubsub.Items;
 import dev.tributary.pubsub.MediaType;
 import dev.tributary.pubsub.NewItem;
 import dev.tributary.pubsub.Publisher;
@@ -42,6 +43,16 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * <p>Setup, not measured: a pool of items (default 5,000 of about 1 KB, from 50 feeds) published
  * through {@link Publisher} with the fan-out workers off, then every person's inbox filled with
  * 800 distinct items of the pool (the timeline window) by multi-row INSERTs on 2 threads.
+ *
+ * <p>Two more variants split the difference, for information: the timeline's own window-bounded
+ * inbox SQL through plain JDBC (then the bodies as the baseline reads them), and the baseline's
+ * inbox query followed by {@code Items.getAll} (the multi-get with decoding). Also printed: the
+ * rows InnoDB reads per first page for either inbox query.
+ *
+ * <p>Options: {@code --users=10000}, {@code --items=5000} (the pool), {@code --inbox=800},
+ * {@code --rounds=5}, {@code --queries=5000} per step, {@code --threads=2},
+ * {@code --limit-seconds=30} per step, {@code --breakdown=true} (the two variants above); any
+ * option with a dot is a Spring setting, e.g. {@code --tributary.timeline.max-entries=400}.
  */
 public final class TimelineBenchmark {
 
@@ -72,6 +83,7 @@ public final class TimelineBenchmark {
     private final Sources sources;
     private final Publisher publisher;
     private final HomeTimeline timeline;
+    private final Items items;
     private final IdGenerator ids;
     private final DataSource dataSource;
     private final JdbcTemplate jdbc;
@@ -85,11 +97,13 @@ public final class TimelineBenchmark {
     private final int threads;
     private final int queries;
     private final Duration limit;
+    private final boolean breakdown;
 
     TimelineBenchmark(ConfigurableApplicationContext context, Args args) {
         this.sources = context.getBean(Sources.class);
         this.publisher = context.getBean(Publisher.class);
         this.timeline = context.getBean(HomeTimeline.class);
+        this.items = context.getBean(Items.class);
         this.ids = context.getBean(IdGenerator.class);
         this.dataSource = context.getBean(DataSource.class);
         this.jdbc = new JdbcTemplate(dataSource);
@@ -101,12 +115,13 @@ public final class TimelineBenchmark {
         this.threads = args.integer("threads", 2);
         this.queries = args.integer("queries", 5_000);
         this.limit = args.seconds("limit-seconds", 30);
+        this.breakdown = Boolean.parseBoolean(args.text("breakdown", "true"));
     }
 
     public static void main(String[] args) {
         Args options = new Args(args);
         // No fan-out workers: inboxes are filled directly, and nothing runs in the background.
-        try (ConfigurableApplicationContext context = Bench.start("tributary.fanout.workers=0")) {
+        try (ConfigurableApplicationContext context = Bench.start(options, "tributary.fanout.workers=0")) {
             new TimelineBenchmark(context, options).run();
         }
     }
@@ -135,65 +150,76 @@ public final class TimelineBenchmark {
                 + "inbox table ~%,d MB, InnoDB buffer pool %,d MB", (System.nanoTime() - setupStart) / 1e9, publishSeconds,
                 inboxSeconds, rows / inboxSeconds, inboxBytes >> 20, bufferPool >> 20));
 
-        Side subject = (connection, user) -> expect(timeline.page(user, TimelineQuery.newest(PAGE)));
-        Side baseline = this::rawPage;
-        Series rawRate = new Series("raw inbox SELECT + entities IN (baseline)");
-        Series rawP50 = new Series("raw p50");
-        Series rawP99 = new Series("raw p99");
-        Series subjectRate = new Series("HomeTimeline.page(newest(50))");
-        Series subjectP50 = new Series("subject p50");
-        Series subjectP99 = new Series("subject p99");
+        System.out.println(Bench.format("  InnoDB rows read per first page (Handler_read_*, average of 100 people): "
+                + "baseline inbox query %.0f, HomeTimeline's window-bounded query %.0f", rowsRead(NEWEST, people, false),
+                rowsRead(WINDOW, people, true)));
+        Variant baseline = new Variant("raw inbox SELECT + entities IN (baseline)", "baseline", this::rawPage);
+        Variant subject = new Variant("HomeTimeline.page(newest(50))", "timeline",
+                (connection, user) -> expect(timeline.page(user, TimelineQuery.newest(PAGE))));
+        List<Variant> variants = new ArrayList<>(List.of(baseline, subject));
+        if (breakdown) {
+            // Where the difference goes: the timeline's window-bounded SQL alone, and the items' decoding alone.
+            variants.add(new Variant("raw window-bounded SELECT + entities IN (info)", "window SQL", this::windowPage));
+            variants.add(new Variant("raw inbox SELECT + Items.getAll (info)", "decode", this::decodedPage));
+        }
         for (int round = 0; round <= rounds; round++) {
             boolean measured = round > 0;
             String label = measured ? "round " + round : "warm-up";
-            for (boolean raw : round % 2 == 0 ? new boolean[] {true, false} : new boolean[] {false, true}) {
-                Step step = measure(raw ? baseline : subject, people, !raw);
-                (raw ? rawRate : subjectRate).add(measured, step.rate());
-                (raw ? rawP50 : subjectP50).add(measured, step.p50());
-                (raw ? rawP99 : subjectP99).add(measured, step.p99());
+            // Each round starts with the next variant, so none always runs first (or right after another).
+            for (int v = 0; v < variants.size(); v++) {
+                Variant variant = variants.get((round + v) % variants.size());
+                Step step = measure(variant.side(), people);
+                variant.rate().add(measured, step.rate());
+                variant.p50().add(measured, step.p50());
+                variant.p99().add(measured, step.p99());
                 System.out.println(Bench.format("  %-8s %-10s %,7d pages in %6.2f s = %,8.0f pages/s, p50 %6.2f ms, p99 %6.2f ms",
-                        label, raw ? "baseline" : "timeline", step.queries(), step.seconds(), step.rate(), step.p50(), step.p99()));
+                        label, variant.label(), step.queries(), step.seconds(), step.rate(), step.p50(), step.p99()));
             }
         }
 
         System.out.println();
-        System.out.println(Bench.format("%-44s %11s %11s %11s %10s %10s", "pages of " + PAGE, "median/s", "min/s", "max/s",
-                "p50 ms", "p99 ms"));
-        System.out.println(Bench.format("%-44s %11.0f %11.0f %11.0f %10.2f %10.2f", rawRate.name, rawRate.median(),
-                rawRate.min(), rawRate.max(), rawP50.median(), rawP99.median()));
-        System.out.println(Bench.format("%-44s %11.0f %11.0f %11.0f %10.2f %10.2f", subjectRate.name, subjectRate.median(),
-                subjectRate.min(), subjectRate.max(), subjectP50.median(), subjectP99.median()));
-        System.out.println(Bench.format("(latencies: medians over the rounds of each round's p50 and p99)"));
-        System.out.println(Bench.format("timeline p99: %.2f ms vs baseline %.2f ms = %.2f", subjectP99.median(), rawP99.median(),
-                subjectP99.median() / rawP99.median()));
-        System.out.println(Bench.format("timeline: %.0f pages/s vs baseline %.0f pages/s = %.2f", subjectRate.median(),
-                rawRate.median(), subjectRate.median() / rawRate.median()));
+        System.out.println(Bench.format("%-48s %10s %10s %10s %9s %9s", "pages of " + PAGE + ", " + threads + " threads",
+                "median/s", "min/s", "max/s", "p50 ms", "p99 ms"));
+        for (Variant variant : variants) {
+            System.out.println(Bench.format("%-48s %10.0f %10.0f %10.0f %9.2f %9.2f", variant.name(), variant.rate().median(),
+                    variant.rate().min(), variant.rate().max(), variant.p50().median(), variant.p99().median()));
+        }
+        System.out.println("(p50 and p99: medians over the rounds of each round's percentile)");
+        System.out.println(Bench.format("timeline p99: %.2f ms vs baseline %.2f ms = %.2f", subject.p99().median(),
+                baseline.p99().median(), subject.p99().median() / baseline.p99().median()));
+        System.out.println(Bench.format("timeline: %.0f pages/s vs baseline %.0f pages/s = %.2f", subject.rate().median(),
+                baseline.rate().median(), subject.rate().median() / baseline.rate().median()));
+    }
+
+    /** A way to read a page, with its figures over the rounds. */
+    record Variant(String name, String label, Side side, Series rate, Series p50, Series p99) {
+        Variant(String name, String label, Side side) {
+            this(name, label, side, new Series(name), new Series(name + " p50"), new Series(name + " p99"));
+        }
     }
 
     // ---------------------------------------------------------------- measuring
 
     /** {@code queries} pages of random people on {@code threads} threads, bounded by the time limit. */
-    private Step measure(Side side, long[] people, boolean pooled) {
+    private Step measure(Side side, long[] people) {
         long[] latencies = new long[queries];
         long[] chosen = new long[queries];
         for (int i = 0; i < queries; i++) {
             chosen[i] = people[random.nextInt(people.length)];
         }
         AtomicInteger next = new AtomicInteger();
-        AtomicInteger done = new AtomicInteger();
         List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
         long start = System.nanoTime();
         long deadline = start + limit.toNanos();
         List<Thread> workers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             workers.add(Thread.ofPlatform().name("bench-" + t).start(() -> {
-                // The baseline keeps one connection per thread; the subject borrows from the pool as it does.
-                try (Connection connection = pooled ? null : dataSource.getConnection()) {
+                // Plain JDBC keeps one connection per thread; the service borrows from the pool as it does.
+                try (Connection connection = dataSource.getConnection()) {
                     for (int i = next.getAndIncrement(); i < queries && System.nanoTime() < deadline; i = next.getAndIncrement()) {
                         long began = System.nanoTime();
                         side.page(connection, chosen[i]);
                         latencies[i] = System.nanoTime() - began;
-                        done.incrementAndGet();
                     }
                 } catch (SQLException | RuntimeException e) {
                     failures.add(e);
@@ -205,8 +231,7 @@ public final class TimelineBenchmark {
         if (!failures.isEmpty()) {
             throw new IllegalStateException("benchmark thread failed", failures.getFirst());
         }
-        // Latencies of the queries done: indices are handed out in order, so the done ones are a prefix
-        // except for at most one per thread cut by the deadline (left at 0, then dropped).
+        // The queries done have a latency; those the deadline cut off were never started (left at 0).
         long[] measured = Arrays.stream(latencies).filter(l -> l > 0).toArray();
         return new Step(measured.length, seconds, measured);
     }
@@ -234,6 +259,11 @@ public final class TimelineBenchmark {
                 }
             }
         }
+        return bodies(connection, items, n);
+    }
+
+    /** The bodies of these items in one {@code SELECT ... IN}, bytes read, not decoded. */
+    private static int bodies(Connection connection, long[] items, int n) throws SQLException {
         if (n != PAGE) {
             throw new IllegalStateException("expected " + PAGE + " inbox rows, got " + n);
         }
@@ -255,6 +285,90 @@ public final class TimelineBenchmark {
             throw new IllegalStateException("expected " + PAGE + " bodies, got " + bodies);
         }
         return bodies;
+    }
+
+    /**
+     * The SQL of {@code HomeTimeline} for a first page (the newest 50 inside the window of the
+     * newest N, copied from it as of this writing), then the bodies as the baseline reads them.
+     */
+    private int windowPage(Connection connection, long user) throws SQLException {
+        long[] items = new long[PAGE];
+        int n = 0;
+        try (PreparedStatement ps = connection.prepareStatement(WINDOW)) {
+            ps.setLong(1, user);
+            ps.setLong(2, user);
+            ps.setInt(3, window - 1);
+            ps.setInt(4, PAGE);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    items[n++] = rs.getLong(1);
+                    rs.getBoolean(2);
+                }
+            }
+        }
+        return bodies(connection, items, n);
+    }
+
+    private static final String WINDOW = """
+            SELECT item_id, is_read FROM inbox
+            WHERE user_id = ? AND item_id >= COALESCE(
+                (SELECT w.item_id FROM inbox w WHERE w.user_id = ? ORDER BY w.item_id DESC LIMIT 1 OFFSET ?), 0)
+            ORDER BY item_id DESC LIMIT ?""";
+
+    /** The baseline's inbox query, then the items through {@code Items.getAll} (one multi-get, decoded). */
+    private int decodedPage(Connection connection, long user) throws SQLException {
+        List<Long> ids = new ArrayList<>(PAGE);
+        try (PreparedStatement ps = connection.prepareStatement(NEWEST)) {
+            ps.setLong(1, user);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    ids.add(rs.getLong(1));
+                }
+            }
+        }
+        int found = items.getAll(ids).size();
+        if (found != PAGE) {
+            throw new IllegalStateException("expected " + PAGE + " items, got " + found);
+        }
+        return found;
+    }
+
+    /** Rows InnoDB reads for one inbox query, from the session's handler counters. */
+    private double rowsRead(String sql, long[] people, boolean window) {
+        try (Connection connection = dataSource.getConnection(); PreparedStatement ps = connection.prepareStatement(sql)) {
+            long before = handlerReads(connection);
+            int count = 100;
+            for (int i = 0; i < count; i++) {
+                long user = people[random.nextInt(people.length)];
+                ps.setLong(1, user);
+                if (window) {
+                    ps.setLong(2, user);
+                    ps.setInt(3, this.window - 1);
+                    ps.setInt(4, PAGE);
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        rs.getLong(1);
+                    }
+                }
+            }
+            // Each SHOW STATUS itself reads a few handler rows; they cancel out roughly as both sides pay them.
+            return (handlerReads(connection) - before) / (double) count;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static long handlerReads(Connection connection) throws SQLException {
+        long sum = 0;
+        try (java.sql.Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery("SHOW SESSION STATUS WHERE Variable_name IN ('Handler_read_first', "
+                        + "'Handler_read_key', 'Handler_read_last', 'Handler_read_next', 'Handler_read_prev')")) {
+            while (rs.next()) {
+                sum += rs.getLong(2);
+            }
+        }
+        return sum;
     }
 
     // ---------------------------------------------------------------- setup
