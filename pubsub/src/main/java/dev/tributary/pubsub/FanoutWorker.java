@@ -3,9 +3,7 @@ package dev.tributary.pubsub;
 import dev.tributary.storage.Entity;
 import dev.tributary.storage.EntityStore;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -15,8 +13,9 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.TransactionStatus;
 
 /**
- * Runs one claimed fan-out task batch by batch. Each batch is one transaction: fence the lease,
- * write (or delete) the inbox rows, move the unread counters and announce the change in Redis,
+ * Runs one claimed fan-out task batch by batch. A delivery whose item was tombstoned before it
+ * started is dropped (the retraction waits for deliveries, then removes whatever they wrote).
+ * Each batch is one transaction: fence the lease, write (or delete) the inbox rows, move the unread counters and announce the change in Redis,
  * record the cursor, commit. The counters move before the commit, while the rows are locked,
  * which is what keeps a concurrent rebuild exact (see {@link UnreadCounters}); a batch that rolls
  * back invalidates the counters it moved, and a worker that takes over a dead worker's task
@@ -73,6 +72,12 @@ class FanoutWorker {
             if (task.takenOver()) {
                 recover(task);
             }
+            if (task.kind() == FanoutTask.Kind.DELIVER && !deliverable(task)) {
+                // A tombstoned or vanished item is done; its retraction cleans up what was delivered.
+                FanoutTask gone = task;
+                tx.run("finish fan-out task", () -> tasks.finish(gone));
+                return;
+            }
             while (task.cursorUser() != FanoutTask.DONE) {
                 if (!keepGoing.getAsBoolean()) {
                     FanoutTask stopped = task;
@@ -83,8 +88,6 @@ class FanoutWorker {
                 rows += batch.rows().size();
                 task = task.advancedTo(batch.cursor());
             }
-            FanoutTask done = task;
-            tx.run("finish fan-out task", () -> tasks.finish(done));
             logDone(task, rows, started);
         } catch (LeaseLostException e) {
             log.info("fan-out task {} ({} of item {}): lease lost after {} rows; its new holder goes on",
@@ -99,13 +102,20 @@ class FanoutWorker {
         }
     }
 
-    /** One batch in one transaction; exposed to tests, which stop between batches to play a crash. */
+    /**
+     * One batch in one transaction; the last one also removes the task. Exposed to tests, which
+     * stop between batches to play a crash.
+     */
     Batch runBatch(FanoutTask task) {
         Batch batch = tx.write("fan-out batch of task " + task.id(), status -> {
             tasks.fence(task);
             Batch done = task.kind() == FanoutTask.Kind.DELIVER ? deliver(task, status) : retract(task);
             moveCounters(task, done);
-            tasks.advance(task, done.cursor(), settings.leaseTtl());
+            if (done.cursor() == FanoutTask.DONE) {
+                tasks.finish(task);
+            } else {
+                tasks.advance(task, done.cursor(), settings.leaseTtl());
+            }
             return done;
         });
         if (task.kind() == FanoutTask.Kind.DELIVER && !batch.rows().isEmpty()) {
@@ -117,20 +127,23 @@ class FanoutWorker {
         return batch;
     }
 
-    private Batch deliver(FanoutTask task, TransactionStatus status) {
-        // Reload by id: a tombstoned or vanished item is done, and its retraction follows.
+    private boolean deliverable(FanoutTask task) {
         Optional<Entity<Item>> item = store.find(PubsubKinds.ITEM, task.itemId());
-        if (item.isEmpty() || item.get().body().deleted()) {
-            return new Batch(FanoutTask.DONE, List.of());
-        }
-        List<Subscriber> page = subscriptions.subscribers(task.audienceSourceId(), task.cursorUser(), settings.batchSize());
+        return item.isPresent() && !item.get().body().deleted();
+    }
+
+    private Batch deliver(FanoutTask task, TransactionStatus status) {
+        // One subscriber more than a batch tells whether this is the last batch, so a task whose
+        // audience fits one batch takes one transaction, with no empty batch after it.
+        List<Subscriber> fetched = subscriptions.subscribers(task.audienceSourceId(), task.cursorUser(), settings.batchSize() + 1);
+        boolean last = fetched.size() <= settings.batchSize();
+        List<Subscriber> page = last ? fetched : fetched.subList(0, settings.batchSize());
         List<InboxRow> rows = page.stream()
                 .filter(subscriber -> subscriber.takes(task.media()))
                 .map(subscriber -> new InboxRow(subscriber.userId(), task.itemId(), task.sourceId(), task.media(), false))
                 .toList();
         List<InboxRow> inserted = inbox.deliver(rows, status);
-        long cursor = page.size() < settings.batchSize() ? FanoutTask.DONE : page.getLast().userId();
-        return new Batch(cursor, inserted);
+        return new Batch(last ? FanoutTask.DONE : page.getLast().userId(), inserted);
     }
 
     private Batch retract(FanoutTask task) {
@@ -147,13 +160,11 @@ class FanoutWorker {
         }
         boolean delivering = task.kind() == FanoutTask.Kind.DELIVER;
         InboxEvent event = new InboxEvent(delivering ? InboxEvent.Type.ITEM : InboxEvent.Type.DELETE, task.itemId());
-        Map<Long, InboxEvent> events = new HashMap<>();
-        batch.rows().forEach(row -> events.put(row.userId(), event));
         List<UnreadDelta> deltas = batch.rows().stream()
                 .filter(row -> !row.read())
                 .map(row -> UnreadDelta.of(row, delivering ? 1 : -1))
                 .toList();
-        counters.apply(deltas, events);
+        counters.apply(deltas, event, batch.rows().stream().map(InboxRow::userId).toList());
     }
 
     /**

@@ -61,12 +61,15 @@ public class HomeTimeline {
     }
 
     private List<Row> rows(long userId, TimelineQuery query, boolean ascending, Long resume, int limit) {
-        // The window's floor is the N-th newest entry: rows beyond it (not trimmed yet) never show.
-        StringBuilder sql = new StringBuilder("""
-                SELECT item_id, is_read FROM inbox
-                WHERE user_id = ? AND item_id >= COALESCE(
-                    (SELECT w.item_id FROM inbox w WHERE w.user_id = ? ORDER BY w.item_id DESC LIMIT 1 OFFSET ?), 0)""");
-        List<Object> args = new ArrayList<>(List.of(userId, userId, settings.maxEntries() - 1));
+        StringBuilder sql = new StringBuilder("SELECT item_id, is_read FROM inbox WHERE user_id = ?");
+        List<Object> args = new ArrayList<>(List.of(userId));
+        if (!withinWindow(query, resume, limit)) {
+            // The window's floor is the N-th newest entry: rows beyond it (not trimmed yet) never show.
+            sql.append(" AND item_id >= COALESCE("
+                    + "(SELECT w.item_id FROM inbox w WHERE w.user_id = ? ORDER BY w.item_id DESC LIMIT 1 OFFSET ?), 0)");
+            args.add(userId);
+            args.add(settings.maxEntries() - 1);
+        }
         condition(sql, args, "item_id < ?", query.maxId());
         condition(sql, args, "item_id > ?", query.sinceId());
         condition(sql, args, "item_id > ?", query.minId());
@@ -82,6 +85,15 @@ public class HomeTimeline {
         sql.append(ascending ? " ORDER BY item_id ASC LIMIT ?" : " ORDER BY item_id DESC LIMIT ?");
         args.add(limit);
         return jdbc.query(sql.toString(), (rs, n) -> new Row(rs.getLong(1), rs.getBoolean(2)), args.toArray());
+    }
+
+    /**
+     * Whether the rows asked for are among the newest {@code limit} of the inbox, so inside the
+     * window without computing its floor: the first, unfiltered page (by far the commonest query).
+     */
+    private boolean withinWindow(TimelineQuery query, Long resume, int limit) {
+        return resume == null && query.maxId() == null && query.minId() == null && query.media() == null
+                && query.sourceId() == null && !query.unreadOnly() && limit <= settings.maxEntries();
     }
 
     private List<TimelineEntry> hydrate(List<Row> rows, TimelineQuery query, int wanted) {

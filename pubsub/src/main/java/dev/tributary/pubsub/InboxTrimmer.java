@@ -1,7 +1,6 @@
 package dev.tributary.pubsub;
 
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -59,7 +58,7 @@ class InboxTrimmer implements SmartLifecycle {
             inbox.delete(rows);
             List<UnreadDelta> deltas = rows.stream().filter(row -> !row.read()).map(row -> UnreadDelta.of(row, -1)).toList();
             if (!deltas.isEmpty()) {
-                counters.apply(deltas, Map.of());
+                counters.apply(deltas, null, List.of());
             }
             return rows.size();
         });

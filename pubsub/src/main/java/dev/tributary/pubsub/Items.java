@@ -39,9 +39,12 @@ public class Items {
         }
     }
 
-    /** The live items with these ids in one round trip, in the order asked. */
+    /**
+     * The live items with these ids in one round trip, in the order asked. Items are shared by
+     * many timelines, so decoded ones are cached (and checked against their row on every read).
+     */
     public List<Entity<Item>> getAll(Collection<Long> ids) {
-        return store.getAll(PubsubKinds.ITEM, ids).stream().filter(item -> !item.body().deleted()).toList();
+        return store.getAllCached(PubsubKinds.ITEM, ids).stream().filter(item -> !item.body().deleted()).toList();
     }
 
     /**

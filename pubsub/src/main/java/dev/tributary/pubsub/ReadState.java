@@ -1,7 +1,6 @@
 package dev.tributary.pubsub;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
@@ -13,6 +12,9 @@ import org.springframework.stereotype.Service;
  */
 @Service
 public class ReadState {
+
+    /** Read state changed otherwise than by a new entry: the live stream refreshes its counts. */
+    private static final InboxEvent UNREAD = new InboxEvent(InboxEvent.Type.UNREAD, 0);
 
     private final PubsubTransactions tx;
     private final Inbox inbox;
@@ -47,7 +49,7 @@ public class ReadState {
         return tx.write("mark read up to " + upToItemId, status -> {
             List<InboxRow> marked = inbox.markReadUpTo(userId, upToItemId, sourceId);
             if (!marked.isEmpty()) {
-                counters.apply(marked.stream().map(row -> UnreadDelta.of(row, -1)).toList(), unreadChanged(userId));
+                counters.apply(marked.stream().map(row -> UnreadDelta.of(row, -1)).toList(), UNREAD, List.of(userId));
             }
             return marked.size();
         });
@@ -56,12 +58,8 @@ public class ReadState {
     private boolean set(long userId, long itemId, boolean read) {
         return tx.write("mark " + itemId + (read ? " read" : " unread"), status -> {
             Optional<InboxRow> changed = inbox.setRead(userId, itemId, read);
-            changed.ifPresent(row -> counters.apply(List.of(UnreadDelta.of(row, read ? -1 : 1)), unreadChanged(userId)));
+            changed.ifPresent(row -> counters.apply(List.of(UnreadDelta.of(row, read ? -1 : 1)), UNREAD, List.of(userId)));
             return changed.isPresent();
         });
-    }
-
-    private static Map<Long, InboxEvent> unreadChanged(long userId) {
-        return Map.of(userId, new InboxEvent(InboxEvent.Type.UNREAD, 0));
     }
 }

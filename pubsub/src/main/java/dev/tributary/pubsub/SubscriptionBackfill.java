@@ -1,9 +1,7 @@
 package dev.tributary.pubsub;
 
 import dev.tributary.storage.Entity;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.springframework.stereotype.Component;
 
 /**
@@ -46,11 +44,8 @@ class SubscriptionBackfill {
         }
         return tx.write("back-fill subscription " + subscription.id(), status -> {
             List<InboxRow> inserted = inbox.deliver(rows, status);
-            Map<Long, InboxEvent> events = new HashMap<>();
-            if (!inserted.isEmpty()) {
-                events.put(subscription.userId(), new InboxEvent(InboxEvent.Type.UNREAD, 0));
-            }
-            counters.apply(inserted.stream().map(row -> UnreadDelta.of(row, 1)).toList(), events);
+            counters.apply(inserted.stream().map(row -> UnreadDelta.of(row, 1)).toList(),
+                    new InboxEvent(InboxEvent.Type.UNREAD, 0), inserted.isEmpty() ? List.of() : List.of(subscription.userId()));
             return inserted.size();
         });
     }

@@ -1,6 +1,5 @@
 package dev.tributary.pubsub;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
@@ -9,9 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.ReturnType;
-import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.stereotype.Component;
@@ -36,20 +33,37 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 @Component
 class UnreadCounters {
 
+    /**
+     * Moves the counters of many people in one call: ARGV[1] a fresh generation, ARGV[2] the
+     * announcement ('' for none), then per key its channel, its number of fields and the
+     * (field, change) pairs. A built hash is counted into; an unbuilt one that exists (a rebuild
+     * is counting it) gets the new generation; an absent one is left absent.
+     */
     private static final String APPLY = """
-            redis.call('HSET', KEYS[1], '_g', ARGV[1])
-            if redis.call('HEXISTS', KEYS[1], '_b') == 1 then
-              for i = 5, #ARGV, 2 do
-                if redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1]) <= 0 then
-                  redis.call('HDEL', KEYS[1], ARGV[i])
+            local a = 3
+            for k = 1, #KEYS do
+              local key = KEYS[k]
+              local channel = ARGV[a]
+              local n = tonumber(ARGV[a + 1])
+              a = a + 2
+              if redis.call('HEXISTS', key, '_b') == 1 then
+                for i = 1, n do
+                  if redis.call('HINCRBY', key, ARGV[a], ARGV[a + 1]) <= 0 then
+                    redis.call('HDEL', key, ARGV[a])
+                  end
+                  a = a + 2
                 end
+              else
+                if n > 0 and redis.call('EXISTS', key) == 1 then
+                  redis.call('HSET', key, '_g', ARGV[1])
+                end
+                a = a + 2 * n
+              end
+              if ARGV[2] ~= '' then
+                redis.call('PUBLISH', channel, ARGV[2])
               end
             end
-            redis.call('EXPIRE', KEYS[1], ARGV[2])
-            if ARGV[4] ~= '' then
-              redis.call('PUBLISH', ARGV[3], ARGV[4])
-            end
-            return 1
+            return #KEYS
             """;
 
     /** Returns the generation to rebuild against, stamping one first so that a lost hash is noticed. */
@@ -86,25 +100,22 @@ class UnreadCounters {
             return 1
             """;
 
-    private static final Script APPLY_SCRIPT = new Script(APPLY);
-    private static final Script INVALIDATE_SCRIPT = new Script(INVALIDATE);
+    private static final DefaultRedisScript<Long> APPLY_SCRIPT = new DefaultRedisScript<>(APPLY, Long.class);
+    private static final DefaultRedisScript<Long> INVALIDATE_SCRIPT = new DefaultRedisScript<>(INVALIDATE, Long.class);
     private static final DefaultRedisScript<Long> REBUILD_SCRIPT = new DefaultRedisScript<>(REBUILD, Long.class);
     private static final DefaultRedisScript<String> GENERATION_SCRIPT = new DefaultRedisScript<>(GENERATION, String.class);
-
-    /** A script's text and SHA-1, so that a pipeline can load it and call it without waiting for an answer. */
-    private record Script(byte[] text, String sha) {
-        Script(String text) {
-            this(text.getBytes(StandardCharsets.UTF_8), new DefaultRedisScript<>(text, Long.class).getSha1());
-        }
-    }
+    /** People per script call: keeps one call's arguments to a few hundred KB. */
+    private static final int PEOPLE_PER_CALL = 1000;
 
     private final StringRedisTemplate redis;
     private final Inbox inbox;
     private final long ttlSeconds;
     private final PubsubMetrics metrics;
+    private final boolean cluster;
 
     UnreadCounters(StringRedisTemplate redis, Inbox inbox, TimelineSettings settings, PubsubMetrics metrics) {
         this.metrics = metrics;
+        this.cluster = redis.getConnectionFactory() instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
         this.redis = redis;
         this.inbox = inbox;
         this.ttlSeconds = settings.counterTtl().toSeconds();
@@ -115,14 +126,24 @@ class UnreadCounters {
     }
 
     /**
-     * Moves counters and announces events, one script call per person, pipelined. Call it inside
-     * the writer's transaction, after its rows are written: if that transaction then rolls back,
-     * the people's counters are invalidated. People with events but no delta get the announcement.
+     * Moves counters and announces {@code event} (may be null) to {@code notify}, in one script
+     * call per thousand people. Call it inside the writer's transaction, after its rows are
+     * written: if that transaction then rolls back, the people's counters are invalidated.
      */
-    void apply(Collection<UnreadDelta> deltas, Map<Long, InboxEvent> events) {
-        java.util.Set<Long> people = new java.util.LinkedHashSet<>(events.keySet());
-        deltas.forEach(delta -> people.add(delta.userId()));
-        if (TransactionSynchronizationManager.isSynchronizationActive() && !people.isEmpty()) {
+    void apply(Collection<UnreadDelta> deltas, InboxEvent event, Collection<Long> notify) {
+        Map<Long, Map<String, Long>> byUser = new LinkedHashMap<>();
+        notify.forEach(user -> byUser.put(user, new LinkedHashMap<>()));
+        for (UnreadDelta delta : deltas) {
+            Map<String, Long> fields = byUser.computeIfAbsent(delta.userId(), u -> new LinkedHashMap<>());
+            fields.merge("t", (long) delta.change(), Long::sum);
+            fields.merge("s" + delta.sourceId(), (long) delta.change(), Long::sum);
+            fields.merge("m" + delta.media().bit(), (long) delta.change(), Long::sum);
+        }
+        if (byUser.isEmpty()) {
+            return;
+        }
+        if (TransactionSynchronizationManager.isSynchronizationActive()) {
+            List<Long> people = List.copyOf(byUser.keySet());
             TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
                 @Override
                 public void afterCompletion(int status) {
@@ -132,44 +153,24 @@ class UnreadCounters {
                 }
             });
         }
-        send(deltas, events);
-    }
-
-    private void send(Collection<UnreadDelta> deltas, Map<Long, InboxEvent> events) {
-        Map<Long, Map<String, Long>> byUser = new LinkedHashMap<>();
-        for (UnreadDelta delta : deltas) {
-            Map<String, Long> fields = byUser.computeIfAbsent(delta.userId(), u -> new LinkedHashMap<>());
-            fields.merge("t", (long) delta.change(), Long::sum);
-            fields.merge("s" + delta.sourceId(), (long) delta.change(), Long::sum);
-            fields.merge("m" + delta.media().bit(), (long) delta.change(), Long::sum);
-        }
-        events.keySet().forEach(user -> byUser.computeIfAbsent(user, u -> new LinkedHashMap<>()));
-        if (byUser.isEmpty()) {
-            return;
-        }
-        byte[] token = token();
-        byte[] ttl = bytes(Long.toString(ttlSeconds));
-        redis.executePipelined((RedisCallback<Object>) connection -> {
-            // Loading is idempotent and cheap; it makes a restarted Redis (no scripts) a non-event.
-            connection.scriptingCommands().scriptLoad(APPLY_SCRIPT.text());
-            String sha = APPLY_SCRIPT.sha();
-            byUser.forEach((user, fields) -> {
-                InboxEvent event = events.get(user);
-                List<byte[]> keysAndArgs = new ArrayList<>(5 + fields.size() * 2);
-                keysAndArgs.add(bytes(key(user)));
-                keysAndArgs.add(token);
-                keysAndArgs.add(ttl);
-                keysAndArgs.add(bytes(InboxEvent.channel(user)));
-                keysAndArgs.add(bytes(event == null ? "" : event.encode()));
+        String message = event == null ? "" : event.encode();
+        String generation = token();
+        forEachCall(List.copyOf(byUser.keySet()), users -> {
+            List<String> keys = new ArrayList<>(users.size());
+            List<String> args = new ArrayList<>(2 + users.size() * 8);
+            args.add(generation);
+            args.add(message);
+            for (long user : users) {
+                Map<String, Long> fields = byUser.get(user);
+                keys.add(key(user));
+                args.add(InboxEvent.channel(user));
+                args.add(Integer.toString(fields.size()));
                 fields.forEach((field, change) -> {
-                    if (change != 0) {
-                        keysAndArgs.add(bytes(field));
-                        keysAndArgs.add(bytes(Long.toString(change)));
-                    }
+                    args.add(field);
+                    args.add(Long.toString(change));
                 });
-                evalSha(connection, sha, keysAndArgs);
-            });
-            return null;
+            }
+            redis.execute(APPLY_SCRIPT, keys, args.toArray());
         });
     }
 
@@ -178,14 +179,21 @@ class UnreadCounters {
         if (users.isEmpty()) {
             return;
         }
-        byte[] token = token();
-        byte[] ttl = bytes(Long.toString(ttlSeconds));
-        redis.executePipelined((RedisCallback<Object>) connection -> {
-            connection.scriptingCommands().scriptLoad(INVALIDATE_SCRIPT.text());
-            String sha = INVALIDATE_SCRIPT.sha();
-            users.forEach(user -> evalSha(connection, sha, List.of(bytes(key(user)), token, ttl)));
-            return null;
-        });
+        String ttl = Long.toString(ttlSeconds);
+        for (long user : users) {
+            redis.execute(INVALIDATE_SCRIPT, List.of(key(user)), token(), ttl);
+        }
+    }
+
+    /**
+     * Splits people into script calls: up to a thousand per call on a single Redis; one per call
+     * on Redis Cluster, where a script may only touch the keys of one slot.
+     */
+    private void forEachCall(List<Long> users, java.util.function.Consumer<List<Long>> call) {
+        int size = cluster ? 1 : PEOPLE_PER_CALL;
+        for (int start = 0; start < users.size(); start += size) {
+            call.accept(users.subList(start, Math.min(users.size(), start + size)));
+        }
     }
 
     /** The person's counts: from Redis when built, else rebuilt from the inbox (exactly). */
@@ -195,8 +203,7 @@ class UnreadCounters {
             if (hash.containsKey("_b")) {
                 return parse(hash);
             }
-            String generation = redis.execute(GENERATION_SCRIPT, List.of(key(userId)),
-                    new String(token(), StandardCharsets.UTF_8), Long.toString(ttlSeconds));
+            String generation = redis.execute(GENERATION_SCRIPT, List.of(key(userId)), token(), Long.toString(ttlSeconds));
             List<UnreadDelta> groups = inbox.unreadGroups(userId);
             metrics.counterRebuilt();
             Long outcome = redis.execute(REBUILD_SCRIPT, List.of(key(userId)), rebuildArgs(generation, groups));
@@ -261,15 +268,7 @@ class UnreadCounters {
         return new Unread(total, bySource, byMedia);
     }
 
-    private static void evalSha(RedisConnection connection, String sha, List<byte[]> keyAndArgs) {
-        connection.scriptingCommands().evalSha(sha, ReturnType.INTEGER, 1, keyAndArgs.toArray(byte[][]::new));
-    }
-
-    private static byte[] token() {
-        return bytes(Long.toHexString(ThreadLocalRandom.current().nextLong()));
-    }
-
-    private static byte[] bytes(String value) {
-        return value.getBytes(StandardCharsets.UTF_8);
+    private static String token() {
+        return Long.toHexString(ThreadLocalRandom.current().nextLong());
     }
 }

@@ -37,7 +37,7 @@ class FanoutCrashTest {
         FanoutWorker.Batch first = fanout.batch(task);
         // The second batch moves its people's counters, then the worker dies before the commit.
         List<Long> secondPage = readers.stream().sorted().filter(r -> r > first.cursor()).limit(7).toList();
-        counters.apply(secondPage.stream().map(r -> new UnreadDelta(r, feed, MediaType.TEXT, 1)).toList(), Map.of());
+        counters.apply(secondPage.stream().map(r -> new UnreadDelta(r, feed, MediaType.TEXT, 1)).toList(), null, List.of());
         assertThat(unread.of(secondPage.getFirst()).total()).as("counted, not delivered").isEqualTo(1);
         assertThat(fixtures.inbox(secondPage.getFirst())).isEmpty();
 

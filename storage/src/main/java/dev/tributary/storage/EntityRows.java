@@ -96,6 +96,27 @@ final class EntityRows {
                 .list();
     }
 
+    /**
+     * Rows of these ids, with the body only for ids not in {@code known} (a caller's cache):
+     * known rows come back with a null body, to be checked against the cache by {@code updated}.
+     */
+    List<Row> byIdsKnowing(Collection<Long> ids, Collection<Long> known) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        if (known.isEmpty()) {
+            return byIds(ids);
+        }
+        return jdbc.sql("""
+                SELECT added_id, id, kind, updated, CASE WHEN id IN (:known) THEN NULL ELSE body END AS body
+                FROM entities WHERE id IN (:ids)
+                """)
+                .param("known", known)
+                .param("ids", ids)
+                .query(EntityRows::row)
+                .list();
+    }
+
     boolean delete(long id) {
         return jdbc.sql("DELETE FROM entities WHERE id = ?").param(id).update() > 0;
     }

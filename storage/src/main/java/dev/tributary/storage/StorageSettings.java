@@ -20,6 +20,7 @@ import org.springframework.validation.annotation.Validated;
  * @param compressionThreshold JSON bodies shorter than this many bytes are stored uncompressed
  * @param maxBodyBytes largest JSON body accepted (and inflated when read)
  * @param cleaner the index cleaner's schedule
+ * @param cacheEntries decoded entities kept for {@link EntityStore#getAllCached} (0: no cache)
  */
 @ConfigurationProperties("tributary.storage")
 @Validated
@@ -31,7 +32,8 @@ public record StorageSettings(
         @Min(0) @DefaultValue("256") int compressionThreshold,
         // MEDIUMBLOB holds 16 MiB; the deflated body is never larger than the JSON plus a few bytes.
         @Min(1024) @Max(15_000_000) @DefaultValue("1048576") int maxBodyBytes,
-        @Valid @NotNull @DefaultValue Cleaner cleaner) {
+        @Valid @NotNull @DefaultValue Cleaner cleaner,
+        @Min(0) @Max(10_000_000) @DefaultValue("20000") int cacheEntries) {
 
     public StorageSettings {
         if (nodeLeaseTtl != null && nodeLeaseTtl.compareTo(Duration.ofSeconds(3)) < 0) {
@@ -59,6 +61,6 @@ public record StorageSettings(
     /** The defaults, for code that builds the store outside Spring (tests of pure logic). */
     static StorageSettings defaults() {
         return new StorageSettings(null, Duration.ofSeconds(60), 500, true, 256, 1_048_576,
-                new Cleaner(true, Duration.ofMinutes(10), 200));
+                new Cleaner(true, Duration.ofMinutes(10), 200), 20_000);
     }
 }

@@ -38,6 +38,29 @@ class EntityStoreTest {
     }
 
     @Test
+    void cachedReadsSeeEveryWriteAndDelete() {
+        long kept = TestKinds.unique();
+        long changed = TestKinds.unique();
+        long deleted = TestKinds.unique();
+        store.put(DOC, kept, new TestKinds.Doc(1, "kept"));
+        store.put(DOC, changed, new TestKinds.Doc(1, "before"));
+        store.put(DOC, deleted, new TestKinds.Doc(1, "deleted"));
+        List<Long> ids = List.of(changed, kept, deleted, kept);
+        assertThat(store.getAllCached(DOC, ids)).isEqualTo(store.getAll(DOC, ids));
+
+        // Written behind the cache's back, as another node would: the row's updated time gives it away.
+        Entity<TestKinds.Doc> rewritten = store.put(DOC, changed, new TestKinds.Doc(2, "after"));
+        jdbc.sql("DELETE FROM entities WHERE id = ?").param(deleted).update();
+
+        List<Entity<TestKinds.Doc>> read = store.getAllCached(DOC, ids);
+        assertThat(read).extracting(Entity::id).containsExactly(changed, kept, kept);
+        assertThat(read.getFirst()).isEqualTo(rewritten);
+        assertThat(read.get(1).body().text()).isEqualTo("kept");
+        assertThatThrownBy(() -> store.getAllCached(NOTE, List.of(kept))).isInstanceOf(WrongKindException.class);
+        assertThat(store.getAllCached(DOC, List.of(-1L, 0L))).isEmpty();
+    }
+
+    @Test
     void insertAllGivesFreshIncreasingIdsInOneBatch() {
         List<TestKinds.Doc> bodies = new ArrayList<>();
         for (int i = 0; i < 1200; i++) { // more than one INSERT statement's worth of rows

@@ -63,7 +63,7 @@ class EntityStoreWithoutDatabaseTest {
         IndexRegistry indexes = new IndexRegistry(beans.getBeanProvider(ResolvableType.forClass(IndexDefinition.class)), kinds);
         return new EntityStore(new EntityRows(jdbc, template), new IndexTables(jdbc, template), indexes, kinds,
                 new EntityDecoder(kinds, codec), codec, new IdGenerator(NodeSlot.fixed(1), System::currentTimeMillis),
-                new Transactions(new DataSourceTransactionManager(unreachable)),
+                new EntityCache(StorageSettings.defaults()), new Transactions(new DataSourceTransactionManager(unreachable)),
                 beans.getBeanProvider(ResolvableType.forClass(Clock.class)));
     }
 }
