@@ -75,7 +75,9 @@ CREATE TABLE group_members (
 
 -- Durable fan-out work, written in the publishing transaction. kind: deliver (an item to the
 -- subscribers of audience_source_id) or retract (a tombstoned item out of every inbox).
--- cursor_user: last subscriber done, committed with each batch (with its Redis counters).
+-- cursor_user: last subscriber done, committed with each batch (with its Redis counters);
+-- end_user: last subscriber of this task's range (a large audience is split into ranges that
+-- workers on every node share).
 -- lease_token fences a worker whose lease expired: its batch commits only while it holds it;
 -- NULL when the task is free (new, or handed back cleanly), so a claim that finds a token
 -- knows it takes over from a worker that died.
@@ -87,6 +89,7 @@ CREATE TABLE fanout_tasks (
     audience_source_id BIGINT      NOT NULL,
     media              TINYINT     NOT NULL,
     cursor_user        BIGINT      NOT NULL DEFAULT 0,
+    end_user           BIGINT      NOT NULL DEFAULT 9223372036854775807,
     lease_token        BIGINT      NULL,
     lease_owner        VARCHAR(64) NULL,
     lease_until        DATETIME(6) NOT NULL,

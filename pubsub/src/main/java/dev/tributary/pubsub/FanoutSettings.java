@@ -18,6 +18,8 @@ import org.springframework.validation.annotation.Validated;
  *        task is taken over after this (every committed batch renews it)
  * @param pollInterval how often an idle worker looks for tasks published by other nodes
  * @param backfill latest entries of a source a new subscriber receives at once (0: none)
+ * @param splitSize subscribers per task: a larger audience is split into tasks of this many
+ *        when its first batch runs, so that every worker on every node can share it
  */
 @ConfigurationProperties("tributary.fanout")
 @Validated
@@ -27,7 +29,8 @@ public record FanoutSettings(
         @Min(1) @Max(100) @DefaultValue("8") int claimSize,
         @NotNull @DefaultValue("30s") Duration leaseTtl,
         @NotNull @DefaultValue("500ms") Duration pollInterval,
-        @Min(0) @Max(100) @DefaultValue("10") int backfill) {
+        @Min(0) @Max(100) @DefaultValue("10") int backfill,
+        @Min(1) @Max(10_000_000) @DefaultValue("10000") int splitSize) {
 
     public FanoutSettings {
         if (leaseTtl != null && leaseTtl.compareTo(Duration.ofMillis(100)) < 0) {

@@ -21,12 +21,18 @@ import org.springframework.stereotype.Component;
 class FanoutTasks {
 
     /** A new task as the publisher records it. */
-    record NewTask(FanoutTask.Kind kind, long itemId, long sourceId, long audienceSourceId, MediaType media) {}
+    record NewTask(FanoutTask.Kind kind, long itemId, long sourceId, long audienceSourceId, MediaType media,
+            long cursorUser, long endUser) {
+
+        NewTask(FanoutTask.Kind kind, long itemId, long sourceId, long audienceSourceId, MediaType media) {
+            this(kind, itemId, sourceId, audienceSourceId, media, 0, FanoutTask.DONE);
+        }
+    }
 
     private static final RowMapper<FanoutTask> TASK = (rs, n) -> new FanoutTask(rs.getLong("id"),
             FanoutTask.Kind.of(rs.getString("kind")), rs.getLong("item_id"), rs.getLong("source_id"),
             rs.getLong("audience_source_id"), MediaType.ofBit(rs.getInt("media")), rs.getLong("cursor_user"),
-            rs.getLong("lease_token"), rs.getInt("attempts"), rs.getObject("lease_token") != null);
+            rs.getLong("end_user"), rs.getLong("lease_token"), rs.getInt("attempts"), rs.getObject("lease_token") != null);
 
     private final JdbcClient jdbc;
     private final JdbcTemplate template;
@@ -43,8 +49,8 @@ class FanoutTasks {
         if (tasks.isEmpty()) {
             return;
         }
-        String tuple = "(?, ?, ?, ?, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))";
-        List<Object> args = new ArrayList<>(tasks.size() * 6);
+        String tuple = "(?, ?, ?, ?, ?, ?, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))";
+        List<Object> args = new ArrayList<>(tasks.size() * 8);
         for (NewTask task : tasks) {
             args.add(ids.next());
             args.add(task.kind().sql());
@@ -52,9 +58,12 @@ class FanoutTasks {
             args.add(task.sourceId());
             args.add(task.audienceSourceId());
             args.add(task.media().bit());
+            args.add(task.cursorUser());
+            args.add(task.endUser());
         }
         template.update("""
-                INSERT INTO fanout_tasks (id, kind, item_id, source_id, audience_source_id, media, lease_until, created_at)
+                INSERT INTO fanout_tasks (id, kind, item_id, source_id, audience_source_id, media, cursor_user, end_user,
+                                          lease_until, created_at)
                 VALUES """ + String.join(", ", Collections.nCopies(tasks.size(), tuple)), args.toArray());
     }
 
@@ -94,7 +103,7 @@ class FanoutTasks {
                 .update();
         return due.stream().filter(task -> ready.contains(task.id()))
                 .map(task -> new FanoutTask(task.id(), task.kind(), task.itemId(), task.sourceId(), task.audienceSourceId(),
-                        task.media(), task.cursorUser(), token, task.attempts() + 1, task.takenOver()))
+                        task.media(), task.cursorUser(), task.endUser(), token, task.attempts() + 1, task.takenOver()))
                 .toList();
     }
 
@@ -124,6 +133,12 @@ class FanoutTasks {
                 UPDATE fanout_tasks SET cursor_user = ?, lease_until = UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND
                 WHERE id = ? AND lease_token = ?
                 """).params(cursorUser, ttl.toNanos() / 1000, task.id(), task.leaseToken()).update();
+    }
+
+    /** Narrows a task to the subscribers up to {@code endUser}, inside its fenced batch transaction. */
+    void narrow(FanoutTask task, long endUser) {
+        jdbc.sql("UPDATE fanout_tasks SET end_user = ? WHERE id = ? AND lease_token = ?")
+                .params(endUser, task.id(), task.leaseToken()).update();
     }
 
     /** Removes a finished task (fenced by its token). */

@@ -28,8 +28,11 @@ class FanoutWorker {
     /** How long a task waits after Redis failed under it, so a Redis outage is not a busy loop. */
     private static final Duration REDIS_BACKOFF = Duration.ofSeconds(5);
 
-    /** What one committed batch did. */
-    record Batch(long cursor, List<InboxRow> rows) {}
+    /** What one committed batch did, and the range its task has left. */
+    record Batch(long cursor, List<InboxRow> rows, long endUser) {}
+
+    /** At most this many tasks come out of splitting one audience. */
+    private static final int MAX_SPLIT = 64;
 
     private final PubsubTransactions tx;
     private final FanoutTasks tasks;
@@ -40,10 +43,12 @@ class FanoutWorker {
     private final EntityStore store;
     private final FanoutSettings settings;
     private final PubsubMetrics metrics;
+    private final FanoutSignal signal;
 
     FanoutWorker(PubsubTransactions tx, FanoutTasks tasks, Subscriptions subscriptions, Inbox inbox,
             UnreadCounters counters, InboxTrimQueue trimQueue, EntityStore store, FanoutSettings settings,
-            PubsubMetrics metrics) {
+            PubsubMetrics metrics, FanoutSignal signal) {
+        this.signal = signal;
         this.metrics = metrics;
         this.tx = tx;
         this.tasks = tasks;
@@ -86,7 +91,7 @@ class FanoutWorker {
                 }
                 Batch batch = runBatch(task);
                 rows += batch.rows().size();
-                task = task.advancedTo(batch.cursor());
+                task = task.advancedTo(batch.cursor()).endingAt(batch.endUser());
             }
             logDone(task, rows, started);
         } catch (LeaseLostException e) {
@@ -118,6 +123,9 @@ class FanoutWorker {
             }
             return done;
         });
+        if (batch.endUser() != task.endUser()) {
+            signal.wake();
+        }
         if (task.kind() == FanoutTask.Kind.DELIVER && !batch.rows().isEmpty()) {
             trimQueue.add(batch.rows().stream().map(InboxRow::userId).toList());
             metrics.rowsDelivered(batch.rows().size());
@@ -135,22 +143,47 @@ class FanoutWorker {
     private Batch deliver(FanoutTask task, TransactionStatus status) {
         // One subscriber more than a batch tells whether this is the last batch, so a task whose
         // audience fits one batch takes one transaction, with no empty batch after it.
-        List<Subscriber> fetched = subscriptions.subscribers(task.audienceSourceId(), task.cursorUser(), settings.batchSize() + 1);
+        List<Subscriber> fetched = subscriptions.subscribers(task.audienceSourceId(), task.cursorUser(), task.endUser(),
+                settings.batchSize() + 1);
         boolean last = fetched.size() <= settings.batchSize();
         List<Subscriber> page = last ? fetched : fetched.subList(0, settings.batchSize());
+        long endUser = last || task.cursorUser() != 0 || task.endUser() != FanoutTask.DONE
+                ? task.endUser() : split(task, page.getLast().userId());
         List<InboxRow> rows = page.stream()
                 .filter(subscriber -> subscriber.takes(task.media()))
                 .map(subscriber -> new InboxRow(subscriber.userId(), task.itemId(), task.sourceId(), task.media(), false))
                 .toList();
         List<InboxRow> inserted = inbox.deliver(rows, status);
-        return new Batch(last ? FanoutTask.DONE : page.getLast().userId(), inserted);
+        return new Batch(last ? FanoutTask.DONE : page.getLast().userId(), inserted, endUser);
+    }
+
+    /**
+     * A whole audience larger than one batch, at its first batch: cut the rest into ranges of
+     * {@code tributary.fanout.split-size} subscribers, keep the first range and record a task
+     * for each other one (in this batch's transaction), so that idle workers share the fan-out.
+     * Returns this task's new last subscriber.
+     */
+    private long split(FanoutTask task, long afterUser) {
+        List<Long> ends = subscriptions.rangeEnds(task.audienceSourceId(), afterUser, settings.splitSize(), MAX_SPLIT - 1);
+        if (ends.isEmpty()) {
+            return task.endUser();
+        }
+        List<FanoutTasks.NewTask> parts = new java.util.ArrayList<>(ends.size());
+        for (int i = 0; i < ends.size(); i++) {
+            long end = i + 1 < ends.size() ? ends.get(i + 1) : FanoutTask.DONE;
+            parts.add(new FanoutTasks.NewTask(FanoutTask.Kind.DELIVER, task.itemId(), task.sourceId(), task.audienceSourceId(),
+                    task.media(), ends.get(i), end));
+        }
+        tasks.add(parts);
+        tasks.narrow(task, ends.getFirst());
+        return ends.getFirst();
     }
 
     private Batch retract(FanoutTask task) {
         List<InboxRow> rows = inbox.lockRowsOfItem(task.itemId(), task.cursorUser(), settings.batchSize());
         inbox.delete(rows);
         long cursor = rows.size() < settings.batchSize() ? FanoutTask.DONE : rows.getLast().userId();
-        return new Batch(cursor, rows);
+        return new Batch(cursor, rows, task.endUser());
     }
 
     /** Inside the batch transaction, with the rows still locked: counters and announcements. */
@@ -174,7 +207,7 @@ class FanoutWorker {
      */
     private void recover(FanoutTask task) {
         List<Long> users = task.kind() == FanoutTask.Kind.DELIVER
-                ? subscriptions.subscribers(task.audienceSourceId(), task.cursorUser(), settings.batchSize()).stream()
+                ? subscriptions.subscribers(task.audienceSourceId(), task.cursorUser(), task.endUser(), settings.batchSize()).stream()
                         .map(Subscriber::userId).toList()
                 : inbox.recipientsAfter(task.itemId(), task.cursorUser(), settings.batchSize());
         counters.invalidate(users);

@@ -4,8 +4,6 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import dev.tributary.storage.NodeRoles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,32 +22,20 @@ class FanoutWorkers implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(FanoutWorkers.class);
 
     private final FanoutWorker worker;
+    private final FanoutSignal signal;
     private final FanoutSettings settings;
     private final String nodeName;
     private final int poolSize;
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition work = lock.newCondition();
     private final List<Thread> threads = new ArrayList<>();
     private final java.util.concurrent.atomic.AtomicLong tasksRun = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean running;
-    private long wakeups;
 
-    FanoutWorkers(FanoutWorker worker, FanoutSettings settings, NodeRoles roles) {
+    FanoutWorkers(FanoutWorker worker, FanoutSignal signal, FanoutSettings settings, NodeRoles roles) {
         this.worker = worker;
+        this.signal = signal;
         this.settings = settings;
         this.poolSize = roles.runs(NodeRoles.Role.FANOUT) ? settings.workers() : 0;
         this.nodeName = ManagementFactory.getRuntimeMXBean().getName();
-    }
-
-    /** Tells idle workers that tasks were just committed. */
-    void wake() {
-        lock.lock();
-        try {
-            wakeups++;
-            work.signalAll();
-        } finally {
-            lock.unlock();
-        }
     }
 
     /** Tasks this pool has run (to the end, or until it lost or handed back the lease). */
@@ -74,7 +60,7 @@ class FanoutWorkers implements SmartLifecycle {
     @Override
     public void stop() {
         running = false;
-        wake();
+        signal.wake();
         for (Thread thread : threads) {
             try {
                 // A worker finishes its current batch and hands its task back.
@@ -100,7 +86,7 @@ class FanoutWorkers implements SmartLifecycle {
 
     private void loop(String owner) {
         while (running) {
-            long seen = wakeupsSeen();
+            long seen = signal.mark();
             try {
                 List<FanoutTask> claimed = worker.claim(owner, settings.claimSize());
                 for (FanoutTask task : claimed) {
@@ -120,28 +106,13 @@ class FanoutWorkers implements SmartLifecycle {
         }
     }
 
-    private long wakeupsSeen() {
-        lock.lock();
-        try {
-            return wakeups;
-        } finally {
-            lock.unlock();
-        }
-    }
-
     /** Sleeps up to the poll interval, unless a wake-up came since {@code seen}. */
     private void idle(long seen) {
-        lock.lock();
         try {
-            long nanos = settings.pollInterval().toNanos();
-            while (running && wakeups == seen && nanos > 0) {
-                nanos = work.awaitNanos(nanos);
-            }
+            signal.await(seen, settings.pollInterval(), () -> running);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             running = false;
-        } finally {
-            lock.unlock();
         }
     }
 

@@ -36,17 +36,17 @@ public class Publisher {
     private final IndexReader indexes;
     private final Sources sources;
     private final FanoutTasks tasks;
-    private final FanoutWorkers workers;
+    private final FanoutSignal signal;
     private final PubsubTransactions tx;
     private final Clock clock;
 
-    Publisher(EntityStore store, IndexReader indexes, Sources sources, FanoutTasks tasks, FanoutWorkers workers,
+    Publisher(EntityStore store, IndexReader indexes, Sources sources, FanoutTasks tasks, FanoutSignal signal,
             PubsubTransactions tx, ObjectProvider<Clock> clock) {
         this.store = store;
         this.indexes = indexes;
         this.sources = sources;
         this.tasks = tasks;
-        this.workers = workers;
+        this.signal = signal;
         this.tx = tx;
         this.clock = clock.getIfAvailable(Clock::systemUTC);
     }
@@ -102,7 +102,7 @@ public class Publisher {
             return new PublishResult(created.stream().map(Entity::id).toList(), updated, unchanged);
         });
         if (!result.created().isEmpty()) {
-            afterCommit(workers::wake);
+            afterCommit(signal::wake);
         }
         return result;
     }
@@ -163,7 +163,7 @@ public class Publisher {
             return true;
         });
         if (done) {
-            afterCommit(workers::wake);
+            afterCommit(signal::wake);
         }
         return done;
     }

@@ -124,13 +124,38 @@ public class Subscriptions {
 
     /** One page of a source's subscribers after {@code afterUserId}, by user id: fan-out never holds them all. */
     List<Subscriber> subscribers(long sourceId, long afterUserId, int limit) {
+        return subscribers(sourceId, afterUserId, Long.MAX_VALUE, limit);
+    }
+
+    /** One page of a source's subscribers in (afterUserId, upToUserId], by user id. */
+    List<Subscriber> subscribers(long sourceId, long afterUserId, long upToUserId, int limit) {
         return jdbc.sql("""
                 SELECT user_id, media_mask FROM subscribers
-                WHERE source_id = ? AND user_id > ? ORDER BY user_id LIMIT ?
+                WHERE source_id = ? AND user_id > ? AND user_id <= ? ORDER BY user_id LIMIT ?
                 """)
-                .params(sourceId, afterUserId, limit)
+                .params(sourceId, afterUserId, upToUserId, limit)
                 .query((rs, n) -> new Subscriber(rs.getLong(1), rs.getInt(2)))
                 .list();
+    }
+
+    /**
+     * Cuts a source's subscribers after {@code afterUserId} into ranges of {@code size}: the last
+     * user id of each full range (at most {@code maxRanges}), for splitting a large fan-out.
+     */
+    List<Long> rangeEnds(long sourceId, long afterUserId, int size, int maxRanges) {
+        List<Long> ends = new java.util.ArrayList<>();
+        long after = afterUserId;
+        while (ends.size() < maxRanges) {
+            Optional<Long> end = jdbc.sql("""
+                    SELECT user_id FROM subscribers WHERE source_id = ? AND user_id > ? ORDER BY user_id LIMIT 1 OFFSET ?
+                    """).params(sourceId, after, size - 1).query(Long.class).optional();
+            if (end.isEmpty()) {
+                break;
+            }
+            ends.add(end.get());
+            after = end.get();
+        }
+        return ends;
     }
 
     private Optional<Subscription> findForUpdate(long userId, long sourceId) {

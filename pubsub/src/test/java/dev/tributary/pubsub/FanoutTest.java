@@ -38,6 +38,28 @@ class FanoutTest {
     }
 
     @Test
+    void aLargeAudienceIsSplitIntoRangesThatWorkersShare() {
+        long feed = fixtures.feed();
+        List<Long> people = fixtures.people(45); // first batch 7, then ranges of 10
+        fixtures.subscribe(feed, people);
+        long item = publisher.publish(feed, List.of(entry("big"))).created().getFirst();
+        FanoutTask whole = fanout.claim(100).stream().filter(t -> t.itemId() == item).findFirst().orElseThrow();
+
+        FanoutWorker.Batch first = fanout.batch(whole);
+
+        List<Long> sorted = people.stream().sorted().toList();
+        assertThat(first.endUser()).as("kept the first range").isEqualTo(sorted.get(16));
+        assertThat(fixtures.rangesOf(item)).containsExactlyInAnyOrder(
+                List.of(sorted.get(6), sorted.get(16)), List.of(sorted.get(16), sorted.get(26)),
+                List.of(sorted.get(26), sorted.get(36)), List.of(sorted.get(36), Long.MAX_VALUE));
+        fanout.drain(java.time.Duration.ofSeconds(30)); // includes waiting out the claimed task's lease
+        for (long person : people) {
+            assertThat(fixtures.inbox(person)).containsExactly(item);
+            assertThat(unread.of(person).total()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void aTextOnlySubscriptionNeverReceivesAVideo() {
         long feed = fixtures.feed();
         long textOnly = fixtures.person();

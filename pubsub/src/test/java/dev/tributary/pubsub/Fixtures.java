@@ -73,6 +73,12 @@ class Fixtures {
                 .query((rs, n) -> (Long) rs.getObject(1, Long.class)).list().get(0);
     }
 
+    /** The (cursor, end) subscriber ranges of an item's delivery tasks. */
+    List<List<Long>> rangesOf(long itemId) {
+        return jdbc.sql("SELECT cursor_user, end_user FROM fanout_tasks WHERE item_id = ?").param(itemId)
+                .query((rs, n) -> List.of(rs.getLong(1), rs.getLong(2))).list();
+    }
+
     /** The inbox rows of a person, by item id. */
     List<Long> inbox(long person) {
         return jdbc.sql("SELECT item_id FROM inbox WHERE user_id = ? ORDER BY item_id").param(person).query(Long.class).list();

@@ -20,6 +20,7 @@ import org.springframework.boot.test.context.SpringBootTest;
         "tributary.fanout.batch-size=7",
         "tributary.fanout.lease-ttl=1s",
         "tributary.fanout.backfill=3",
+        "tributary.fanout.split-size=10",
         "tributary.timeline.max-entries=30",
         "tributary.storage.cleaner.enabled=false"})
 @interface WithEmbeddedPubsub {
