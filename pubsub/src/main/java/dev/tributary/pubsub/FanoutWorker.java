@@ -221,7 +221,7 @@ class FanoutWorker {
 
     private static void logDone(FanoutTask task, int rows, long started) {
         long millis = (System.nanoTime() - started) / 1_000_000;
-        if (rows >= 1000 || millis >= 1000) {
+        if (rows >= 10_000 || millis >= 5_000) {
             log.info("fan-out task {}: {} of item {} from source {} via {}: {} inbox rows in {} ms",
                     task.id(), task.kind(), task.itemId(), task.sourceId(), task.audienceSourceId(), rows, millis);
         } else if (log.isDebugEnabled()) {
