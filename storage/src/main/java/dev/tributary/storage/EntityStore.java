@@ -134,14 +134,7 @@ public class EntityStore {
         for (EntityRows.Row row : fetch(ids)) {
             byId.put(row.id(), decoder.decode(kind, row));
         }
-        List<Entity<T>> result = new ArrayList<>(ids.size());
-        for (Long id : ids) {
-            Entity<T> entity = id == null ? null : byId.get(id);
-            if (entity != null) {
-                result.add(entity);
-            }
-        }
-        return result;
+        return inOrder(ids, byId);
     }
 
     /**
@@ -173,6 +166,11 @@ public class EntityStore {
         for (EntityRows.Row row : stale.isEmpty() ? List.<EntityRows.Row>of() : rows.byIds(stale)) {
             byId.put(row.id(), remember(decoder.decode(kind, row)));
         }
+        return inOrder(ids, byId);
+    }
+
+    /** The entities in the order of {@code ids} (repeats kept, missing ones skipped). */
+    private static <T> List<Entity<T>> inOrder(Collection<Long> ids, Map<Long, Entity<T>> byId) {
         List<Entity<T>> result = new ArrayList<>(ids.size());
         for (Long id : ids) {
             Entity<T> entity = id == null ? null : byId.get(id);
@@ -212,14 +210,7 @@ public class EntityStore {
         for (EntityRows.Row row : rows.byIds(positive, true)) {
             byId.put(row.id(), decoder.decode(kind, row));
         }
-        List<Entity<T>> result = new ArrayList<>(ids.size());
-        for (Long id : ids) {
-            Entity<T> entity = id == null ? null : byId.get(id);
-            if (entity != null) {
-                result.add(entity);
-            }
-        }
-        return result;
+        return inOrder(ids, byId);
     }
 
     /** Removes the entity and its index rows; false if there was none. */
