@@ -1,10 +1,7 @@
 package dev.tributary.pubsub;
 
-import dev.tributary.storage.Entity;
-import dev.tributary.storage.EntityStore;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,13 +37,13 @@ class FanoutWorker {
     private final Inbox inbox;
     private final UnreadCounters counters;
     private final InboxTrimQueue trimQueue;
-    private final EntityStore store;
+    private final Items items;
     private final FanoutSettings settings;
     private final PubsubMetrics metrics;
     private final FanoutSignal signal;
 
     FanoutWorker(PubsubTransactions tx, FanoutTasks tasks, Subscriptions subscriptions, Inbox inbox,
-            UnreadCounters counters, InboxTrimQueue trimQueue, EntityStore store, FanoutSettings settings,
+            UnreadCounters counters, InboxTrimQueue trimQueue, Items items, FanoutSettings settings,
             PubsubMetrics metrics, FanoutSignal signal) {
         this.signal = signal;
         this.metrics = metrics;
@@ -56,7 +53,7 @@ class FanoutWorker {
         this.inbox = inbox;
         this.counters = counters;
         this.trimQueue = trimQueue;
-        this.store = store;
+        this.items = items;
         this.settings = settings;
     }
 
@@ -136,8 +133,7 @@ class FanoutWorker {
     }
 
     private boolean deliverable(FanoutTask task) {
-        Optional<Entity<Item>> item = store.find(PubsubKinds.ITEM, task.itemId());
-        return item.isPresent() && !item.get().body().deleted();
+        return items.find(task.itemId()).isPresent();
     }
 
     private Batch deliver(FanoutTask task, TransactionStatus status) {

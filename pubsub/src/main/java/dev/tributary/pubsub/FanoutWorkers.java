@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import dev.tributary.storage.NodeRoles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +28,7 @@ class FanoutWorkers implements SmartLifecycle {
     private final String nodeName;
     private final int poolSize;
     private final List<Thread> threads = new ArrayList<>();
-    private final java.util.concurrent.atomic.AtomicLong tasksRun = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong tasksRun = new AtomicLong();
     private volatile boolean running;
 
     FanoutWorkers(FanoutWorker worker, FanoutSignal signal, FanoutSettings settings, NodeRoles roles) {

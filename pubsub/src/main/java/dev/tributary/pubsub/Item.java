@@ -26,8 +26,19 @@ public record Item(
     public Item {
         Objects.requireNonNull(guid, "guid");
         Objects.requireNonNull(mediaType, "mediaType");
-        media = media == null ? List.of() : List.copyOf(media);
-        tags = tags == null ? List.of() : List.copyOf(tags);
+        media = Item.copyWithoutNulls(media, "media");
+        tags = Item.copyWithoutNulls(tags, "tags");
+    }
+
+    /** A null list is empty; a null element is a caller's mistake, named rather than an anonymous NullPointerException. */
+    static <E> List<E> copyWithoutNulls(List<E> list, String what) {
+        if (list == null) {
+            return List.of();
+        }
+        if (list.stream().anyMatch(Objects::isNull)) {
+            throw new IllegalArgumentException(what + " must not contain null");
+        }
+        return List.copyOf(list);
     }
 
     static Item from(long sourceId, NewItem entry, Instant receivedAt) {

@@ -30,7 +30,7 @@ public record NewItem(
         }
         Objects.requireNonNull(mediaType, "mediaType");
         Objects.requireNonNull(publishedAt, "publishedAt");
-        media = media == null ? List.of() : List.copyOf(media);
-        tags = tags == null ? List.of() : List.copyOf(tags);
+        media = Item.copyWithoutNulls(media, "media");
+        tags = Item.copyWithoutNulls(tags, "tags");
     }
 }

@@ -10,7 +10,9 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -79,7 +81,7 @@ public class Sources {
     /** Records what a feed says about itself (its title and web page). */
     public Entity<Source> describe(long id, @Nullable String title, @Nullable String siteUrl) {
         Entity<Source> source = get(id);
-        if (java.util.Objects.equals(source.body().title(), title) && java.util.Objects.equals(source.body().siteUrl(), siteUrl)) {
+        if (Objects.equals(source.body().title(), title) && Objects.equals(source.body().siteUrl(), siteUrl)) {
             return source;
         }
         return store.put(PubsubKinds.SOURCE, id, source.body().withDetails(title, siteUrl));
@@ -129,7 +131,7 @@ public class Sources {
     }
 
     /** Two callers may race to create the same source: the unique index lets one win, the other reads it. */
-    private Entity<Source> create(Source source, java.util.function.Supplier<Optional<Entity<Source>>> existing) {
+    private Entity<Source> create(Source source, Supplier<Optional<Entity<Source>>> existing) {
         try {
             return store.insert(PubsubKinds.SOURCE, source);
         } catch (DuplicateIndexKeyException e) {

@@ -134,10 +134,7 @@ class UnreadCounters {
         Map<Long, Map<String, Long>> byUser = new LinkedHashMap<>();
         notify.forEach(user -> byUser.put(user, new LinkedHashMap<>()));
         for (UnreadDelta delta : deltas) {
-            Map<String, Long> fields = byUser.computeIfAbsent(delta.userId(), u -> new LinkedHashMap<>());
-            fields.merge("t", (long) delta.change(), Long::sum);
-            fields.merge("s" + delta.sourceId(), (long) delta.change(), Long::sum);
-            fields.merge("m" + delta.media().bit(), (long) delta.change(), Long::sum);
+            addTo(byUser.computeIfAbsent(delta.userId(), u -> new LinkedHashMap<>()), delta);
         }
         if (byUser.isEmpty()) {
             return;
@@ -218,11 +215,7 @@ class UnreadCounters {
 
     private Object[] rebuildArgs(String generation, List<UnreadDelta> groups) {
         Map<String, Long> fields = new LinkedHashMap<>();
-        for (UnreadDelta group : groups) {
-            fields.merge("t", (long) group.change(), Long::sum);
-            fields.merge("s" + group.sourceId(), (long) group.change(), Long::sum);
-            fields.merge("m" + group.media().bit(), (long) group.change(), Long::sum);
-        }
+        groups.forEach(group -> addTo(fields, group));
         List<String> args = new ArrayList<>(2 + fields.size() * 2);
         args.add(generation);
         args.add(Long.toString(ttlSeconds));
@@ -231,6 +224,13 @@ class UnreadCounters {
             args.add(Long.toString(count));
         });
         return args.toArray();
+    }
+
+    /** Adds a delta to a person's hash fields: the total, its source's and its media type's. */
+    private static void addTo(Map<String, Long> fields, UnreadDelta delta) {
+        fields.merge("t", (long) delta.change(), Long::sum);
+        fields.merge("s" + delta.sourceId(), (long) delta.change(), Long::sum);
+        fields.merge("m" + delta.media().bit(), (long) delta.change(), Long::sum);
     }
 
     static Unread summarise(List<UnreadDelta> groups) {

@@ -160,6 +160,10 @@ class PublisherTest {
         assertThatThrownBy(() -> publisher.publish(feed, tooMany)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> entry(" ")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> entry("x".repeat(NewItem.MAX_GUID_LENGTH + 1))).isInstanceOf(IllegalArgumentException.class);
+        List<String> tagsWithNull = new ArrayList<>(List.of("ok"));
+        tagsWithNull.add(null);
+        assertThatThrownBy(() -> new NewItem("n", null, null, null, null, MediaType.TEXT, null, tagsWithNull,
+                Instant.parse("2026-11-01T00:00:00Z"))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tags");
         assertThat(publisher.publish(feed, List.of())).isEqualTo(new PublishResult(List.of(), List.of(), 0));
         assertThat(publisher.tombstone(feed)).as("a source id is not an item").isFalse();
         assertThat(publisher.tombstone(0)).isFalse();
