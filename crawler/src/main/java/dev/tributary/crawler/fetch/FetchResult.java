@@ -1,0 +1,34 @@
+package dev.tributary.crawler.fetch;
+
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A 2xx or 304 response. {@code body} is decoded (gzip/deflate undone) and empty when
+ * {@code notModified}. {@code movedTo} is set when every redirect on the way was permanent
+ * (301/308): the url the feed should be stored under from now on.
+ *
+ * @param maxAge {@code Cache-Control: max-age} (or {@code s-maxage}), if the server sent one
+ * @param expires the {@code Expires} header, if parseable
+ * @param finalUrl the url that answered, after redirects
+ */
+public record FetchResult(
+        int status,
+        boolean notModified,
+        @Nullable String etag,
+        @Nullable String lastModified,
+        @Nullable Duration maxAge,
+        @Nullable Instant expires,
+        URI finalUrl,
+        @Nullable URI movedTo,
+        @Nullable String contentType,
+        byte[] body) implements FetchOutcome {
+
+    public FetchResult {
+        Objects.requireNonNull(finalUrl, "finalUrl");
+        Objects.requireNonNull(body, "body");
+    }
+}
