@@ -88,6 +88,26 @@ public class Sources {
     }
 
     /**
+     * Moves a feed to the url it answered a permanent redirect from (already normalised); false,
+     * leaving it where it was, if another feed source already has that url.
+     */
+    public boolean moveFeed(long id, String newUrl) {
+        Entity<Source> source = get(id);
+        if (source.body().kind() != SourceKind.FEED) {
+            throw new IllegalArgumentException("only feeds have a url to move, not source " + id);
+        }
+        if (newUrl.equals(source.body().url())) {
+            return true;
+        }
+        try {
+            store.put(PubsubKinds.SOURCE, id, source.body().withUrl(newUrl));
+            return true;
+        } catch (DuplicateIndexKeyException e) {
+            return false;
+        }
+    }
+
+    /**
      * Attaches the external feed {@code feedSourceId} to a person's profile: its items from now
      * on also reach everyone who follows that person. Idempotent.
      */

@@ -1,0 +1,55 @@
+package dev.tributary.crawler;
+
+import dev.tributary.crawler.fetch.FeedFetcher;
+import dev.tributary.crawler.fetch.FetchLimits;
+import dev.tributary.crawler.normalize.EntryNormalizer;
+import dev.tributary.crawler.parse.FeedParser;
+import dev.tributary.crawler.parse.HtmlFeedLinks;
+import dev.tributary.crawler.schedule.FetchSchedule;
+import dev.tributary.crawler.schedule.HostGate;
+import java.time.Clock;
+import java.util.Random;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Wires the crawler: its settings and the pure parts (fetcher, parser, normaliser, schedule, politeness). */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties({CrawlerSettings.class, PublicUrlSettings.class})
+public class CrawlerConfiguration {
+
+    @Bean(destroyMethod = "close")
+    FeedFetcher feedFetcher(CrawlerSettings settings, ObjectProvider<Clock> clock) {
+        FetchLimits limits = new FetchLimits(settings.connectTimeout(), settings.timeout(), settings.maxRedirects(),
+                settings.maxBodySize().toBytes(), settings.maxDecompressedSize().toBytes(), settings.userAgent(),
+                settings.allowPrivate());
+        return new FeedFetcher(limits, clock.getIfAvailable(Clock::systemUTC));
+    }
+
+    @Bean
+    FeedParser feedParser() {
+        return new FeedParser();
+    }
+
+    @Bean
+    EntryNormalizer entryNormalizer(CrawlerSettings settings) {
+        return new EntryNormalizer(settings.summaryLength());
+    }
+
+    @Bean
+    HtmlFeedLinks htmlFeedLinks() {
+        return new HtmlFeedLinks();
+    }
+
+    @Bean
+    FetchSchedule fetchSchedule(CrawlerSettings settings) {
+        return new FetchSchedule(settings.minInterval(), settings.maxInterval(), settings.errorBackoffCap(),
+                settings.jitter(), new Random());
+    }
+
+    @Bean
+    HostGate hostGate(CrawlerSettings settings) {
+        return new HostGate(settings.perHostConcurrency(), settings.perHostDelay());
+    }
+}

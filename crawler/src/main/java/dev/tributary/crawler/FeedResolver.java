@@ -1,0 +1,163 @@
+package dev.tributary.crawler;
+
+import dev.tributary.crawler.fetch.FailureReason;
+import dev.tributary.crawler.fetch.FeedFetcher;
+import dev.tributary.crawler.fetch.FetchFailure;
+import dev.tributary.crawler.fetch.FetchOutcome;
+import dev.tributary.crawler.fetch.FetchRequest;
+import dev.tributary.crawler.fetch.FetchResult;
+import dev.tributary.crawler.normalize.FeedDocument;
+import dev.tributary.crawler.parse.FeedFormatException;
+import dev.tributary.crawler.parse.HtmlFeedLinks;
+import dev.tributary.crawler.refresh.FeedIngest;
+import dev.tributary.crawler.schedule.CrawlStates;
+import dev.tributary.crawler.schedule.CrawlStatusKind;
+import dev.tributary.crawler.schedule.FetchSchedule;
+import dev.tributary.crawler.websub.HubSubscriptions;
+import dev.tributary.pubsub.Source;
+import dev.tributary.pubsub.Sources;
+import dev.tributary.storage.Entity;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.stereotype.Service;
+
+/**
+ * Subscribe-by-url: turns a url a person gives into a crawled feed source. A url already known
+ * is answered at once; a new one is fetched once (behind the same guards as the crawl): a feed
+ * is accepted and its entries published at once; an HTML page is searched for the feeds it
+ * names (autodiscovery); anything else is refused with the reason.
+ */
+@Service
+public class FeedResolver {
+
+    private static final Logger log = LoggerFactory.getLogger(FeedResolver.class);
+    /** Feeds a page names that are tried, best first. */
+    private static final int CANDIDATES = 3;
+
+    private final FeedFetcher fetcher;
+    private final HtmlFeedLinks links;
+    private final FeedIngest ingest;
+    private final Sources sources;
+    private final CrawlStates states;
+    private final FetchSchedule schedule;
+    private final HubSubscriptions hubs;
+    private final Duration blockLimit;
+    private final Clock clock;
+
+    FeedResolver(FeedFetcher fetcher, HtmlFeedLinks links, FeedIngest ingest, Sources sources, CrawlStates states,
+            FetchSchedule schedule, HubSubscriptions hubs, CrawlerSettings settings, ObjectProvider<Clock> clock) {
+        this.fetcher = fetcher;
+        this.links = links;
+        this.ingest = ingest;
+        this.sources = sources;
+        this.states = states;
+        this.schedule = schedule;
+        this.hubs = hubs;
+        this.blockLimit = settings.timeout().plusSeconds(10);
+        this.clock = clock.getIfAvailable(Clock::systemUTC);
+    }
+
+    /**
+     * The feed source for {@code url} (a feed, or a page naming one), created and crawled from
+     * now on if new.
+     *
+     * @throws FeedRejectedException if it cannot be subscribed to, saying why
+     */
+    public Entity<Source> resolve(String url) {
+        URI given = FeedUrls.normalize(url);
+        Optional<Entity<Source>> known = knownFeed(given);
+        if (known.isPresent()) {
+            return known.get();
+        }
+        FetchResult page = fetched(given);
+        try {
+            FeedDocument document = ingest.read(page.body(), page.contentType(), page.finalUrl(), clock.instant());
+            return accept(given, page, document);
+        } catch (FeedFormatException notAFeed) {
+            return discover(given, page, notAFeed);
+        }
+    }
+
+    /**
+     * The feed source for {@code url}, registered to be crawled at once but not fetched now (for
+     * bulk imports such as OPML: errors show on the source afterwards).
+     *
+     * @throws FeedRejectedException if the url is not a valid http(s) url
+     */
+    public Entity<Source> register(String url) {
+        URI given = FeedUrls.normalize(url);
+        Entity<Source> source = sources.feed(given.toString());
+        states.register(source.id(), given, schedule.initialInterval(), Duration.ZERO);
+        return source;
+    }
+
+    private Optional<Entity<Source>> knownFeed(URI url) {
+        Optional<Entity<Source>> source = sources.findFeed(url.toString());
+        source.ifPresent(found -> {
+            states.register(found.id(), url, schedule.initialInterval(), Duration.ZERO);
+            states.find(found.id()).filter(state -> state.status() == CrawlStatusKind.GONE).ifPresent(state -> {
+                throw new FeedRejectedException("gone", "this feed has been removed by its publisher (410 Gone)");
+            });
+        });
+        return source;
+    }
+
+    private FetchResult fetched(URI url) {
+        FetchOutcome outcome;
+        try {
+            outcome = fetcher.fetch(FetchRequest.of(url)).block(blockLimit);
+        } catch (IllegalStateException e) {
+            outcome = null;
+        }
+        return switch (outcome) {
+            case null -> throw new FeedRejectedException(FailureReason.TIMEOUT.key(), "the site did not answer in time");
+            case FetchResult result -> result;
+            case FetchFailure failure -> throw new FeedRejectedException(failure.reason().key(), failure.detail());
+        };
+    }
+
+    private Entity<Source> discover(URI given, FetchResult page, FeedFormatException notAFeed) {
+        List<URI> candidates = links.find(page.body(), page.contentType(), page.finalUrl());
+        if (candidates.isEmpty()) {
+            throw new FeedRejectedException("not_a_feed", "no feed found at this address: " + notAFeed.getMessage());
+        }
+        FeedRejectedException last = null;
+        for (URI candidate : candidates.subList(0, Math.min(CANDIDATES, candidates.size()))) {
+            try {
+                URI url = FeedUrls.normalize(candidate);
+                Optional<Entity<Source>> known = knownFeed(url);
+                if (known.isPresent()) {
+                    return known.get();
+                }
+                FetchResult feed = fetched(url);
+                FeedDocument document = ingest.read(feed.body(), feed.contentType(), feed.finalUrl(), clock.instant());
+                return accept(url, feed, document);
+            } catch (FeedRejectedException e) {
+                last = e;
+            } catch (FeedFormatException e) {
+                last = new FeedRejectedException("not_a_feed", "the feed " + candidate + " this page names is not readable: "
+                        + e.getMessage());
+            }
+        }
+        log.debug("no readable feed among {} named by {}", candidates, given);
+        throw last;
+    }
+
+    private Entity<Source> accept(URI requested, FetchResult result, FeedDocument document) {
+        URI url = result.movedTo() != null ? FeedUrls.normalize(result.movedTo()) : requested;
+        Entity<Source> source = sources.feed(url.toString());
+        Duration interval = schedule.initialInterval();
+        if (states.register(source.id(), url, interval, interval)) {
+            ingest.publish(source.id(), document);
+            hubs.offer(source.id(), document.hub(), document.self() != null ? document.self() : url);
+            log.info("feed {} {} found: {} entries", source.id(), url, document.items().size());
+        }
+        return sources.get(source.id());
+    }
+}

@@ -1,0 +1,44 @@
+package dev.tributary.crawler;
+
+import dev.tributary.crawler.schedule.CrawlState;
+import dev.tributary.crawler.schedule.CrawlStates;
+import dev.tributary.crawler.schedule.CrawlStatusKind;
+import dev.tributary.crawler.websub.HubSubscriptions;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.stereotype.Service;
+
+/** The crawl health of feed sources, for the API's source objects. */
+@Service
+public class SourceHealth {
+
+    private final CrawlStates states;
+    private final HubSubscriptions hubs;
+
+    SourceHealth(CrawlStates states, HubSubscriptions hubs) {
+        this.states = states;
+        this.hubs = hubs;
+    }
+
+    /** Empty for sources that are not crawled (people and groups). */
+    public Optional<CrawlStatus> of(long sourceId) {
+        return states.find(sourceId).map(this::status);
+    }
+
+    /** Keyed by source id; sources that are not crawled are missing. */
+    public Map<Long, CrawlStatus> of(Collection<Long> sourceIds) {
+        Map<Long, CrawlStatus> statuses = new HashMap<>();
+        for (CrawlState state : states.findAll(sourceIds)) {
+            statuses.put(state.sourceId(), status(state));
+        }
+        return statuses;
+    }
+
+    private CrawlStatus status(CrawlState state) {
+        boolean gone = state.status() == CrawlStatusKind.GONE;
+        return new CrawlStatus(state.status().wireName(), state.lastFetchedAt(), gone ? null : state.nextFetchAt(),
+                state.lastError(), state.lastErrorKey(), state.lastHttpStatus(), !gone && hubs.isPushed(state.sourceId()));
+    }
+}

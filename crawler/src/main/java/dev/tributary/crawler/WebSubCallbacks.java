@@ -1,0 +1,82 @@
+package dev.tributary.crawler;
+
+import dev.tributary.crawler.normalize.FeedDocument;
+import dev.tributary.crawler.parse.FeedFormatException;
+import dev.tributary.crawler.refresh.FeedIngest;
+import dev.tributary.crawler.websub.HubSubscriptions;
+import java.net.URI;
+import java.time.Clock;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.stereotype.Service;
+
+/**
+ * What the WebSub callback endpoint ({@code /websub/{sourceId}}) does: answer a hub's intent
+ * verification, and publish content a hub pushes once its signature checks out.
+ */
+@Service
+public class WebSubCallbacks {
+
+    private static final Logger log = LoggerFactory.getLogger(WebSubCallbacks.class);
+
+    /** How a push was taken; the endpoint answers 2xx to all but {@link #UNKNOWN} (WebSub says so). */
+    public enum Delivery {
+        PUBLISHED,
+        /** Signature missing or wrong: ignored. */
+        REJECTED,
+        /** Signed, but not a readable feed: ignored. */
+        UNREADABLE,
+        /** No verified subscription for this source (the endpoint answers 410, so the hub stops). */
+        UNKNOWN
+    }
+
+    private final HubSubscriptions hubs;
+    private final FeedIngest ingest;
+    private final Clock clock;
+
+    WebSubCallbacks(HubSubscriptions hubs, FeedIngest ingest, ObjectProvider<Clock> clock) {
+        this.hubs = hubs;
+        this.ingest = ingest;
+        this.clock = clock.getIfAvailable(Clock::systemUTC);
+    }
+
+    /** The challenge to echo (200), or empty for an intent we did not ask for (404). */
+    public Optional<String> verify(long sourceId, @Nullable String mode, @Nullable String topic,
+            @Nullable String challenge, @Nullable String leaseSeconds, @Nullable String reason) {
+        if (mode == null || topic == null) {
+            return Optional.empty();
+        }
+        Long lease = null;
+        if (leaseSeconds != null) {
+            try {
+                lease = Long.parseLong(leaseSeconds.strip());
+            } catch (NumberFormatException e) {
+                return Optional.empty();
+            }
+        }
+        return hubs.verify(sourceId, mode, topic, challenge == null ? "" : challenge, lease, reason);
+    }
+
+    /** Content distribution: a hub pushes the feed's new body. */
+    public Delivery deliver(long sourceId, @Nullable String signature, byte[] body, @Nullable String contentType) {
+        Optional<URI> topic = hubs.topic(sourceId);
+        if (topic.isEmpty()) {
+            return Delivery.UNKNOWN;
+        }
+        if (!hubs.authentic(sourceId, signature, body)) {
+            return Delivery.REJECTED;
+        }
+        try {
+            FeedDocument document = ingest.read(body, contentType, topic.get(), clock.instant());
+            int created = ingest.publish(sourceId, document);
+            log.debug("feed {}: hub pushed {} entries, {} new", sourceId, document.items().size(), created);
+            return Delivery.PUBLISHED;
+        } catch (FeedFormatException e) {
+            log.info("feed {}: hub pushed an unreadable body: {}", sourceId, e.getMessage());
+            return Delivery.UNREADABLE;
+        }
+    }
+}

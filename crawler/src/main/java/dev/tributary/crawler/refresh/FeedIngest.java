@@ -1,0 +1,70 @@
+package dev.tributary.crawler.refresh;
+
+import dev.tributary.crawler.normalize.EntryNormalizer;
+import dev.tributary.crawler.normalize.FeedDocument;
+import dev.tributary.crawler.parse.FeedFormatException;
+import dev.tributary.crawler.parse.FeedParser;
+import dev.tributary.crawler.parse.ParsedFeed;
+import dev.tributary.pubsub.NewItem;
+import dev.tributary.pubsub.PublishResult;
+import dev.tributary.pubsub.Publisher;
+import dev.tributary.pubsub.Sources;
+import java.net.URI;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.springframework.stereotype.Component;
+
+/**
+ * A fetched (or hub-delivered) feed body into pub/sub: parse, normalise, record what the feed
+ * says about itself, publish its entries. Shared by the crawl, subscribe-by-url and WebSub.
+ */
+@Component
+public class FeedIngest {
+
+    private final FeedParser parser;
+    private final EntryNormalizer normalizer;
+    private final Publisher publisher;
+    private final Sources sources;
+    private final CrawlMetrics metrics;
+
+    FeedIngest(FeedParser parser, EntryNormalizer normalizer, Publisher publisher, Sources sources,
+            CrawlMetrics metrics) {
+        this.parser = parser;
+        this.normalizer = normalizer;
+        this.publisher = publisher;
+        this.sources = sources;
+        this.metrics = metrics;
+    }
+
+    /** Parses and normalises a body fetched from {@code url}. */
+    public FeedDocument read(byte[] body, @Nullable String contentType, URI url, Instant fetchedAt)
+            throws FeedFormatException {
+        long start = System.nanoTime();
+        try {
+            ParsedFeed parsed = parser.parse(body, contentType, url);
+            return normalizer.normalize(parsed, fetchedAt);
+        } finally {
+            metrics.parsed(System.nanoTime() - start);
+        }
+    }
+
+    /** Records the feed's title and site and publishes its entries; returns how many were new. */
+    public int publish(long sourceId, FeedDocument document) {
+        long start = System.nanoTime();
+        sources.describe(sourceId, document.title(), document.siteUrl());
+        int created = 0;
+        List<NewItem> items = document.items();
+        // Oldest first, so that when a feed is larger than one publish the newest get the highest ids.
+        List<NewItem> ordered = new ArrayList<>(items);
+        ordered.sort((a, b) -> a.publishedAt().compareTo(b.publishedAt()));
+        for (int from = 0; from < ordered.size(); from += Publisher.MAX_ITEMS_PER_PUBLISH) {
+            List<NewItem> chunk = ordered.subList(from, Math.min(ordered.size(), from + Publisher.MAX_ITEMS_PER_PUBLISH));
+            PublishResult result = publisher.publish(sourceId, chunk);
+            created += result.created().size();
+        }
+        metrics.published(created, System.nanoTime() - start);
+        return created;
+    }
+}

@@ -1,0 +1,31 @@
+package dev.tributary.crawler.schedule;
+
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The crawl state of one feed source: where and how to fetch it next and how the last fetches
+ * went. {@code leaseToken} is set on a state claimed for fetching and fences its outcome.
+ */
+public record CrawlState(
+        long sourceId,
+        URI url,
+        CrawlStatusKind status,
+        @Nullable String etag,
+        @Nullable String lastModified,
+        Instant nextFetchAt,
+        Duration interval,
+        int consecutiveErrors,
+        @Nullable Instant lastFetchedAt,
+        @Nullable Integer lastHttpStatus,
+        @Nullable String lastError,
+        @Nullable String lastErrorKey,
+        long fetchCount,
+        @Nullable Long leaseToken) {
+
+    public String host() {
+        return url.getHost() == null ? "" : url.getHost().toLowerCase(java.util.Locale.ROOT);
+    }
+}
