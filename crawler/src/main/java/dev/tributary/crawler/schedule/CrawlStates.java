@@ -99,6 +99,29 @@ public class CrawlStates {
     }
 
     /**
+     * Leases one feed now, due or not (a manual refresh), unless it is gone or leased to another.
+     */
+    public Optional<CrawlState> claim(long sourceId, String owner, Duration leaseTtl) {
+        return transactions.execute(status -> {
+            Optional<CrawlState> found = jdbc.sql("""
+                    SELECT * FROM crawl_state
+                    WHERE source_id = ? AND status <> 'gone' AND (lease_token IS NULL OR next_fetch_at <= UTC_TIMESTAMP(6))
+                    FOR UPDATE SKIP LOCKED
+                    """).param(sourceId).query(STATE).optional();
+            if (found.isEmpty()) {
+                return found;
+            }
+            long token = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
+            jdbc.sql("""
+                    UPDATE crawl_state SET lease_token = ?, lease_owner = ?,
+                        next_fetch_at = UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND
+                    WHERE source_id = ?
+                    """).params(token, owner, micros(leaseTtl), sourceId).update();
+            return Optional.of(withToken(found.get(), token));
+        });
+    }
+
+    /**
      * Records how a claimed fetch went and when the feed is next due; false (nothing written) if
      * the lease was lost meanwhile.
      */

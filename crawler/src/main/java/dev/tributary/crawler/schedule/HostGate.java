@@ -56,6 +56,11 @@ public final class HostGate {
         return perHost;
     }
 
+    /** Reserves a start at {@code host} without taking a slot; how long the caller would wait. */
+    long reserve(String host) {
+        return hosts.get(host).reserveStart(nanoClock.getAsLong(), delayNanos);
+    }
+
     private static final class Host {
 
         final Semaphore slots;
