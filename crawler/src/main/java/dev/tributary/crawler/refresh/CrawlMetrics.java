@@ -66,6 +66,11 @@ public class CrawlMetrics {
         return publish.totalTime(TimeUnit.SECONDS);
     }
 
+    /** Bodies parsed so far (a 304 parses none). */
+    public long parses() {
+        return parse.count();
+    }
+
     public long fetches() {
         return fetch.count();
     }

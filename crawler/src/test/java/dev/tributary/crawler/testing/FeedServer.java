@@ -52,6 +52,7 @@ public final class FeedServer implements AutoCloseable {
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private final Map<String, Route> routes = new ConcurrentHashMap<>();
     private final List<Request> requests = new CopyOnWriteArrayList<>();
+    private volatile long latencyNanos;
 
     private FeedServer(HttpServer server) {
         this.server = server;
@@ -98,6 +99,12 @@ public final class FeedServer implements AutoCloseable {
         return respond(path, status, Map.of("Location", location), "");
     }
 
+    /** Answers every request after {@code latency}, like a distant server. */
+    public FeedServer latency(java.time.Duration latency) {
+        this.latencyNanos = latency.toNanos();
+        return this;
+    }
+
     /** Requests received for {@code path}, oldest first. */
     public List<Request> requests(String path) {
         return requests.stream().filter(request -> request.path().equals(path)).toList();
@@ -118,6 +125,9 @@ public final class FeedServer implements AutoCloseable {
             String path = exchange.getRequestURI().getRawPath()
                     + (exchange.getRequestURI().getRawQuery() == null ? "" : "?" + exchange.getRequestURI().getRawQuery());
             requests.add(new Request(exchange.getRequestMethod(), path, exchange.getRequestHeaders(), in.readAllBytes()));
+            if (latencyNanos > 0) {
+                java.util.concurrent.locks.LockSupport.parkNanos(latencyNanos);
+            }
             Route route = routes.getOrDefault(path, routes.get(exchange.getRequestURI().getRawPath()));
             switch (route) {
                 case null -> send(exchange, 404, Map.of(), "not found".getBytes(StandardCharsets.UTF_8));

@@ -1,0 +1,147 @@
+package dev.tributary.crawler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tributary.crawler.schedule.CrawlStates;
+import dev.tributary.crawler.testing.FeedServer;
+import dev.tributary.crawler.testing.TestFeeds;
+import dev.tributary.pubsub.Items;
+import dev.tributary.pubsub.Source;
+import dev.tributary.storage.Entity;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.beans.factory.annotation.Autowired;
+
+@WithEmbeddedCrawler
+class FeedResolverTest {
+
+    private static final Instant NEWEST = Instant.now().minus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS);
+
+    @Autowired FeedResolver resolver;
+    @Autowired CrawlStates states;
+    @Autowired Items items;
+
+    private final FeedServer server = FeedServer.start();
+    private final String prefix = "/" + UUID.randomUUID();
+
+    @AfterEach
+    void stopServer() {
+        server.close();
+    }
+
+    @Test
+    void aFeedIsAcceptedAndItsEntriesPublishedAtOnce() {
+        server.feed(prefix + "/feed.xml", TestFeeds.numbered("Found", 4, NEWEST));
+
+        Entity<Source> source = resolver.resolve(url("/feed.xml"));
+
+        assertThat(source.body().url()).isEqualTo(url("/feed.xml"));
+        assertThat(source.body().title()).isEqualTo("Found");
+        assertThat(items.ofSource(source.id(), null, null, 10)).hasSize(4);
+        assertThat(states.find(source.id())).hasValueSatisfying(state -> {
+            assertThat(state.url().toString()).isEqualTo(url("/feed.xml"));
+            assertThat(state.nextFetchAt()).isAfter(Instant.now().plus(Duration.ofMinutes(4)));
+        });
+        assertThat(server.requests(prefix + "/feed.xml")).hasSize(1);
+    }
+
+    @Test
+    void aKnownFeedIsAnsweredWithoutFetchingItAgainHoweverItIsSpelled() {
+        server.feed(prefix + "/feed.xml", TestFeeds.numbered("Known", 1, NEWEST));
+        long id = resolver.resolve(url("/feed.xml")).id();
+
+        assertThat(resolver.resolve(url("/feed.xml")).id()).isEqualTo(id);
+        assertThat(resolver.resolve("  HTTP://127.0.0.1:" + server.port() + prefix + "/feed.xml#top ").id()).isEqualTo(id);
+        assertThat(resolver.resolve("feed://127.0.0.1:" + server.port() + prefix + "/feed.xml").id()).isEqualTo(id);
+        assertThat(server.requests(prefix + "/feed.xml")).hasSize(1);
+    }
+
+    @Test
+    void anHtmlPageIsSearchedForTheFeedsItNames() {
+        server.feed(prefix + "/blog/index.html", TestFeeds.htmlPage("feed.xml"), "text/html; charset=utf-8", Map.of());
+        server.feed(prefix + "/blog/feed.xml", TestFeeds.numbered("Blog", 2, NEWEST));
+
+        Entity<Source> source = resolver.resolve(url("/blog/index.html"));
+
+        assertThat(source.body().url()).isEqualTo(url("/blog/feed.xml"));
+        assertThat(source.body().title()).isEqualTo("Blog");
+        assertThat(items.ofSource(source.id(), null, null, 10)).hasSize(2);
+    }
+
+    @Test
+    void theFirstReadableFeedAPageNamesWins() {
+        server.feed(prefix + "/index.html", TestFeeds.htmlPage("missing.xml", "feed.xml"), "text/html", Map.of());
+        server.feed(prefix + "/feed.xml", TestFeeds.numbered("Second", 1, NEWEST));
+
+        assertThat(resolver.resolve(url("/index.html")).body().url()).isEqualTo(url("/feed.xml"));
+    }
+
+    @Test
+    void aPageNamingNoFeedIsRefusedSayingWhy() {
+        server.feed(prefix + "/index.html", TestFeeds.htmlPage(), "text/html", Map.of());
+
+        assertThatThrownBy(() -> resolver.resolve(url("/index.html")))
+                .isInstanceOfSatisfying(FeedRejectedException.class, e -> {
+                    assertThat(e.reason()).isEqualTo("not_a_feed");
+                    assertThat(e.getMessage()).contains("no feed found");
+                });
+    }
+
+    @Test
+    void aPageNamingOnlyUnreadableFeedsIsRefused() {
+        server.feed(prefix + "/index.html", TestFeeds.htmlPage("broken.xml"), "text/html", Map.of());
+        server.feed(prefix + "/broken.xml", "<rss><channel><title>oops", "application/rss+xml", Map.of());
+
+        assertThatThrownBy(() -> resolver.resolve(url("/index.html")))
+                .isInstanceOfSatisfying(FeedRejectedException.class, e -> assertThat(e.reason()).isEqualTo("not_a_feed"));
+    }
+
+    @Test
+    void unreachableUrlsAreRefusedWithTheFetchFailure() throws Exception {
+        assertThatThrownBy(() -> resolver.resolve(url("/missing.xml")))
+                .isInstanceOfSatisfying(FeedRejectedException.class, e -> assertThat(e.reason()).isEqualTo("not_found"));
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        assertThatThrownBy(() -> resolver.resolve("http://127.0.0.1:" + closedPort + "/feed.xml"))
+                .isInstanceOfSatisfying(FeedRejectedException.class, e -> assertThat(e.reason()).isEqualTo("connect"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "   ", "ftp://example.org/feed", "file:///etc/passwd", "javascript:alert(1)",
+            "http://", "http://user:secret@example.org/feed", "jar:file:/x.jar!/a", "http://exa mple.org/"})
+    void invalidUrlsAreRefused(String url) {
+        assertThatThrownBy(() -> resolver.resolve(url))
+                .isInstanceOfSatisfying(FeedRejectedException.class, e -> assertThat(e.reason()).isEqualTo("invalid_url"));
+    }
+
+    @Test
+    void anOversizeUrlIsRefused() {
+        assertThatThrownBy(() -> resolver.resolve("http://example.org/" + "a".repeat(5000)))
+                .isInstanceOfSatisfying(FeedRejectedException.class, e -> assertThat(e.reason()).isEqualTo("invalid_url"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"http://[::1]:%d/feed.xml", "http://169.254.169.254/latest/meta-data/",
+            "http://10.0.0.1:%d/feed.xml", "http://[::ffff:10.1.2.3]/feed.xml", "http://0.0.0.0:%d/feed.xml"})
+    void privateAddressesAreRefusedWithoutARequest(String pattern) {
+        assertThatThrownBy(() -> resolver.resolve(pattern.formatted(server.port())))
+                .isInstanceOfSatisfying(FeedRejectedException.class,
+                        e -> assertThat(e.reason()).isEqualTo("blocked_address"));
+        assertThat(server.requests()).isEmpty();
+    }
+
+    private String url(String path) {
+        return server.url(prefix + path).toString();
+    }
+}
