@@ -29,7 +29,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * storage benchmark starts it), {@code --key=value} options, series of per-round figures with
  * their medians, and feed entries with about 1 KB of content. Not a Spring component.
  */
-final class Bench {
+public final class Bench {
 
     private Bench() {
     }
@@ -42,6 +42,11 @@ final class Bench {
      * win over the tests' {@code config/application.yaml} on the class path.
      */
     static ConfigurableApplicationContext start(Args args, String... settings) {
+        return start(PubsubTestApplication.class, args, settings);
+    }
+
+    /** As {@link #start(Args, String...)}, for the application class of a module built on pub/sub. */
+    public static ConfigurableApplicationContext start(Class<?> application, Args args, String... settings) {
         Map<String, String> properties = new LinkedHashMap<>();
         List<String> all = new ArrayList<>(List.of("tributary.embedded.data-dir=target/bench-data",
                 "tributary.embedded.ephemeral=true", "tributary.storage.cleaner.enabled=false",
@@ -55,7 +60,7 @@ final class Bench {
         if (!args.settings().isEmpty()) {
             System.out.println("settings from the command line: " + String.join(" ", args.settings()));
         }
-        ConfigurableApplicationContext context = new SpringApplicationBuilder(PubsubTestApplication.class)
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(application)
                 .web(WebApplicationType.NONE)
                 .logStartupInfo(false)
                 .run(properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new));
@@ -77,10 +82,10 @@ final class Bench {
     }
 
     /** {@code --key=value} arguments. */
-    static final class Args {
+    public static final class Args {
         private final Map<String, String> given = new HashMap<>();
 
-        Args(String[] args) {
+        public Args(String[] args) {
             for (String arg : args) {
                 if (!arg.startsWith("--") || !arg.contains("=")) {
                     throw new IllegalArgumentException("arguments are --key=value, not " + arg);
@@ -89,45 +94,45 @@ final class Bench {
             }
         }
 
-        int integer(String key, int fallback) {
+        public int integer(String key, int fallback) {
             return given.containsKey(key) ? Integer.parseInt(given.get(key)) : fallback;
         }
 
-        double decimal(String key, double fallback) {
+        public double decimal(String key, double fallback) {
             return given.containsKey(key) ? Double.parseDouble(given.get(key)) : fallback;
         }
 
-        Duration seconds(String key, long fallback) {
+        public Duration seconds(String key, long fallback) {
             return Duration.ofSeconds(given.containsKey(key) ? Long.parseLong(given.get(key)) : fallback);
         }
 
-        String text(String key, String fallback) {
+        public String text(String key, String fallback) {
             return given.getOrDefault(key, fallback);
         }
 
         /** Options with a dot in their name: Spring settings for the context, as {@code key=value}. */
-        List<String> settings() {
+        public List<String> settings() {
             return given.entrySet().stream().filter(e -> e.getKey().contains("."))
                     .map(e -> e.getKey() + "=" + e.getValue()).sorted().toList();
         }
     }
 
     /** One figure per measured round. */
-    static final class Series {
+    public static final class Series {
         final String name;
         final List<Double> values = new ArrayList<>();
 
-        Series(String name) {
+        public Series(String name) {
             this.name = name;
         }
 
-        void add(boolean measured, double value) {
+        public void add(boolean measured, double value) {
             if (measured) {
                 values.add(value);
             }
         }
 
-        double median() {
+        public double median() {
             double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
             int n = sorted.length;
             if (n == 0) {
@@ -136,17 +141,17 @@ final class Bench {
             return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
         }
 
-        double min() {
+        public double min() {
             return values.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
         }
 
-        double max() {
+        public double max() {
             return values.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
         }
     }
 
     /** The {@code p}-quantile (0..1) of latencies in nanoseconds, in milliseconds. */
-    static double quantileMillis(long[] nanos, int count, double p) {
+    public static double quantileMillis(long[] nanos, int count, double p) {
         if (count == 0) {
             return Double.NaN;
         }
@@ -156,11 +161,11 @@ final class Bench {
         return sorted[index] / 1e6;
     }
 
-    static void park(long millis) {
+    public static void park(long millis) {
         LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(millis));
     }
 
-    static void join(List<Thread> threads, Duration limit) {
+    public static void join(List<Thread> threads, Duration limit) {
         for (Thread thread : threads) {
             try {
                 if (!thread.join(limit)) {
@@ -188,7 +193,7 @@ final class Bench {
                 List.of(WORDS[random.nextInt(WORDS.length)], WORDS[random.nextInt(WORDS.length)]), published);
     }
 
-    static String format(String pattern, Object... args) {
+    public static String format(String pattern, Object... args) {
         return String.format(Locale.ROOT, pattern, args);
     }
 }
