@@ -119,7 +119,7 @@ public final class Bench {
 
     /** One figure per measured round. */
     public static final class Series {
-        final String name;
+        public final String name;
         final List<Double> values = new ArrayList<>();
 
         public Series(String name) {
