@@ -1,0 +1,76 @@
+package dev.tributary.crawler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Configuration;
+
+/** Crawler settings out of range stop the start-up with a message naming the setting. */
+class CrawlerSettingsTest {
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableConfigurationProperties({CrawlerSettings.class, PublicUrlSettings.class})
+    static class SettingsOnly {
+    }
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner().withUserConfiguration(SettingsOnly.class);
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tributary.crawler.concurrency=-1", "tributary.crawler.max-redirects=50",
+            "tributary.crawler.jitter=0.9", "tributary.crawler.min-interval=0s", "tributary.crawler.max-interval=1m",
+            "tributary.crawler.lease-ttl=5s", "tributary.crawler.error-backoff-cap=1m", "tributary.crawler.timeout=-1s",
+            "tributary.crawler.max-decompressed-size=1KB", "tributary.crawler.summary-length=5",
+            "tributary.crawler.per-host-concurrency=0", "tributary.crawler.user-agent= ",
+            "tributary.public-url=ftp://example.org", "tributary.public-url=https://example.org/?a=b",
+            "tributary.public-url=/relative"})
+    void refusesToStartWith(String setting) {
+        runner.withPropertyValues(setting).run(context -> {
+            assertThat(context).hasFailed();
+            StringBuilder messages = new StringBuilder();
+            for (Throwable t = context.getStartupFailure(); t != null; t = t.getCause()) {
+                messages.append(t.getMessage()).append('\n');
+            }
+            String key = setting.substring(0, setting.indexOf('='));
+            String name = key.substring(key.lastIndexOf('.') + 1);
+            assertThat(messages.toString()).containsAnyOf(name, toCamel(name));
+        });
+    }
+
+    @Test
+    void hasDefaultsForEverything() {
+        runner.run(context -> {
+            CrawlerSettings settings = context.getBean(CrawlerSettings.class);
+            assertThat(settings.minInterval()).isEqualTo(Duration.ofMinutes(5));
+            assertThat(settings.maxInterval()).isEqualTo(Duration.ofHours(24));
+            assertThat(settings.maxRedirects()).isEqualTo(5);
+            assertThat(settings.allowPrivate()).isEmpty();
+            assertThat(settings.userAgent()).contains("Tributary");
+            assertThat(context.getBean(PublicUrlSettings.class).publicUrl()).isNull();
+        });
+    }
+
+    @Test
+    void theAllowListIsCommaSeparated() {
+        runner.withPropertyValues("tributary.crawler.allow-private=127.0.0.0/8, ::1/128", "tributary.public-url=https://t.example/")
+                .run(context -> {
+                    assertThat(context.getBean(CrawlerSettings.class).allowPrivate()).isEqualTo(List.of("127.0.0.0/8", "::1/128"));
+                    assertThat(context.getBean(PublicUrlSettings.class).resolve("/websub/1"))
+                            .isEqualTo(URI.create("https://t.example/websub/1"));
+                });
+    }
+
+    private static String toCamel(String kebab) {
+        StringBuilder camel = new StringBuilder();
+        for (String part : kebab.split("-")) {
+            camel.append(camel.isEmpty() ? part : Character.toUpperCase(part.charAt(0)) + part.substring(1));
+        }
+        return camel.toString();
+    }
+}
