@@ -1,9 +1,11 @@
 package dev.tributary.crawler.fetch;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.ssl.SslContext;
 import io.netty.resolver.AddressResolverGroup;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -13,8 +15,11 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 import reactor.netty.ByteBufFlux;
+import reactor.netty.Connection;
 import reactor.netty.NettyOutbound;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.http.client.HttpClientRequest;
@@ -34,6 +39,7 @@ public final class FeedFetcher implements AutoCloseable {
     private static final int MAX_CONNECTIONS_PER_HOST = 32;
     private static final int MAX_HEADER_BYTES = 32 * 1024;
     private static final byte[] NO_BODY = new byte[0];
+    private static final Logger log = LoggerFactory.getLogger(FeedFetcher.class);
 
     private final FetchLimits limits;
     private final Clock clock;
@@ -42,6 +48,7 @@ public final class FeedFetcher implements AutoCloseable {
     private final ConnectionProvider pool;
     private final AddressResolverGroup<InetSocketAddress> resolver;
     private final HttpClient client;
+    private final boolean tls;
 
     /**
      * @throws IllegalArgumentException when a limit is out of range or an {@code allowPrivate}
@@ -49,18 +56,24 @@ public final class FeedFetcher implements AutoCloseable {
      */
     public FeedFetcher(FetchLimits limits, Clock clock) {
         this(limits, clock, (loops, guard) -> new GuardedResolverGroup(
-                NameResolverProvider.builder().build().newNameResolverGroup(loops, LoopResources.DEFAULT_NATIVE), guard));
+                NameResolverProvider.builder().build().newNameResolverGroup(loops, LoopResources.DEFAULT_NATIVE), guard), null);
     }
 
     /**
      * @param resolution builds the resolver the connector uses, given the event loops and the
      *     guard; production wraps DNS in a {@link GuardedResolverGroup}, tests may substitute names
+     * @param trust the TLS context to use instead of the JDK's trust store (tests), or null
      */
     FeedFetcher(FetchLimits limits, Clock clock,
-            BiFunction<LoopResources, AddressGuard, AddressResolverGroup<InetSocketAddress>> resolution) {
+            BiFunction<LoopResources, AddressGuard, AddressResolverGroup<InetSocketAddress>> resolution, @Nullable SslContext trust) {
         this.limits = checked(limits);
         this.clock = Objects.requireNonNull(clock, "clock");
         this.guard = new AddressGuard(limits.allowPrivate());
+        this.tls = isTlsAvailable();
+        if (!tls) {
+            log.error("HTTPS feeds will fail with reason TLS: Reactor Netty's TLS support does not load without "
+                    + "io.netty:netty-codec-classes-quic on the class path");
+        }
         this.loops = LoopResources.create("tributary-fetch", LoopResources.DEFAULT_IO_WORKER_COUNT, true);
         this.pool = ConnectionProvider.builder("tributary-fetch")
                 .maxConnections(MAX_CONNECTIONS_PER_HOST)
@@ -76,7 +89,11 @@ public final class FeedFetcher implements AutoCloseable {
                 .disposeInactivePoolsInBackground(Duration.ofMinutes(1), Duration.ofMinutes(5))
                 .build();
         this.resolver = resolution.apply(loops, guard);
-        this.client = HttpClient.create(pool)
+        HttpClient base = HttpClient.create(pool);
+        if (trust != null && tls) {
+            base = base.secure(spec -> spec.sslContext(trust));
+        }
+        this.client = base
                 .runOn(loops, LoopResources.DEFAULT_NATIVE)
                 .resolver(resolver)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(limits.connectTimeout().toMillis(), Integer.MAX_VALUE))
@@ -100,6 +117,9 @@ public final class FeedFetcher implements AutoCloseable {
 
     private Mono<FetchOutcome> hop(FetchRequest request, RedirectTrail trail, FetchUrls.Target target) {
         trail.visit(target);
+        if (!tls && target.uri().getScheme().equals("https")) {
+            return Mono.error(new FetchAbort(FailureReason.TLS, "TLS is not available in this build"));
+        }
         String refusal = target.literal() == null ? null : guard.refusal(target.literal());
         if (refusal != null) {
             // An IP literal never reaches the resolver: refuse it before any connection.
@@ -120,14 +140,18 @@ public final class FeedFetcher implements AutoCloseable {
      * the address the socket is actually connected to, whatever resolution said before.
      */
     private Mono<Void> prepare(FetchRequest request, HttpClientRequest req, NettyOutbound out) {
-        SocketAddress[] remote = new SocketAddress[1];
-        out.withConnection(connection -> remote[0] = connection.channel().remoteAddress());
-        if (!(remote[0] instanceof InetSocketAddress address) || address.getAddress() == null) {
-            return Mono.error(new FetchAbort(FailureReason.CONNECT, "connection closed before the request was sent"));
-        }
-        String refusal = guard.refusal(address.getAddress());
+        Connection[] connection = new Connection[1];
+        out.withConnection(c -> connection[0] = c);
+        // The channel itself: once the request fails the connection object lets go of it.
+        Channel channel = connection[0].channel();
+        SocketAddress remote = channel.remoteAddress();
+        String refusal = remote instanceof InetSocketAddress address && address.getAddress() != null
+                ? guard.refusal(address.getAddress()) : "unknown";
         if (refusal != null) {
-            return Mono.error(new FetchAbort(FailureReason.BLOCKED_ADDRESS, "refused: connected to a non-public address (" + refusal + ")"));
+            // Closed only after the error has reached the fetch: closing first would turn it into
+            // a premature close, and leaving it open would pool a socket to an internal host.
+            return Mono.<Void>error(new FetchAbort(FailureReason.BLOCKED_ADDRESS, "refused: connected to a non-public address (" + refusal + ")"))
+                    .doFinally(signal -> channel.close());
         }
         if (isHeaderSafe(request.etag())) {
             req.header(HttpHeaderNames.IF_NONE_MATCH, request.etag());
@@ -206,6 +230,20 @@ public final class FeedFetcher implements AutoCloseable {
         }
 
         record Redirect(int status, String location) implements Step {
+        }
+    }
+
+    /**
+     * Reactor Netty's TLS class probes for HTTP/3 as it loads and fails with a LinkageError when
+     * the QUIC classes are missing; Reactor rethrows linkage errors, so this is checked up front
+     * rather than let an https fetch throw.
+     */
+    static boolean isTlsAvailable() {
+        try {
+            Class.forName("reactor.netty.http.client.HttpClientSecure", true, HttpClient.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
         }
     }
 

@@ -2,6 +2,7 @@ package dev.tributary.crawler.fetch;
 
 import io.netty.util.NetUtil;
 import java.net.IDN;
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -62,7 +63,8 @@ final class FetchUrls {
         String normalHost;
         if (host.startsWith("[")) {
             literal = ipv6Literal(host);
-            normalHost = host.toLowerCase(Locale.ROOT);
+            // Written back in the one form Netty parses too (IPv4-mapped comes back as IPv4).
+            normalHost = literal instanceof Inet6Address ? "[" + NetUtil.toAddressString(literal) + "]" : literal.getHostAddress();
         } else if (endsInANumber(host)) {
             literal = legacyIpv4(host);
             normalHost = literal.getHostAddress();
@@ -120,16 +122,17 @@ final class FetchUrls {
     }
 
     private static InetAddress ipv6Literal(String bracketed) {
-        if (!bracketed.endsWith("]")) {
-            throw invalid("url host is not valid");
-        }
-        String inside = bracketed.substring(1, bracketed.length() - 1);
-        int zone = inside.indexOf('%');
-        byte[] bytes = NetUtil.createByteArrayFromIpAddressString(zone < 0 ? inside : inside.substring(0, zone));
-        if (bytes == null) {
+        int zone = bracketed.indexOf('%');
+        String literal = zone < 0 ? bracketed : bracketed.substring(0, zone) + "]";
+        if (!literal.endsWith("]") || literal.indexOf(':') < 0) {
             throw invalid("url host is not a valid IPv6 address");
         }
-        return address(bytes);
+        try {
+            // With brackets the JDK parses an IPv6 literal or fails; it never asks DNS.
+            return InetAddress.getByName(literal);
+        } catch (UnknownHostException e) {
+            throw invalid("url host is not a valid IPv6 address");
+        }
     }
 
     private static String asciiHost(String host) {
