@@ -50,11 +50,11 @@ class FeedFetcherSsrfTest {
     }
 
     @Test
-    void refusesLoopbackByDefaultWithoutConnecting() {
+    void refusesLoopbackByDefaultWithoutConnecting() throws Exception {
         FetchFailure failure = refused(productionLike, internal.url("/admin"));
 
         assertThat(failure.detail()).contains("loopback");
-        assertThat(internal.connections()).isZero();
+        assertThat(internal.connectionsSoFar()).isZero();
     }
 
     @Test
@@ -68,11 +68,11 @@ class FeedFetcherSsrfTest {
     }
 
     @Test
-    void refusesAHostNameThatResolvesToLoopback() {
+    void refusesAHostNameThatResolvesToLoopback() throws Exception {
         FetchFailure failure = refused(productionLike, URI.create("http://localhost:" + internal.port() + "/"));
 
         assertThat(failure.detail()).contains("resolves to").contains("loopback");
-        assertThat(internal.connections()).isZero();
+        assertThat(internal.connectionsSoFar()).isZero();
     }
 
     /** Every spelling points at the counting server's port, so a slip would show as a connection. */
@@ -82,11 +82,11 @@ class FeedFetcherSsrfTest {
             "169.254.169.254", "10.0.0.1", "172.16.5.4", "192.168.1.1", "100.64.0.1", "0.0.0.0", "0", "224.0.0.1",
             "255.255.255.255", "2130706433", "0x7f.0.0.1", "017700000001", "0177.0.0.1", "127.1", "0x7f000001", "127.0.0.1.",
             "[64:ff9b::a00:1]", "[2002:a9fe:a9fe::1]"})
-    void refusesInternalAddressesHoweverSpelled(String host) {
+    void refusesInternalAddressesHoweverSpelled(String host) throws Exception {
         FetchFailure failure = refused(productionLike, URI.create("http://" + host + ":" + internal.port() + "/latest/meta-data/"));
 
         assertThat(failure.detail()).startsWith("refused").doesNotContain("resolves");
-        assertThat(internal.connections()).isZero();
+        assertThat(internal.connectionsSoFar()).isZero();
     }
 
     @Test
@@ -103,7 +103,7 @@ class FeedFetcherSsrfTest {
 
             assertThat(failure.finalUrl()).isEqualTo(target);
             assertThat(feedServer.seen()).hasSize(1);
-            assertThat(otherInternal.connections()).isZero();
+            assertThat(otherInternal.connectionsSoFar()).isZero();
         }
     }
 
@@ -136,7 +136,7 @@ class FeedFetcherSsrfTest {
             FetchFailure failure = refused(fetcher, URI.create("http://rebind.example.test:" + internal.port() + "/admin"));
 
             assertThat(failure.detail()).contains("connected to").contains("loopback");
-            assertThat(internal.connections()).isEqualTo(1);
+            assertThat(internal.connectionsSoFar()).isEqualTo(1);
             assertThat(internal.awaitAllClosed(Duration.ofSeconds(5))).isTrue();
             assertThat(internal.bytesReceived()).isZero();
         }

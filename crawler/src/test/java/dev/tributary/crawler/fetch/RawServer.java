@@ -136,6 +136,33 @@ final class RawServer implements AutoCloseable {
         return bytesReceived.get();
     }
 
+    /**
+     * The connections made before this call, counted only once all of them were accepted: a
+     * probe connection of our own goes through the same FIFO accept queue, so once the probe is
+     * counted, so is anything that connected earlier.
+     */
+    int connectionsSoFar() throws IOException, InterruptedException {
+        int before = connections.get();
+        try (Socket probe = new Socket(listener.getInetAddress(), listener.getLocalPort())) {
+            if (!awaitConnections(before + 1, Duration.ofSeconds(5))) {
+                throw new IllegalStateException("the probe connection was never accepted");
+            }
+        }
+        return connections.get() - 1;
+    }
+
+    /** Waits until at least {@code count} connections were accepted: the kernel completes a connect before accept returns. */
+    boolean awaitConnections(int count, Duration deadline) throws InterruptedException {
+        long end = System.nanoTime() + deadline.toNanos();
+        while (connections.get() < count) {
+            if (System.nanoTime() > end) {
+                return false;
+            }
+            TimeUnit.MILLISECONDS.sleep(10);
+        }
+        return true;
+    }
+
     /** Waits until every accepted connection was closed by the client (or timed out here). */
     boolean awaitAllClosed(Duration deadline) throws InterruptedException {
         long end = System.nanoTime() + deadline.toNanos();
