@@ -11,7 +11,10 @@ import org.jspecify.annotations.Nullable;
  * {@code notModified}. {@code movedTo} is set when every redirect on the way was permanent
  * (301/308): the url the feed should be stored under from now on.
  *
- * @param maxAge {@code Cache-Control: max-age} (or {@code s-maxage}), if the server sent one
+ * @param etag the response's {@code ETag}; a 304 that sends none keeps the request's
+ * @param lastModified the response's {@code Last-Modified}; a 304 that sends none keeps the request's
+ * @param maxAge {@code Cache-Control: max-age} (or {@code s-maxage}), if the server sent one;
+ *     zero for {@code no-cache} / {@code no-store}
  * @param expires the {@code Expires} header, if parseable
  * @param finalUrl the url that answered, after redirects
  */
