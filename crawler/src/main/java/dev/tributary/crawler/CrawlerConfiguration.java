@@ -1,13 +1,17 @@
 package dev.tributary.crawler;
 
 import dev.tributary.crawler.fetch.FeedFetcher;
+import dev.tributary.crawler.fetch.FetchFailure;
 import dev.tributary.crawler.fetch.FetchLimits;
+import dev.tributary.crawler.fetch.FetchResult;
 import dev.tributary.crawler.normalize.EntryNormalizer;
 import dev.tributary.crawler.parse.FeedParser;
 import dev.tributary.crawler.parse.HtmlFeedLinks;
 import dev.tributary.crawler.schedule.FetchSchedule;
 import dev.tributary.crawler.schedule.HostGate;
+import dev.tributary.crawler.websub.HubClient;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Random;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -25,6 +29,18 @@ public class CrawlerConfiguration {
                 settings.maxBodySize().toBytes(), settings.maxDecompressedSize().toBytes(), settings.userAgent(),
                 settings.allowPrivate());
         return new FeedFetcher(limits, clock.getIfAvailable(Clock::systemUTC));
+    }
+
+    /** Hub requests go through the fetcher, so the SSRF guard and limits apply to hubs named by strangers' feeds. */
+    @Bean
+    HubClient hubClient(FeedFetcher fetcher, CrawlerSettings settings) {
+        Duration limit = settings.timeout().plusSeconds(10);
+        return (hub, form) -> switch (fetcher.postForm(hub, form).block(limit)) {
+            case FetchResult result -> new HubClient.Answer(result.status(), "HTTP " + result.status());
+            case FetchFailure failure -> new HubClient.Answer(failure.status() == null ? 0 : failure.status(),
+                    failure.reason().key() + ": " + failure.detail());
+            case null -> new HubClient.Answer(0, "no answer");
+        };
     }
 
     @Bean

@@ -10,8 +10,11 @@ import io.netty.resolver.AddressResolverGroup;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
@@ -115,8 +118,48 @@ public final class FeedFetcher implements AutoCloseable {
                 .onErrorResume(e -> Mono.just(Failures.ofError(e, trail.current())));
     }
 
-    private Mono<FetchOutcome> hop(FetchRequest request, RedirectTrail trail, FetchUrls.Target target) {
-        trail.visit(target);
+    /**
+     * A form POST (a WebSub hub request) behind the same guards and limits. Redirects are not
+     * followed: a hub that redirects a subscription request is treated as refusing it.
+     */
+    public Mono<FetchOutcome> postForm(URI url, Map<String, String> form) {
+        Objects.requireNonNull(url, "url");
+        RedirectTrail trail = new RedirectTrail(url, 0);
+        byte[] body = formBody(form);
+        FetchRequest request = FetchRequest.of(url);
+        return Mono.defer(() -> {
+                    FetchUrls.Target target = FetchUrls.check(url);
+                    trail.visit(target);
+                    Mono<FetchOutcome> refused = refusal(target);
+                    if (refused != null) {
+                        return refused;
+                    }
+                    return client.headers(h -> h.set(HttpHeaderNames.CONTENT_TYPE, "application/x-www-form-urlencoded"))
+                            .request(HttpMethod.POST)
+                            .uri(target.uri())
+                            .send((req, out) -> prepare(request, req, out).then(out.sendByteArray(Mono.just(body)).then()))
+                            .response((response, content) -> Mono.defer(() -> handle(request, trail, response, content)))
+                            .next()
+                            .map(step -> step instanceof Step.Done done ? done.outcome()
+                                    : new FetchFailure(FailureReason.CLIENT_ERROR, "answered a POST with a redirect",
+                                            ((Step.Redirect) step).status(), null, trail.current()));
+                })
+                .onErrorResume(e -> Mono.just(Failures.ofError(e, trail.current())))
+                .timeout(limits.timeout(), Mono.fromSupplier(() -> new FetchFailure(FailureReason.TIMEOUT,
+                        "no complete response within " + describe(limits.timeout()), null, null, trail.current())))
+                .onErrorResume(e -> Mono.just(Failures.ofError(e, trail.current())));
+    }
+
+    private static byte[] formBody(Map<String, String> form) {
+        StringBuilder encoded = new StringBuilder();
+        form.forEach((name, value) -> encoded.append(encoded.isEmpty() ? "" : "&")
+                .append(URLEncoder.encode(name, StandardCharsets.UTF_8)).append('=')
+                .append(URLEncoder.encode(value, StandardCharsets.UTF_8)));
+        return encoded.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Refuses a target before any connection: https without TLS, or a non-public IP literal; null if it may go ahead. */
+    private <T> @Nullable Mono<T> refusal(FetchUrls.Target target) {
         if (!tls && target.uri().getScheme().equals("https")) {
             return Mono.error(new FetchAbort(FailureReason.TLS, "TLS is not available in this build"));
         }
@@ -124,6 +167,15 @@ public final class FeedFetcher implements AutoCloseable {
         if (refusal != null) {
             // An IP literal never reaches the resolver: refuse it before any connection.
             return Mono.error(new FetchAbort(FailureReason.BLOCKED_ADDRESS, "refused: the url is a non-public address (" + refusal + ")"));
+        }
+        return null;
+    }
+
+    private Mono<FetchOutcome> hop(FetchRequest request, RedirectTrail trail, FetchUrls.Target target) {
+        trail.visit(target);
+        Mono<FetchOutcome> refused = refusal(target);
+        if (refused != null) {
+            return refused;
         }
         return client.request(HttpMethod.GET)
                 .uri(target.uri())
