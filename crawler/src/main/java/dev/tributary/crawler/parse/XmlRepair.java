@@ -57,7 +57,7 @@ final class XmlRepair {
     /** Where the document starts: its XML declaration if junk precedes it, else the first tag. */
     private int documentStart() {
         int first = xml.indexOf('<');
-        if (first <= 0) {
+        if (first < 0) {
             return 0;
         }
         for (int at = first; at >= 0 && at < DECLARATION_SEARCH; at = xml.indexOf('<', at + 1)) {
