@@ -31,8 +31,13 @@ public final class FeedUrls {
         }
         try {
             URI resolved = resolve(base, parsed);
-            return isHttp(resolved) && resolved.toString().length() <= MAX_LENGTH ? resolved : null;
-        } catch (IllegalArgumentException unresolvable) {
+            // URI lets non-ASCII through unescaped; stored and compared urls are better in one (ASCII) form.
+            String ascii = resolved.toASCIIString();
+            if (!ascii.equals(resolved.toString())) {
+                resolved = new URI(ascii);
+            }
+            return isHttp(resolved) && ascii.length() <= MAX_LENGTH ? resolved : null;
+        } catch (IllegalArgumentException | URISyntaxException unresolvable) {
             return null;
         }
     }
