@@ -41,6 +41,9 @@ final class XmlFeedReader {
                     + "): " + causeMessage(e), e);
         } catch (JDOMException | IOException e) {
             throw refusal(prolog, "Not readable as XML: " + causeMessage(e), e);
+        } catch (RuntimeException e) {
+            // JDOM refuses some names Xerces lets through (":Seq") with unchecked exceptions.
+            throw refusal(prolog, "Not well-formed XML: " + causeMessage(e), e);
         }
     }
 
