@@ -153,7 +153,7 @@ final class HtmlSummary {
 
         private void text(TextNode node) {
             String whole = node.getWholeText();
-            String text = preDepth > 0 ? whole : StringUtil.normaliseWhitespace(whole);
+            String text = preDepth > 0 || isNormal(whole) ? whole : StringUtil.normaliseWhitespace(whole);
             textLength += text.isBlank() ? 0 : text.length();
             if (cut) {
                 doom(node);
@@ -166,6 +166,17 @@ final class HtmlSummary {
                 node.text(cutAtWord(text, maxText - kept) + ELLIPSIS);
                 cut = true;
             }
+        }
+
+        /** Whether the text has no whitespace to collapse (most text nodes): saves a copy of each. */
+        private static boolean isNormal(String text) {
+            for (int i = 0; i < text.length(); i++) {
+                char c = text.charAt(i);
+                if (c < '!' && (c != ' ' || i + 1 < text.length() && text.charAt(i + 1) == ' ')) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         private void element(Element element) {

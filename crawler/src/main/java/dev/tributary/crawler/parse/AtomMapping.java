@@ -11,9 +11,11 @@ import com.rometools.rome.feed.synd.SyndPerson;
 import dev.tributary.crawler.parse.ParsedFeed.Media;
 import dev.tributary.crawler.parse.ParsedFeed.Text;
 import java.net.URI;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.jdom2.Element;
 import org.jspecify.annotations.Nullable;
 
 /** Atom 0.3 and 1.0, as Rome's {@link Feed} holds them, to a {@link ParsedFeed}; {@code xml:base} at feed and entry level. */
@@ -43,8 +45,25 @@ final class AtomMapping {
         Text title = title(entry.getTitleEx(), entry.getTitle());
         return new ParsedFeed.Entry(entry.getId(), alternate(entry.getAlternateLinks()),
                 title != null ? title : MediaRss.title(media), summary, content, name(entry.getAuthors()),
-                Dates.instant(entry.getPublished() != null ? entry.getPublished() : entry.getCreated()),
-                Dates.instant(entry.getUpdated()), categories(entry.getCategories()), media(entry, media), base);
+                published(entry), updated(entry), categories(entry.getCategories()), media(entry, media), base);
+    }
+
+    /** Atom 1.0 published, Atom 0.3 issued, else created; each as the date prepass read it, else as Rome did. */
+    private static @Nullable Instant published(Entry entry) {
+        List<Element> marks = entry.getForeignMarkup();
+        Instant published = first(DatePrepass.marked(marks, "published"), DatePrepass.marked(marks, "issued"),
+                Dates.instant(entry.getPublished()));
+        return published != null ? published : first(DatePrepass.marked(marks, "created"), Dates.instant(entry.getCreated()), null);
+    }
+
+    /** Atom 1.0 updated, Atom 0.3 modified. */
+    private static @Nullable Instant updated(Entry entry) {
+        List<Element> marks = entry.getForeignMarkup();
+        return first(DatePrepass.marked(marks, "updated"), DatePrepass.marked(marks, "modified"), Dates.instant(entry.getUpdated()));
+    }
+
+    private static @Nullable Instant first(@Nullable Instant a, @Nullable Instant b, @Nullable Instant c) {
+        return a != null ? a : b != null ? b : c;
     }
 
     private static @Nullable Text title(@Nullable Content titleEx, @Nullable String title) {

@@ -16,6 +16,7 @@ import dev.tributary.crawler.parse.ParsedFeed.Media;
 import dev.tributary.crawler.parse.ParsedFeed.Text;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.jdom2.Element;
@@ -56,8 +57,18 @@ final class RssMapping {
         Text title = Text.of(item.getTitle(), true);
         return new Entry(id, link(item, guid), title != null ? title : MediaRss.title(media), summary, content,
                 item.getAuthor() != null ? item.getAuthor() : dc == null ? null : dc.getCreator(),
-                Dates.instant(item.getPubDate() != null ? item.getPubDate() : dc == null ? null : dc.getDate()), null,
+                published(item, dc), null,
                 categories(item, dc), media(item, media), base);
+    }
+
+    /** pubDate, else dc:date; each as the date prepass read it, else as Rome did. */
+    private static @Nullable Instant published(Item item, @Nullable DCModule dc) {
+        Instant pubDate = DatePrepass.marked(item.getForeignMarkup(), "pubDate");
+        if (pubDate != null || item.getPubDate() != null) {
+            return pubDate != null ? pubDate : item.getPubDate().toInstant();
+        }
+        Instant dcDate = DatePrepass.marked(item.getForeignMarkup(), "date");
+        return dcDate != null ? dcDate : Dates.instant(dc == null ? null : dc.getDate());
     }
 
     /** Its link; failing that a permalink guid, as RSS 2.0 intends, when it is an absolute web url. */

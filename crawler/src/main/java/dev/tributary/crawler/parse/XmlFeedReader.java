@@ -61,6 +61,7 @@ final class XmlFeedReader {
 
     private WireFeed wireFeed(Document document) throws FeedFormatException {
         try {
+            DatePrepass.apply(document);
             return rome.build(document);
         } catch (IllegalArgumentException e) {
             // Rome's way of saying no format parser recognised the root element.

@@ -214,6 +214,29 @@ class FeedParserTest {
     }
 
     @Test
+    void readsDatesJavaTimeReadsAndLeavesTheOddOnesToRome() throws Exception {
+        ParsedFeed feed = parse(rss("""
+                <item><title>a</title><pubDate>Tue, 3 Jun 2025 08:30:00 +0200</pubDate></item>
+                <item><title>b</title><pubDate>Tue, 03 Jun 2025 08:30:00 EST</pubDate></item>
+                <item><title>c</title><dc:date xmlns:dc="http://purl.org/dc/elements/1.1/">2025-06-03</dc:date></item>
+                <item><title>d</title><dc:date xmlns:dc="http://purl.org/dc/elements/1.1/">2025-06-03T08:30:00.250Z</dc:date></item>
+                <item><title>e</title><pubDate>  Tue, 03 Jun 2025 08:30:00 GMT  </pubDate>
+                  <dc:date xmlns:dc="http://purl.org/dc/elements/1.1/">2020-01-01T00:00:00Z</dc:date></item>"""));
+        ParsedFeed atom = parse("""
+                <feed xmlns="http://www.w3.org/2005/Atom"><title>t</title><updated>2025-06-03T00:00:00Z</updated>
+                <entry><id>1</id><title>x</title><published>2025-06-03T08:30:00.123+02:00</published>
+                <updated>2025-06-04T08:30:00Z</updated></entry>
+                <entry><id>2</id><title>y</title><updated>June 4, 2025</updated></entry></feed>""");
+
+        assertThat(feed.entries()).extracting(Entry::published).containsExactly(
+                Instant.parse("2025-06-03T06:30:00Z"), Instant.parse("2025-06-03T13:30:00Z"), Instant.parse("2025-06-03T00:00:00Z"),
+                Instant.parse("2025-06-03T08:30:00.250Z"), Instant.parse("2025-06-03T08:30:00Z"));
+        assertThat(atom.entries().get(0).published()).isEqualTo(Instant.parse("2025-06-03T06:30:00.123Z"));
+        assertThat(atom.entries().get(0).updated()).isEqualTo(Instant.parse("2025-06-04T08:30:00Z"));
+        assertThat(atom.entries().get(1).updated()).isNull();
+    }
+
+    @Test
     void toleratesUnparseableDates() throws Exception {
         ParsedFeed feed = parse(rss("<item><title>a</title><pubDate>the day after tomorrow</pubDate></item>"));
 
