@@ -70,9 +70,12 @@ final class XmlFeedReader {
                         "An XML document, but not RSS or Atom (root element <" + document.getRootElement().getQualifiedName() + ">).", e);
             }
             throw malformed(e);
-        } catch (FeedException | RuntimeException e) {
-            // A module or format parser that trips over odd content fails the document, never the caller.
+        } catch (FeedException e) {
             throw malformed(e);
+        } catch (RuntimeException e) {
+            // A module or format parser that trips over odd content fails the document, never the caller;
+            // its message (a NullPointerException's, say) would tell a subscriber nothing.
+            throw new FeedFormatException(Reason.MALFORMED, "The feed's content could not be read.", e);
         }
     }
 

@@ -197,6 +197,21 @@ class EntryNormalizerTest {
     }
 
     @Test
+    void isSafeToShareBetweenThreads() throws Exception {
+        ParsedFeed feed = new FeedParser().parse(Testdata.bytes("rss2-mediarss.xml"), null, Testdata.FEED_URL);
+        FeedDocument expected = normalizer.normalize(feed, FETCHED);
+        try (var executor = java.util.concurrent.Executors.newFixedThreadPool(4)) {
+            var futures = new ArrayList<java.util.concurrent.Future<FeedDocument>>();
+            for (int i = 0; i < 200; i++) {
+                futures.add(executor.submit(() -> normalizer.normalize(feed, FETCHED)));
+            }
+            for (var future : futures) {
+                assertThat(future.get()).isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
     void refusesANonPositiveSummaryLength() {
         assertThatThrownBy(() -> new EntryNormalizer(0)).isInstanceOf(IllegalArgumentException.class);
     }

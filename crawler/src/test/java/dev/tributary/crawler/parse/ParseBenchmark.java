@@ -3,16 +3,23 @@ package dev.tributary.crawler.parse;
 import com.rometools.rome.io.SyndFeedInput;
 import com.rometools.rome.io.XmlReader;
 import dev.tributary.crawler.normalize.EntryNormalizer;
+import dev.tributary.crawler.normalize.FeedDocument;
 import java.io.ByteArrayInputStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Micro-benchmark, not a test: parses a typical 50-entry RSS 2.0 feed (Media RSS, Dublin Core,
- * ~600-character HTML descriptions) N times from memory on one thread and prints feeds/s for Rome
- * alone ({@code SyndFeedInput} on an {@code XmlReader}), {@link FeedParser}, and FeedParser plus
- * {@link EntryNormalizer}.
+ * ~600-character HTML descriptions) N times from memory and prints feeds/s for Rome alone
+ * ({@code SyndFeedInput} on an {@code XmlReader}), {@link FeedParser}, and FeedParser plus
+ * {@link EntryNormalizer}: on one thread, then parser and normaliser shared by one thread per core.
  *
  * <pre>
  * ./mvnw -o -q test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/cp.txt -pl crawler
@@ -20,6 +27,8 @@ import java.util.Locale;
  * </pre>
  */
 public final class ParseBenchmark {
+
+    private static final URI URL = URI.create("https://news.example.com/rss");
 
     private ParseBenchmark() {
     }
@@ -35,9 +44,21 @@ public final class ParseBenchmark {
             String label = round == 0 ? "warm-up " : "";
             report(label + "Rome alone (SyndFeedInput)", n, () ->
                     new SyndFeedInput().build(new XmlReader(new ByteArrayInputStream(feed), "application/rss+xml", true)));
-            report(label + "FeedParser.parse", n, () -> parser.parse(feed, "application/rss+xml", ParsedFeedUrl.URL));
-            report(label + "FeedParser + EntryNormalizer", n, () ->
-                    normalizer.normalize(parser.parse(feed, "application/rss+xml", ParsedFeedUrl.URL), now));
+            report(label + "FeedParser.parse", n, () -> parser.parse(feed, "application/rss+xml", URL));
+            report(label + "FeedParser + EntryNormalizer", n, () -> normalizer.normalize(parser.parse(feed, "application/rss+xml", URL), now));
+        }
+        int threads = Runtime.getRuntime().availableProcessors();
+        try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+            report("FeedParser + EntryNormalizer, " + threads + " threads", n, () -> {
+                List<Future<FeedDocument>> results = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    results.add(pool.submit(() -> normalizer.normalize(parser.parse(feed, "application/rss+xml", URL), now)));
+                }
+                for (Future<FeedDocument> result : results) {
+                    result.get();
+                }
+                return results.size();
+            }, 1);
         }
     }
 
@@ -45,14 +66,15 @@ public final class ParseBenchmark {
         Object run() throws Exception;
     }
 
-    private static final class ParsedFeedUrl {
-        static final java.net.URI URL = java.net.URI.create("https://news.example.com/rss");
+    private static void report(String label, int n, Work work) throws Exception {
+        report(label, n, work, n);
     }
 
-    private static void report(String label, int n, Work work) throws Exception {
+    /** Runs {@code work} {@code calls} times, which together handle {@code n} feeds. */
+    private static void report(String label, int n, Work work, int calls) throws Exception {
         long start = System.nanoTime();
         int sink = 0;
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < calls; i++) {
             sink += work.run().hashCode() & 1;
         }
         double seconds = (System.nanoTime() - start) / 1e9;
