@@ -79,8 +79,11 @@ public class FeedResolver {
         try {
             FeedDocument document = ingest.read(page.body(), page.contentType(), page.finalUrl(), clock.instant());
             return accept(given, page, document);
-        } catch (FeedFormatException notAFeed) {
-            return discover(given, page, notAFeed);
+        } catch (FeedFormatException e) {
+            if (e.reason() != FeedFormatException.Reason.NOT_A_FEED) {
+                throw new FeedRejectedException(e.reason().key(), "this feed cannot be read: " + e.getMessage());
+            }
+            return discover(given, page, e);
         }
     }
 
@@ -141,7 +144,7 @@ public class FeedResolver {
             } catch (FeedRejectedException e) {
                 last = e;
             } catch (FeedFormatException e) {
-                last = new FeedRejectedException("not_a_feed", "the feed " + candidate + " this page names is not readable: "
+                last = new FeedRejectedException(e.reason().key(), "the feed " + candidate + " this page names is not readable: "
                         + e.getMessage());
             }
         }

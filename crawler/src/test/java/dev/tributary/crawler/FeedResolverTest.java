@@ -102,7 +102,7 @@ class FeedResolverTest {
         server.feed(prefix + "/broken.xml", "<rss><channel><title>oops", "application/rss+xml", Map.of());
 
         assertThatThrownBy(() -> resolver.resolve(url("/index.html")))
-                .isInstanceOfSatisfying(FeedRejectedException.class, e -> assertThat(e.reason()).isEqualTo("not_a_feed"));
+                .isInstanceOfSatisfying(FeedRejectedException.class, e -> assertThat(e.reason()).isEqualTo("malformed"));
     }
 
     @Test

@@ -54,14 +54,17 @@ public record Item(
     boolean differsFrom(NewItem entry) {
         return !(Objects.equals(title, entry.title()) && Objects.equals(summary, entry.summary())
                 && Objects.equals(url, entry.url()) && Objects.equals(author, entry.author())
-                && mediaType == entry.mediaType() && media.equals(entry.media()) && tags.equals(entry.tags())
-                && publishedAt.equals(entry.publishedAt()));
+                && mediaType == entry.mediaType() && media.equals(entry.media()) && tags.equals(entry.tags()));
     }
 
-    /** This item with the content of {@code entry}; identity and receipt time stay. */
+    /**
+     * This item with the content of {@code entry}; identity, publication and receipt time stay. The
+     * publication date is fixed at first sight: the item's id (its place in timelines) was drawn
+     * from it, and an undated entry is dated by each fetch, which must not count as a change.
+     */
     Item updatedFrom(NewItem entry) {
         return new Item(sourceId, guid, entry.title(), entry.summary(), entry.url(), entry.author(),
-                entry.mediaType(), entry.media(), entry.tags(), entry.publishedAt(), receivedAt, null);
+                entry.mediaType(), entry.media(), entry.tags(), publishedAt, receivedAt, null);
     }
 
     Item tombstoned(Instant at) {

@@ -63,6 +63,23 @@ class PublisherTest {
     }
 
     @Test
+    void aNewDateAloneIsNoChangeAndTheFirstDateStays() {
+        long feed = fixtures.feed();
+        NewItem first = entry("dated", MediaType.TEXT, Instant.parse("2026-11-01T00:00:00Z"));
+        long id = publisher.publish(feed, List.of(first)).created().getFirst();
+
+        // An undated entry is dated by each fetch: that must not rewrite the item every time.
+        PublishResult again = publisher.publish(feed, List.of(entry("dated", MediaType.TEXT, Instant.parse("2026-11-02T00:00:00Z"))));
+        NewItem retitled = new NewItem("dated", "retitled", first.summary(), first.url(), first.author(), first.mediaType(),
+                first.media(), first.tags(), Instant.parse("2026-11-03T00:00:00Z"));
+        publisher.publish(feed, List.of(retitled));
+
+        assertThat(again).isEqualTo(new PublishResult(List.of(), List.of(), 1));
+        assertThat(items.find(id).orElseThrow().body().title()).isEqualTo("retitled");
+        assertThat(items.find(id).orElseThrow().body().publishedAt()).isEqualTo(Instant.parse("2026-11-01T00:00:00Z"));
+    }
+
+    @Test
     void duplicateGuidsInOneCallCollapseToTheLast() {
         long feed = fixtures.feed();
         NewItem first = entry("same");

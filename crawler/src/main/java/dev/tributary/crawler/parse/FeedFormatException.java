@@ -12,7 +12,12 @@ public class FeedFormatException extends Exception {
         /** Meant to be a feed but broken beyond what the lenient parser repairs. */
         MALFORMED,
         /** Declares a DTD: refused outright, as DTDs are how XML entity attacks (XXE, billion laughs) get in. */
-        FORBIDDEN_DTD
+        FORBIDDEN_DTD;
+
+        /** The stable key shown on the source ({@code last_error_key}) and in the API's problem details. */
+        public String key() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
     }
 
     // Long parser messages are cut so that the text stays fit for a subscriber's screen.

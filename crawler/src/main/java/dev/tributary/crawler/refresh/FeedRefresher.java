@@ -103,6 +103,7 @@ public class FeedRefresher {
     }
 
     private FetchRecord unchanged(CrawlState claimed, FetchResult result) {
+        hubs.renewIfDue(claimed.sourceId());
         boolean pushed = hubs.isPushed(claimed.sourceId());
         FetchSchedule.Plan plan = schedule.afterSuccess(claimed.interval(), false, java.util.List.of(),
                 hints(result, null), pushed);
@@ -115,7 +116,7 @@ public class FeedRefresher {
         try {
             document = ingest.read(result.body(), result.contentType(), result.finalUrl(), now);
         } catch (FeedFormatException e) {
-            return failed(claimed, "not_a_feed", e.getMessage(), result.status(), null);
+            return failed(claimed, e.reason().key(), e.getMessage(), result.status(), null);
         }
         URI url = storedUrl(claimed, result);
         int created = ingest.publish(claimed.sourceId(), document);

@@ -80,6 +80,18 @@ public class HubSubscriptions {
         subscribe(sourceId, hub, topic, now);
     }
 
+    /**
+     * A fetch answered 304 (no document to read the hub from): renew the subscription on record if
+     * its lease is running out.
+     */
+    public void renewIfDue(long sourceId) {
+        if (publicUrl.publicUrl() == null) {
+            return;
+        }
+        subscriptions.find(sourceId).filter(s -> s.state() != WebSubscription.State.DENIED)
+                .ifPresent(s -> offer(sourceId, s.hub(), s.topic()));
+    }
+
     private boolean due(WebSubscription s, URI hub, URI topic, Instant now) {
         if (!s.hub().equals(hub) || !s.topic().equals(topic)) {
             return true;
