@@ -3,7 +3,7 @@ package dev.tributary.crawler;
 import dev.tributary.crawler.schedule.CrawlState;
 import dev.tributary.crawler.schedule.CrawlStates;
 import dev.tributary.crawler.schedule.CrawlStatusKind;
-import dev.tributary.crawler.websub.HubSubscriptions;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -15,11 +15,9 @@ import org.springframework.stereotype.Service;
 public class SourceHealth {
 
     private final CrawlStates states;
-    private final HubSubscriptions hubs;
 
-    SourceHealth(CrawlStates states, HubSubscriptions hubs) {
+    SourceHealth(CrawlStates states) {
         this.states = states;
-        this.hubs = hubs;
     }
 
     /** Empty for sources that are not crawled (people and groups). */
@@ -39,6 +37,6 @@ public class SourceHealth {
     private CrawlStatus status(CrawlState state) {
         boolean gone = state.status() == CrawlStatusKind.GONE;
         return new CrawlStatus(state.status().wireName(), state.lastFetchedAt(), gone ? null : state.nextFetchAt(),
-                state.lastError(), state.lastErrorKey(), state.lastHttpStatus(), !gone && hubs.isPushed(state.sourceId()));
+                state.lastError(), state.lastErrorKey(), state.lastHttpStatus(), !gone && state.push() != null && state.push().activeAt(Instant.now()));
     }
 }

@@ -1,7 +1,7 @@
 package dev.tributary.crawler.normalize;
 
 import dev.tributary.crawler.normalize.HtmlSummary.Summary;
-import dev.tributary.crawler.parse.FeedUrls;
+import dev.tributary.crawler.parse.LinkResolver;
 import dev.tributary.crawler.parse.ParsedFeed;
 import dev.tributary.crawler.parse.ParsedFeed.Entry;
 import dev.tributary.pubsub.NewItem;
@@ -59,14 +59,14 @@ public final class EntryNormalizer {
                 items.putIfAbsent(item.guid(), item);
             }
         }
-        URI site = FeedUrls.resolveHttp(feed.base(), feed.siteUrl());
+        URI site = LinkResolver.resolveHttp(feed.base(), feed.siteUrl());
         return new FeedDocument(PlainText.of(feed.title(), MAX_TITLE_LENGTH), site == null ? null : site.toString(),
-                FeedUrls.resolveHttp(feed.base(), feed.hub()), FeedUrls.resolveHttp(feed.base(), feed.self()),
+                LinkResolver.resolveHttp(feed.base(), feed.hub()), LinkResolver.resolveHttp(feed.base(), feed.self()),
                 feed.ttl(), newest(new ArrayList<>(items.values())));
     }
 
     private @Nullable NewItem item(Entry entry, ParsedFeed feed, Instant fetchedAt) {
-        URI link = FeedUrls.resolveHttp(entry.base(), entry.link());
+        URI link = LinkResolver.resolveHttp(entry.base(), entry.link());
         String url = link == null ? null : link.toString();
         String guid = Identity.guid(entry, url);
         if (guid == null) {

@@ -1,6 +1,6 @@
 package dev.tributary.crawler.normalize;
 
-import dev.tributary.crawler.parse.FeedUrls;
+import dev.tributary.crawler.parse.LinkResolver;
 import dev.tributary.crawler.parse.ParsedFeed;
 import dev.tributary.pubsub.Media;
 import dev.tributary.pubsub.MediaType;
@@ -55,7 +55,7 @@ final class MediaSelection {
         // What the entry carries first, then its thumbnails: one url listed as both counts as carried.
         for (boolean thumbnails : new boolean[] {false, true}) {
             for (ParsedFeed.Media item : raw) {
-                URI url = item.thumbnail() == thumbnails ? FeedUrls.resolveHttp(base, item.url()) : null;
+                URI url = item.thumbnail() == thumbnails ? LinkResolver.resolveHttp(base, item.url()) : null;
                 if (url == null || !kept.containsKey(url) && kept.size() >= MAX_MEDIA) {
                     continue;
                 }

@@ -25,10 +25,10 @@ final class AtomMapping {
     }
 
     static ParsedFeed map(Feed feed, URI feedUrl) {
-        URI base = FeedUrls.base(feedUrl, feed.getXmlBase());
+        URI base = LinkResolver.base(feedUrl, feed.getXmlBase());
         List<ParsedFeed.Entry> entries = new ArrayList<>(feed.getEntries().size());
         for (Entry entry : feed.getEntries()) {
-            entries.add(entry(entry, FeedUrls.base(base, entry.getXmlBase())));
+            entries.add(entry(entry, LinkResolver.base(base, entry.getXmlBase())));
         }
         return new ParsedFeed(ParsedFeed.Format.ATOM, base, title(feed.getTitleEx(), feed.getTitle()),
                 alternate(feed.getAlternateLinks()), other(feed.getOtherLinks(), "hub"), other(feed.getOtherLinks(), "self"),

@@ -51,7 +51,7 @@ public final class HtmlFeedLinks {
             // absUrl resolves against <base href> (jsoup applies the first one to the whole page) and the page url;
             // it is empty when the base is unusable (javascript:), and then browsers use the page url alone.
             String absolute = link.absUrl("href");
-            URI url = FeedUrls.resolveHttp(pageUrl, absolute.isEmpty() ? link.attr("href") : absolute);
+            URI url = LinkResolver.resolveHttp(pageUrl, absolute.isEmpty() ? link.attr("href") : absolute);
             if (url != null) {
                 (isPreferred ? preferred : others).add(url);
             }

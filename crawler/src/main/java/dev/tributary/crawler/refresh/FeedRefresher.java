@@ -103,8 +103,10 @@ public class FeedRefresher {
     }
 
     private FetchRecord unchanged(CrawlState claimed, FetchResult result) {
-        hubs.renewIfDue(claimed.sourceId());
-        boolean pushed = hubs.isPushed(claimed.sourceId());
+        if (claimed.push() != null) {
+            hubs.renewIfDue(claimed.sourceId());
+        }
+        boolean pushed = pushed(claimed);
         FetchSchedule.Plan plan = schedule.afterSuccess(claimed.interval(), false, java.util.List.of(),
                 hints(result, null), pushed);
         return success(claimed, result, storedUrl(claimed, result), plan);
@@ -120,11 +122,18 @@ public class FeedRefresher {
         }
         URI url = storedUrl(claimed, result);
         int created = ingest.publish(claimed.sourceId(), document);
-        hubs.offer(claimed.sourceId(), document.hub(), document.self() != null ? document.self() : url);
-        boolean pushed = hubs.isPushed(claimed.sourceId());
+        boolean pushed = pushed(claimed);
+        if (document.hub() != null || claimed.push() != null) {
+            hubs.offer(claimed.sourceId(), document.hub(), document.self() != null ? document.self() : url);
+            pushed = hubs.isPushed(claimed.sourceId());
+        }
         FetchSchedule.Plan plan = schedule.afterSuccess(claimed.interval(), created > 0,
                 document.items().stream().map(NewItem::publishedAt).toList(), hints(result, document.ttl()), pushed);
         return success(claimed, result, url, plan);
+    }
+
+    private boolean pushed(CrawlState claimed) {
+        return claimed.push() != null && claimed.push().activeAt(clock.instant());
     }
 
     /** After a permanent redirect the feed is fetched (and, if no other source has it, listed) at its new url. */

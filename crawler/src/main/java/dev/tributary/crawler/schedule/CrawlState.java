@@ -23,7 +23,16 @@ public record CrawlState(
         @Nullable String lastError,
         @Nullable String lastErrorKey,
         long fetchCount,
+        @Nullable Push push,
         @Nullable Long leaseToken) {
+
+    /** The feed's WebSub subscription, if it has one: whether the hub verified it, and until when. */
+    public record Push(boolean verified, @Nullable Instant leaseUntil) {
+
+        public boolean activeAt(Instant now) {
+            return verified && leaseUntil != null && leaseUntil.isAfter(now);
+        }
+    }
 
     public String host() {
         return url.getHost() == null ? "" : url.getHost().toLowerCase(java.util.Locale.ROOT);

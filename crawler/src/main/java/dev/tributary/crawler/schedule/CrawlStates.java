@@ -31,6 +31,15 @@ public class CrawlStates {
 
     private static final RowMapper<CrawlState> STATE = CrawlStates::map;
 
+    /**
+     * Crawl state with its WebSub lease, if any, read in the same statement: most feeds have no
+     * hub, and a refresh should not spend a query finding that out.
+     */
+    private static final String SELECT = """
+            SELECT c.*, w.state AS push_state, w.lease_until AS push_until
+            FROM crawl_state c LEFT JOIN websub_subscriptions w ON w.source_id = c.source_id
+            """;
+
     private final JdbcClient jdbc;
     private final TransactionTemplate transactions;
 
@@ -54,7 +63,7 @@ public class CrawlStates {
     }
 
     public Optional<CrawlState> find(long sourceId) {
-        return jdbc.sql("SELECT * FROM crawl_state WHERE source_id = ?").param(sourceId).query(STATE).optional();
+        return jdbc.sql(SELECT + " WHERE c.source_id = ?").param(sourceId).query(STATE).optional();
     }
 
     /** The states of these sources (those that have one), in no particular order. */
@@ -62,7 +71,7 @@ public class CrawlStates {
         if (sourceIds.isEmpty()) {
             return List.of();
         }
-        return jdbc.sql("SELECT * FROM crawl_state WHERE source_id IN (:ids)").param("ids", sourceIds)
+        return jdbc.sql(SELECT + " WHERE c.source_id IN (:ids)").param("ids", sourceIds)
                 .query(STATE).list();
     }
 
@@ -75,9 +84,9 @@ public class CrawlStates {
             return List.of();
         }
         return transactions.execute(status -> {
-            List<CrawlState> due = jdbc.sql("""
-                    SELECT * FROM crawl_state WHERE next_fetch_at <= UTC_TIMESTAMP(6)
-                    ORDER BY next_fetch_at LIMIT ? FOR UPDATE SKIP LOCKED
+            List<CrawlState> due = jdbc.sql(SELECT + """
+                     WHERE c.next_fetch_at <= UTC_TIMESTAMP(6)
+                    ORDER BY c.next_fetch_at LIMIT ? FOR UPDATE SKIP LOCKED
                     """).param(limit).query(STATE).list();
             if (due.isEmpty()) {
                 return List.<CrawlState>of();
@@ -103,9 +112,9 @@ public class CrawlStates {
      */
     public Optional<CrawlState> claim(long sourceId, String owner, Duration leaseTtl) {
         return transactions.execute(status -> {
-            Optional<CrawlState> found = jdbc.sql("""
-                    SELECT * FROM crawl_state
-                    WHERE source_id = ? AND status <> 'gone' AND (lease_token IS NULL OR next_fetch_at <= UTC_TIMESTAMP(6))
+            Optional<CrawlState> found = jdbc.sql(SELECT + """
+                     WHERE c.source_id = ? AND c.status <> 'gone'
+                      AND (c.lease_token IS NULL OR c.next_fetch_at <= UTC_TIMESTAMP(6))
                     FOR UPDATE SKIP LOCKED
                     """).param(sourceId).query(STATE).optional();
             if (found.isEmpty()) {
@@ -176,7 +185,7 @@ public class CrawlStates {
     private static CrawlState withToken(CrawlState s, long token) {
         return new CrawlState(s.sourceId(), s.url(), s.status(), s.etag(), s.lastModified(), s.nextFetchAt(),
                 s.interval(), s.consecutiveErrors(), s.lastFetchedAt(), s.lastHttpStatus(), s.lastError(),
-                s.lastErrorKey(), s.fetchCount(), token);
+                s.lastErrorKey(), s.fetchCount(), s.push(), token);
     }
 
     private static CrawlState map(ResultSet rs, int row) throws SQLException {
@@ -188,7 +197,11 @@ public class CrawlStates {
                 instant(rs.getTimestamp("next_fetch_at")), Duration.ofSeconds(rs.getInt("interval_s")),
                 rs.getInt("consecutive_errors"), instant(rs.getTimestamp("last_fetched_at")), http,
                 rs.getString("last_error"), rs.getString("last_error_key"), rs.getLong("fetch_count"),
-                leaseToken);
+                push(rs.getString("push_state"), instant(rs.getTimestamp("push_until"))), leaseToken);
+    }
+
+    private static CrawlState.@Nullable Push push(@Nullable String state, @Nullable Instant until) {
+        return state == null ? null : new CrawlState.Push(state.equals("verified"), until);
     }
 
     private static @Nullable Instant instant(@Nullable Timestamp timestamp) {

@@ -63,10 +63,9 @@ public final class CrawlerBenchmark {
             Bench.Series netty = new Bench.Series("bare Netty");
             Bench.Series steady = new Bench.Series("crawler");
             Bench.Series parseShare = new Bench.Series("parse share");
+            Bench.Series parseCores = new Bench.Series("parse share of cores");
             double cold = crawl.round(1);
-            double coldParse = crawl.parseShare();
-            System.out.println(Bench.format("round 1 (cold): crawler %,.0f feeds/s, parsing %.0f%% of refresh time", cold,
-                    coldParse * 100));
+            System.out.println(Bench.format("round 1 (cold): crawler %,.0f feeds/s; %s", cold, crawl.breakdown()));
             for (int round = 2; round <= rounds + 1; round++) {
                 int changed = farm.change(share, random);
                 double romeRate = romeAlone(farm.bodies());
@@ -76,9 +75,9 @@ public final class CrawlerBenchmark {
                 netty.add(true, nettyRate);
                 steady.add(true, crawlRate);
                 parseShare.add(true, crawl.parseShare());
+                parseCores.add(true, crawl.parseCoreShare());
                 System.out.println(Bench.format("round %d: %,d changed; crawler %,.0f feeds/s; Rome alone %,.0f feeds/s;"
-                        + " bare Netty %,.0f fetches/s; parsing %.0f%% of refresh time", round, changed, crawlRate, romeRate,
-                        nettyRate, crawl.parseShare() * 100));
+                        + " bare Netty %,.0f fetches/s; %s", round, changed, crawlRate, romeRate, nettyRate, crawl.breakdown()));
             }
             double slower = Math.min(rome.median(), netty.median());
             System.out.println();
@@ -88,8 +87,10 @@ public final class CrawlerBenchmark {
                 System.out.println(Bench.format("| %s (per s) | %,.0f | %,.0f | %,.0f |", series.name, series.median(),
                         series.min(), series.max()));
             }
-            System.out.println(Bench.format("| parse share of refresh time | %.0f%% | %.0f%% | %.0f%% |",
+            System.out.println(Bench.format("| parsing, share of refresh time | %.1f%% | %.1f%% | %.1f%% |",
                     parseShare.median() * 100, parseShare.min() * 100, parseShare.max() * 100));
+            System.out.println(Bench.format("| parsing, share of the round's core time | %.1f%% | %.1f%% | %.1f%% |",
+                    parseCores.median() * 100, parseCores.min() * 100, parseCores.max() * 100));
             System.out.println(Bench.format("| cold round (all new) crawler | %,.0f | | |", cold));
             System.out.println(Bench.format("farm answered %,d full bodies and %,d 304s", farm.fullResponses(),
                     farm.notModifiedResponses()));
@@ -153,7 +154,9 @@ public final class CrawlerBenchmark {
         private final JdbcTemplate jdbc;
         private final CrawlMetrics metrics;
         private double parseBefore;
-        private double refreshBefore;
+        private double fetchBefore;
+        private double publishBefore;
+        private double wallSeconds;
 
         CrawlRun(ConfigurableApplicationContext context, FeedFarm farm) {
             this.context = context;
@@ -194,7 +197,8 @@ public final class CrawlerBenchmark {
         /** Makes every farm feed due and waits until each has been fetched {@code round} times; feeds/s. */
         double round(int round) {
             parseBefore = metrics.parseSeconds();
-            refreshBefore = metrics.fetchSeconds() + metrics.parseSeconds() + metrics.publishSeconds();
+            fetchBefore = metrics.fetchSeconds();
+            publishBefore = metrics.publishSeconds();
             String like = farm.urlPrefix() + "%";
             long start = System.nanoTime();
             jdbc.update("UPDATE crawl_state SET next_fetch_at = UTC_TIMESTAMP(6) WHERE url LIKE ?", like);
@@ -206,7 +210,8 @@ public final class CrawlerBenchmark {
                 }
                 Bench.park(20);
             }
-            double rate = farm.size() / ((System.nanoTime() - start) / 1e9);
+            wallSeconds = (System.nanoTime() - start) / 1e9;
+            double rate = farm.size() / wallSeconds;
             Long errors = jdbc.queryForObject("SELECT COUNT(*) FROM crawl_state WHERE url LIKE ? AND status <> 'ok'",
                     Long.class, like);
             if (errors != null && errors > 0) {
@@ -215,10 +220,33 @@ public final class CrawlerBenchmark {
             return rate;
         }
 
-        /** Parsing's share of the time refreshes spent fetching, parsing and publishing in the last round. */
+        /** Parsing's share of the time refreshes spent fetching (with the politeness wait), parsing and publishing. */
         double parseShare() {
-            double refresh = metrics.fetchSeconds() + metrics.parseSeconds() + metrics.publishSeconds() - refreshBefore;
-            return refresh <= 0 ? 0 : (metrics.parseSeconds() - parseBefore) / refresh;
+            double refresh = fetched() + parsed() + published();
+            return refresh <= 0 ? 0 : parsed() / refresh;
+        }
+
+        /** Time spent parsing over the round's wall time times the cores: how much of the machine parsing took. */
+        double parseCoreShare() {
+            return parsed() / (wallSeconds * Runtime.getRuntime().availableProcessors());
+        }
+
+        String breakdown() {
+            return Bench.format("summed over refreshes: fetch %.1f s, parse %.1f s, publish %.1f s; parsing %.1f%% of"
+                    + " refresh time, %.1f%% of the round's core time", fetched(), parsed(), published(), parseShare() * 100,
+                    parseCoreShare() * 100);
+        }
+
+        private double parsed() {
+            return metrics.parseSeconds() - parseBefore;
+        }
+
+        private double fetched() {
+            return metrics.fetchSeconds() - fetchBefore;
+        }
+
+        private double published() {
+            return metrics.publishSeconds() - publishBefore;
         }
     }
 }

@@ -6,14 +6,14 @@ import java.nio.charset.StandardCharsets;
 import org.jspecify.annotations.Nullable;
 
 /** Urls as feeds write them (relative, with spaces or non-ASCII) made absolute http(s) urls, or refused. */
-public final class FeedUrls {
+public final class LinkResolver {
 
     /** Longer urls are refused: no real link is this long, and stored urls are keys in places. */
     public static final int MAX_LENGTH = 4096;
 
     private static final String HEX = "0123456789ABCDEF";
 
-    private FeedUrls() {
+    private LinkResolver() {
     }
 
     /** {@code reference} resolved against {@code base}, if the result is an absolute http or https url with a host; else null. */
