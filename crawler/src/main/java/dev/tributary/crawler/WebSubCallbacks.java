@@ -4,7 +4,7 @@ import dev.tributary.crawler.normalize.FeedDocument;
 import dev.tributary.crawler.parse.FeedFormatException;
 import dev.tributary.crawler.refresh.FeedIngest;
 import dev.tributary.crawler.websub.HubSubscriptions;
-import java.net.URI;
+import dev.tributary.crawler.websub.WebSubscription;
 import java.time.Clock;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -62,15 +62,15 @@ public class WebSubCallbacks {
 
     /** Content distribution: a hub pushes the feed's new body. */
     public Delivery deliver(long sourceId, @Nullable String signature, byte[] body, @Nullable String contentType) {
-        Optional<URI> topic = hubs.topic(sourceId);
-        if (topic.isEmpty()) {
+        Optional<WebSubscription> subscription = hubs.find(sourceId);
+        if (subscription.isEmpty()) {
             return Delivery.UNKNOWN;
         }
-        if (!hubs.authentic(sourceId, signature, body)) {
+        if (!hubs.authentic(subscription.get(), signature, body)) {
             return Delivery.REJECTED;
         }
         try {
-            FeedDocument document = ingest.read(body, contentType, topic.get(), clock.instant());
+            FeedDocument document = ingest.read(body, contentType, subscription.get().topic(), clock.instant());
             int created = ingest.publish(sourceId, document);
             log.debug("feed {}: hub pushed {} entries, {} new", sourceId, document.items().size(), created);
             return Delivery.PUBLISHED;

@@ -71,7 +71,4 @@ public class CrawlMetrics {
         return parse.count();
     }
 
-    public long fetches() {
-        return fetch.count();
-    }
 }

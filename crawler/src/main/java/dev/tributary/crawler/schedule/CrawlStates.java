@@ -91,18 +91,7 @@ public class CrawlStates {
             if (due.isEmpty()) {
                 return List.<CrawlState>of();
             }
-            long token = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
-            jdbc.sql("""
-                    UPDATE crawl_state
-                    SET lease_token = :token, lease_owner = :owner,
-                        next_fetch_at = UTC_TIMESTAMP(6) + INTERVAL :ttl MICROSECOND
-                    WHERE source_id IN (:ids)
-                    """)
-                    .param("token", token)
-                    .param("owner", owner)
-                    .param("ttl", micros(leaseTtl))
-                    .param("ids", due.stream().map(CrawlState::sourceId).toList())
-                    .update();
+            long token = lease(due.stream().map(CrawlState::sourceId).toList(), owner, leaseTtl);
             return due.stream().map(state -> withToken(state, token)).toList();
         });
     }
@@ -120,13 +109,7 @@ public class CrawlStates {
             if (found.isEmpty()) {
                 return found;
             }
-            long token = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
-            jdbc.sql("""
-                    UPDATE crawl_state SET lease_token = ?, lease_owner = ?,
-                        next_fetch_at = UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND
-                    WHERE source_id = ?
-                    """).params(token, owner, micros(leaseTtl), sourceId).update();
-            return Optional.of(withToken(found.get(), token));
+            return Optional.of(withToken(found.get(), lease(List.of(sourceId), owner, leaseTtl)));
         });
     }
 
@@ -160,26 +143,21 @@ public class CrawlStates {
                 .update() > 0;
     }
 
-    /** Makes a feed due at once (not a gone one), e.g. when its hub announces new content. */
-    public boolean fetchSoon(long sourceId) {
-        return jdbc.sql("""
-                UPDATE crawl_state SET next_fetch_at = UTC_TIMESTAMP(6)
-                WHERE source_id = ? AND status <> 'gone' AND lease_token IS NULL
-                """).param(sourceId).update() > 0;
-    }
-
-    /** Moves a feed's next fetch (not a gone or leased one) to {@code delay} from now. */
-    public boolean reschedule(long sourceId, Duration delay) {
-        return jdbc.sql("""
-                UPDATE crawl_state SET next_fetch_at = UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND
-                WHERE source_id = ? AND status <> 'gone' AND lease_token IS NULL
-                """).params(micros(delay), sourceId).update() > 0;
-    }
-
-    /** Feeds due now, for metrics (how far the crawl is behind). */
-    public long dueCount() {
-        return jdbc.sql("SELECT COUNT(*) FROM crawl_state WHERE next_fetch_at <= UTC_TIMESTAMP(6)")
-                .query(Long.class).single();
+    /** Leases rows locked by the caller's transaction: the next fetch moves to the lease's end. Returns the token. */
+    private long lease(List<Long> sourceIds, String owner, Duration leaseTtl) {
+        long token = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
+        jdbc.sql("""
+                UPDATE crawl_state
+                SET lease_token = :token, lease_owner = :owner,
+                    next_fetch_at = UTC_TIMESTAMP(6) + INTERVAL :ttl MICROSECOND
+                WHERE source_id IN (:ids)
+                """)
+                .param("token", token)
+                .param("owner", owner)
+                .param("ttl", micros(leaseTtl))
+                .param("ids", sourceIds)
+                .update();
+        return token;
     }
 
     private static CrawlState withToken(CrawlState s, long token) {

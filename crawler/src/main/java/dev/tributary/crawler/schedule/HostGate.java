@@ -14,7 +14,6 @@ import java.util.function.LongSupplier;
  */
 public final class HostGate {
 
-    private final int perHost;
     private final long delayNanos;
     private final LongSupplier nanoClock;
     private final LoadingCache<String, Host> hosts;
@@ -24,7 +23,6 @@ public final class HostGate {
     }
 
     HostGate(int perHost, Duration delay, LongSupplier nanoClock) {
-        this.perHost = perHost;
         this.delayNanos = delay.toNanos();
         this.nanoClock = nanoClock;
         this.hosts = Caffeine.newBuilder().expireAfterAccess(10, TimeUnit.MINUTES).build(host -> new Host(perHost));
@@ -50,10 +48,6 @@ public final class HostGate {
             throw e;
         }
         return state.slots::release;
-    }
-
-    int perHost() {
-        return perHost;
     }
 
     /** Reserves a start at {@code host} without taking a slot; how long the caller would wait. */

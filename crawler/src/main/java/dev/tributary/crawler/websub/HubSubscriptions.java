@@ -155,24 +155,15 @@ public class HubSubscriptions {
         };
     }
 
-    /** Whether pushed content is genuinely from the hub we subscribed to (its HMAC signature). */
-    public boolean authentic(long sourceId, @Nullable String signature, byte[] body) {
-        Optional<WebSubscription> found = subscriptions.find(sourceId);
-        if (found.isEmpty() || found.get().state() != WebSubscription.State.VERIFIED) {
+    /** Whether pushed content genuinely comes from the hub of {@code subscription} (verified, valid HMAC signature). */
+    public boolean authentic(WebSubscription subscription, @Nullable String signature, byte[] body) {
+        if (subscription.state() != WebSubscription.State.VERIFIED
+                || !HubSignature.valid(signature, body, subscription.secret())) {
+            log.warn("feed {}: pushed content with a missing or wrong signature ignored", subscription.sourceId());
             return false;
         }
-        boolean valid = HubSignature.valid(signature, body, found.get().secret());
-        if (valid) {
-            subscriptions.delivered(sourceId);
-        } else {
-            log.warn("feed {}: pushed content with a missing or wrong signature ignored", sourceId);
-        }
-        return valid;
-    }
-
-    /** The topic url a subscription was made for (the base of pushed content). */
-    public Optional<URI> topic(long sourceId) {
-        return subscriptions.find(sourceId).map(WebSubscription::topic);
+        subscriptions.delivered(subscription.sourceId());
+        return true;
     }
 
     private static boolean httpUrl(URI uri) {

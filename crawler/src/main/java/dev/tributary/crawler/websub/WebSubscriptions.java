@@ -50,17 +50,8 @@ class WebSubscriptions {
                 .params(truncate(reason), sourceId).update();
     }
 
-    void failed(long sourceId, String error) {
-        jdbc.sql("UPDATE websub_subscriptions SET last_error = ? WHERE source_id = ?").params(truncate(error), sourceId)
-                .update();
-    }
-
     void delivered(long sourceId) {
         jdbc.sql("UPDATE websub_subscriptions SET deliveries = deliveries + 1 WHERE source_id = ?").param(sourceId).update();
-    }
-
-    void delete(long sourceId) {
-        jdbc.sql("DELETE FROM websub_subscriptions WHERE source_id = ?").param(sourceId).update();
     }
 
     private static String truncate(String value) {
