@@ -1,0 +1,23 @@
+package dev.tributary.api.account;
+
+import java.time.Instant;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A person's account (the body of a {@code user} entity; its id is the person's id everywhere).
+ * {@code feedToken} is the secret in the private feed url, shown to its owner, looked up by hash.
+ */
+public record Account(String username, String passwordHash, @Nullable String email, String feedToken, Instant createdAt) {
+
+    public Account {
+        Objects.requireNonNull(username, "username");
+        Objects.requireNonNull(passwordHash, "passwordHash");
+        Objects.requireNonNull(feedToken, "feedToken");
+        Objects.requireNonNull(createdAt, "createdAt");
+    }
+
+    Account withFeedToken(String token) {
+        return new Account(username, passwordHash, email, token, createdAt);
+    }
+}

@@ -1,0 +1,79 @@
+package dev.tributary.api.account;
+
+import dev.tributary.api.security.Caller;
+import dev.tributary.api.web.ApiProblem;
+import dev.tributary.api.web.Ids;
+import dev.tributary.storage.Entity;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Email;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Registration, and the caller's own account ({@code /me}). */
+@RestController
+class AccountController {
+
+    /** bcrypt reads at most 72 bytes; a longer password would be silently cut, so it is refused. */
+    private static final int MAX_PASSWORD_BYTES = 72;
+
+    private final Accounts accounts;
+
+    AccountController(Accounts accounts) {
+        this.accounts = accounts;
+    }
+
+    /** What a person sends to register. */
+    record Registration(
+            @NotNull @Pattern(regexp = Usernames.REGEX, message = "must be 3 to 30 of a-z, 0-9 and _") String username,
+            @NotNull @Size(min = 8, max = 72, message = "must be 8 to 72 characters") String password,
+            @Nullable @Email @Size(max = 254) String email) {
+    }
+
+    /** A registered account as others may see it. */
+    record AccountView(String id, String username, Instant createdAt) {
+    }
+
+    /** The caller's own account, with the secret of their private feed url. */
+    record MeView(String id, String username, Instant createdAt, String feedToken) {
+    }
+
+    @PostMapping("/api/v1/accounts")
+    @ResponseStatus(HttpStatus.CREATED)
+    AccountView register(@Valid @RequestBody Registration registration) {
+        if (registration.password().getBytes(StandardCharsets.UTF_8).length > MAX_PASSWORD_BYTES) {
+            throw ApiProblem.invalid("password", "must be at most 72 bytes in UTF-8");
+        }
+        try {
+            Entity<Account> account = accounts.register(registration.username(), registration.password(), registration.email());
+            return new AccountView(Ids.format(account.id()), account.body().username(), account.body().createdAt());
+        } catch (UsernameTakenException taken) {
+            throw ApiProblem.conflict(taken.getMessage());
+        }
+    }
+
+    @GetMapping("/api/v1/me")
+    MeView me(Caller caller) {
+        return me(accounts.find(caller.userId()).orElseThrow(() -> ApiProblem.notFound("account")));
+    }
+
+    /** Replaces the private feed url's secret; the old url stops working at once. */
+    @PostMapping("/api/v1/me/feed_token")
+    MeView rotateFeedToken(Caller caller) {
+        return me(accounts.rotateFeedToken(caller.userId()));
+    }
+
+    private static MeView me(Entity<Account> account) {
+        return new MeView(Ids.format(account.id()), account.body().username(), account.body().createdAt(),
+                account.body().feedToken());
+    }
+}

@@ -1,0 +1,96 @@
+package dev.tributary.api.account;
+
+import dev.tributary.storage.DuplicateIndexKeyException;
+import dev.tributary.storage.Entity;
+import dev.tributary.storage.EntityStore;
+import dev.tributary.storage.IndexKey;
+import dev.tributary.storage.IndexReader;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.springframework.security.crypto.password.PasswordEncoder;
+import org.springframework.stereotype.Service;
+
+/** People's accounts: registration, look-up by id, username and feed token, and feed-token rotation. */
+@Service
+public class Accounts {
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final EntityStore store;
+    private final IndexReader indexes;
+    private final PasswordEncoder passwords;
+    private final Clock clock;
+
+    Accounts(EntityStore store, IndexReader indexes, PasswordEncoder passwords) {
+        this.store = store;
+        this.indexes = indexes;
+        this.passwords = passwords;
+        this.clock = Clock.systemUTC();
+    }
+
+    /**
+     * Creates an account; the caller has validated the username's form.
+     * @throws UsernameTakenException if someone has that username (the index decides a race)
+     */
+    public Entity<Account> register(String username, String password, @Nullable String email) {
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
+        Account account = new Account(username, passwords.encode(password), email, newFeedToken(), now);
+        try {
+            return store.insert(AccountKinds.ACCOUNT, account);
+        } catch (DuplicateIndexKeyException e) {
+            if (e.index().equals(AccountKinds.USERNAMES.name())) {
+                throw new UsernameTakenException(username);
+            }
+            throw e;
+        }
+    }
+
+    public Optional<Entity<Account>> find(long id) {
+        return store.find(AccountKinds.ACCOUNT, id);
+    }
+
+    /** The accounts with these ids, in the order asked, skipping missing ones. */
+    public List<Entity<Account>> getAll(Collection<Long> ids) {
+        return store.getAll(AccountKinds.ACCOUNT, ids);
+    }
+
+    public Optional<Entity<Account>> findByUsername(String username) {
+        if (!Usernames.valid(username)) {
+            return Optional.empty();
+        }
+        return indexes.lookupUnique(AccountKinds.USERNAMES, IndexKey.of(username));
+    }
+
+    /** The account whose private feed url carries {@code token}. */
+    public Optional<Entity<Account>> findByFeedToken(String token) {
+        if (token == null || token.isEmpty() || token.length() > 100) {
+            return Optional.empty();
+        }
+        return indexes.lookupUnique(AccountKinds.FEED_TOKENS, IndexKey.of(token))
+                .filter(account -> account.body().feedToken().equals(token));
+    }
+
+    /** Whether {@code password} is the account's; constant-time in the hash comparison. */
+    public boolean passwordMatches(Account account, String password) {
+        return password != null && passwords.matches(password, account.passwordHash());
+    }
+
+    /** Gives the account a new feed token: the old private feed url stops working at once. */
+    public Entity<Account> rotateFeedToken(long id) {
+        Entity<Account> account = store.get(AccountKinds.ACCOUNT, id);
+        return store.put(AccountKinds.ACCOUNT, id, account.body().withFeedToken(newFeedToken()));
+    }
+
+    private static String newFeedToken() {
+        byte[] bytes = new byte[24];
+        RANDOM.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+}

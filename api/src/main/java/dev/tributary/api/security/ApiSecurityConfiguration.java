@@ -1,0 +1,74 @@
+package dev.tributary.api.security;
+
+import jakarta.servlet.DispatcherType;
+import java.util.List;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpMethod;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.crypto.factory.PasswordEncoderFactories;
+import org.springframework.security.crypto.password.PasswordEncoder;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.web.cors.CorsConfiguration;
+import org.springframework.web.cors.UrlBasedCorsConfigurationSource;
+import org.springframework.web.method.support.HandlerMethodArgumentResolver;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+
+/**
+ * The API's security: {@code /api/**} is stateless and takes bearer tokens (personal access
+ * tokens or OAuth access tokens), {@code read} for GET and {@code write} for the rest; the three
+ * ways in (account creation, app registration, token creation by password) are open.
+ */
+@Configuration(proxyBeanMethods = false)
+class ApiSecurityConfiguration implements WebMvcConfigurer {
+
+    @Bean
+    PasswordEncoder passwordEncoder() {
+        return PasswordEncoderFactories.createDelegatingPasswordEncoder();
+    }
+
+    @Bean
+    @Order(2)
+    SecurityFilterChain apiSecurity(HttpSecurity http, ApiBearerAuthentication bearer, SecurityProblems problems) {
+        http.securityMatcher("/api/**")
+                .authorizeHttpRequests(requests -> requests
+                        .dispatcherTypeMatchers(DispatcherType.ASYNC, DispatcherType.ERROR).permitAll()
+                        .requestMatchers(HttpMethod.OPTIONS, "/api/**").permitAll()
+                        .requestMatchers(HttpMethod.POST, "/api/v1/accounts", "/api/v1/apps", "/api/v1/tokens").permitAll()
+                        .requestMatchers(HttpMethod.GET, "/api/**").hasAuthority(Scope.READ.authority())
+                        .requestMatchers(HttpMethod.HEAD, "/api/**").hasAuthority(Scope.READ.authority())
+                        .anyRequest().hasAuthority(Scope.WRITE.authority()))
+                .oauth2ResourceServer(server -> server
+                        .authenticationManagerResolver(request -> bearer)
+                        .authenticationEntryPoint(problems)
+                        .accessDeniedHandler(problems))
+                .exceptionHandling(errors -> errors.authenticationEntryPoint(problems).accessDeniedHandler(problems))
+                .sessionManagement(sessions -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                .requestCache(cache -> cache.disable())
+                .csrf(csrf -> csrf.disable())
+                .cors(cors -> cors.configurationSource(apiCors()));
+        return http.build();
+    }
+
+    /** Third-party web apps call the API from their own origins with bearer tokens (no cookies). */
+    private static UrlBasedCorsConfigurationSource apiCors() {
+        CorsConfiguration cors = new CorsConfiguration();
+        cors.addAllowedOriginPattern("*");
+        cors.setAllowedMethods(List.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"));
+        cors.setAllowedHeaders(List.of("Authorization", "Content-Type", "If-None-Match", "Last-Event-ID"));
+        cors.setExposedHeaders(List.of("Link", "ETag", "Retry-After", "RateLimit-Limit", "RateLimit-Remaining",
+                "RateLimit-Reset", "Location"));
+        cors.setAllowCredentials(false);
+        cors.setMaxAge(3600L);
+        UrlBasedCorsConfigurationSource source = new UrlBasedCorsConfigurationSource();
+        source.registerCorsConfiguration("/api/**", cors);
+        return source;
+    }
+
+    @Override
+    public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
+        resolvers.add(new CallerArgumentResolver());
+    }
+}

@@ -1,0 +1,43 @@
+package dev.tributary.api.security;
+
+import dev.tributary.api.account.Account;
+import dev.tributary.api.account.Accounts;
+import dev.tributary.storage.Entity;
+import java.time.Duration;
+import java.util.Optional;
+import org.springframework.stereotype.Service;
+
+/**
+ * Checks a username and password, throttled per account and per client address. Every way in
+ * by password (HTTP Basic for token creation, the OAuth login form) goes through here.
+ */
+@Service
+public class PasswordLogin {
+
+    private final Accounts accounts;
+    private final LoginThrottle throttle;
+
+    PasswordLogin(Accounts accounts, LoginThrottle throttle) {
+        this.accounts = accounts;
+        this.throttle = throttle;
+    }
+
+    /**
+     * The account, if the password is its own.
+     * @throws LoginRefusedException for wrong credentials, or with a retry-after when throttled
+     */
+    public Entity<Account> authenticate(String username, String password, String clientAddress) {
+        String name = username == null ? "" : username.toLowerCase(java.util.Locale.ROOT);
+        Optional<Duration> locked = throttle.lockedFor(name, clientAddress);
+        if (locked.isPresent()) {
+            throw new LoginRefusedException("Too many failed logins; try again later.", locked.get());
+        }
+        Optional<Entity<Account>> account = accounts.findByUsername(name);
+        if (account.isPresent() && accounts.passwordMatches(account.get().body(), password)) {
+            throttle.succeeded(name);
+            return account.get();
+        }
+        throttle.failed(name, clientAddress);
+        throw new LoginRefusedException("Wrong username or password.", null);
+    }
+}

@@ -1,0 +1,50 @@
+package dev.tributary.api.security;
+
+import dev.tributary.api.web.ProblemWriter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import org.springframework.http.HttpStatus;
+import org.springframework.security.access.AccessDeniedException;
+import org.springframework.security.core.AuthenticationException;
+import org.springframework.security.oauth2.server.resource.InvalidBearerTokenException;
+import org.springframework.security.web.AuthenticationEntryPoint;
+import org.springframework.security.web.access.AccessDeniedHandler;
+import org.springframework.stereotype.Component;
+
+/**
+ * 401 and 403 of the API as problem details, with the RFC 6750 {@code WWW-Authenticate} header
+ * (naming {@code invalid_token} or {@code insufficient_scope}) that OAuth clients act on.
+ */
+@Component
+class SecurityProblems implements AuthenticationEntryPoint, AccessDeniedHandler {
+
+    private final ProblemWriter problems;
+
+    SecurityProblems(ProblemWriter problems) {
+        this.problems = problems;
+    }
+
+    @Override
+    public void commence(HttpServletRequest request, HttpServletResponse response, AuthenticationException failure)
+            throws IOException {
+        if (failure instanceof InvalidBearerTokenException) {
+            response.setHeader("WWW-Authenticate", "Bearer error=\"invalid_token\", error_description=\""
+                    + failure.getMessage() + "\"");
+            problems.write(request, response, HttpStatus.UNAUTHORIZED, "invalid-token", failure.getMessage());
+            return;
+        }
+        response.setHeader("WWW-Authenticate", "Bearer");
+        problems.write(request, response, HttpStatus.UNAUTHORIZED, "unauthorized",
+                "This endpoint needs an access token: Authorization: Bearer <token>.");
+    }
+
+    @Override
+    public void handle(HttpServletRequest request, HttpServletResponse response, AccessDeniedException denied)
+            throws IOException {
+        String scope = "GET".equals(request.getMethod()) || "HEAD".equals(request.getMethod()) ? "read" : "write";
+        response.setHeader("WWW-Authenticate", "Bearer error=\"insufficient_scope\", scope=\"" + scope + "\"");
+        problems.write(request, response, HttpStatus.FORBIDDEN, "insufficient-scope",
+                "This token lacks the '" + scope + "' scope this request needs.");
+    }
+}

@@ -1,0 +1,13 @@
+package dev.tributary.api.token;
+
+import dev.tributary.api.security.Scope;
+import java.time.Instant;
+import java.util.Set;
+
+/** A personal access token as listed: everything but the secret, which is shown once at creation. */
+public record PersonalToken(long id, long userId, String name, Set<Scope> scopes, Instant createdAt) {
+
+    public PersonalToken {
+        scopes = Set.copyOf(scopes);
+    }
+}

@@ -1,0 +1,125 @@
+package dev.tributary.api.token;
+
+import dev.tributary.api.account.Account;
+import dev.tributary.api.security.Caller;
+import dev.tributary.api.security.LoginRefusedException;
+import dev.tributary.api.security.PasswordLogin;
+import dev.tributary.api.security.Scope;
+import dev.tributary.api.web.ApiProblem;
+import dev.tributary.api.web.Ids;
+import dev.tributary.storage.Entity;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Personal access tokens: created with the account's password (HTTP Basic), listed and revoked with a token. */
+@RestController
+@RequestMapping("/api/v1/tokens")
+class TokenController {
+
+    private final PersonalTokens tokens;
+    private final PasswordLogin login;
+    private final PersonalTokenAuthenticator authenticator;
+
+    TokenController(PersonalTokens tokens, PasswordLogin login, PersonalTokenAuthenticator authenticator) {
+        this.tokens = tokens;
+        this.login = login;
+        this.authenticator = authenticator;
+    }
+
+    /** What a client sends to create a token. */
+    record NewToken(@NotBlank @Size(max = 100) String name, @NotNull @Size(min = 1, max = 2) List<String> scopes) {
+    }
+
+    /** A new token: the secret appears here once and never again. */
+    record CreatedToken(String id, String name, String token, List<String> scopes, Instant createdAt) {
+    }
+
+    /** A token as listed (no secret). */
+    record TokenView(String id, String name, List<String> scopes, Instant createdAt) {
+    }
+
+    @PostMapping
+    @ResponseStatus(HttpStatus.CREATED)
+    CreatedToken create(@RequestHeader(name = "Authorization", required = false) @Nullable String authorization,
+            @Valid @RequestBody NewToken request, HttpServletRequest http) {
+        Entity<Account> account = basicLogin(authorization, http.getRemoteAddr());
+        Set<Scope> scopes = scopes(request.scopes());
+        if (tokens.count(account.id()) >= PersonalTokens.MAX_PER_USER) {
+            throw ApiProblem.conflict("You already have " + PersonalTokens.MAX_PER_USER + " tokens; revoke one first.");
+        }
+        IssuedToken issued = tokens.create(account.id(), request.name().strip(), scopes);
+        return new CreatedToken(Ids.format(issued.token().id()), issued.token().name(), issued.secret(),
+                wire(issued.token().scopes()), issued.token().createdAt());
+    }
+
+    @GetMapping
+    List<TokenView> list(Caller caller) {
+        return tokens.of(caller.userId()).stream()
+                .map(t -> new TokenView(Ids.format(t.id()), t.name(), wire(t.scopes()), t.createdAt()))
+                .toList();
+    }
+
+    @DeleteMapping("/{id}")
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    void revoke(Caller caller, @PathVariable String id) {
+        byte[] hash = tokens.revoke(caller.userId(), Ids.path(id, "token"))
+                .orElseThrow(() -> ApiProblem.notFound("token"));
+        authenticator.revoked(hash);
+    }
+
+    private Entity<Account> basicLogin(@Nullable String authorization, String address) {
+        if (authorization == null || !authorization.regionMatches(true, 0, "Basic ", 0, 6)) {
+            throw ApiProblem.unauthorized("Creating a token takes the account's username and password as HTTP Basic.");
+        }
+        String decoded;
+        try {
+            decoded = new String(Base64.getDecoder().decode(authorization.substring(6).strip()), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException notBase64) {
+            throw ApiProblem.unauthorized("The HTTP Basic credentials are not valid base64.");
+        }
+        int colon = decoded.indexOf(':');
+        if (colon < 0) {
+            throw ApiProblem.unauthorized("The HTTP Basic credentials need the form username:password.");
+        }
+        try {
+            return login.authenticate(decoded.substring(0, colon), decoded.substring(colon + 1), address);
+        } catch (LoginRefusedException refused) {
+            if (refused.retryAfter() != null) {
+                throw ApiProblem.tooManyRequests(refused.getMessage(), refused.retryAfter().toSeconds() + 1);
+            }
+            throw ApiProblem.unauthorized(refused.getMessage());
+        }
+    }
+
+    private static Set<Scope> scopes(List<String> names) {
+        Set<Scope> scopes = EnumSet.noneOf(Scope.class);
+        for (String name : names) {
+            scopes.add(Scope.parse(name).orElseThrow(() -> ApiProblem.invalid("scopes", "may only hold 'read' and 'write'")));
+        }
+        return scopes;
+    }
+
+    private static List<String> wire(Set<Scope> scopes) {
+        return scopes.stream().sorted().map(Scope::wireName).toList();
+    }
+}

@@ -1,0 +1,195 @@
+package dev.tributary.api.web;
+
+import dev.tributary.crawler.FeedRejectedException;
+import dev.tributary.pubsub.GroupNotFoundException;
+import dev.tributary.pubsub.NotAMemberException;
+import dev.tributary.pubsub.SourceNotFoundException;
+import dev.tributary.storage.EntityNotFoundException;
+import dev.tributary.storage.WrongKindException;
+import jakarta.validation.ConstraintViolationException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.validation.FieldError;
+import org.springframework.web.bind.MethodArgumentNotValidException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.method.annotation.HandlerMethodValidationException;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DatabindException;
+import tools.jackson.databind.exc.InvalidFormatException;
+import tools.jackson.databind.exc.MismatchedInputException;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
+
+/**
+ * Every error as RFC 9457 problem details: Spring's own (405, 406, 415, 404 for unknown paths…),
+ * validation failures with an {@code errors} array of {@code {field, message}}, unreadable
+ * bodies, and the domain's exceptions. Nothing the client sends should end as a 500.
+ */
+@RestControllerAdvice
+class ApiExceptionHandler extends ResponseEntityExceptionHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
+
+    @Override
+    protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException ex, HttpHeaders headers,
+            HttpStatusCode status, WebRequest request) {
+        List<Map<String, String>> errors = new ArrayList<>();
+        for (FieldError error : ex.getBindingResult().getFieldErrors()) {
+            errors.add(fieldError(JsonNames.snakeCase(error.getField()), error.getDefaultMessage()));
+        }
+        ex.getBindingResult().getGlobalErrors().forEach(e -> errors.add(fieldError(e.getObjectName(), e.getDefaultMessage())));
+        return validation(errors, headers, request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleHandlerMethodValidationException(HandlerMethodValidationException ex,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        List<Map<String, String>> errors = new ArrayList<>();
+        ex.getParameterValidationResults().forEach(result -> result.getResolvableErrors().forEach(error -> errors.add(
+                fieldError(result.getMethodParameter().getParameterName(), error.getDefaultMessage()))));
+        return validation(errors, headers, request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex, HttpHeaders headers,
+            HttpStatusCode status, WebRequest request) {
+        RequestTooLargeException tooLarge = cause(ex, RequestTooLargeException.class);
+        if (tooLarge != null) {
+            return tooLarge(tooLarge, request);
+        }
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, unreadable(ex));
+        problem.setType(ApiProblem.type("unreadable"));
+        MismatchedInputException mismatch = cause(ex, MismatchedInputException.class);
+        if (mismatch != null) {
+            problem.setType(ApiProblem.type("invalid"));
+            problem.setProperty("errors", List.of(fieldError(path(mismatch), mismatchMessage(mismatch))));
+        }
+        return handleExceptionInternal(ex, problem, headers, HttpStatus.BAD_REQUEST, request);
+    }
+
+    @ExceptionHandler(RequestTooLargeException.class)
+    ResponseEntity<Object> tooLarge(RequestTooLargeException ex, WebRequest request) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONTENT_TOO_LARGE, ex.getMessage());
+        problem.setType(ApiProblem.type("too-large"));
+        HttpHeaders headers = new HttpHeaders();
+        headers.set(HttpHeaders.CONNECTION, "close");
+        return handleExceptionInternal(ex, problem, headers, HttpStatus.CONTENT_TOO_LARGE, request);
+    }
+
+    @ExceptionHandler(MethodArgumentTypeMismatchException.class)
+    ResponseEntity<Object> typeMismatch(MethodArgumentTypeMismatchException ex, WebRequest request) {
+        return validation(List.of(fieldError(ex.getName(), "has the wrong type")), new HttpHeaders(), request);
+    }
+
+    @ExceptionHandler(ConstraintViolationException.class)
+    ResponseEntity<Object> constraintViolation(ConstraintViolationException ex, WebRequest request) {
+        List<Map<String, String>> errors = new ArrayList<>();
+        ex.getConstraintViolations().forEach(v -> errors.add(fieldError(lastNode(v.getPropertyPath().toString()), v.getMessage())));
+        return validation(errors, new HttpHeaders(), request);
+    }
+
+    @ExceptionHandler({SourceNotFoundException.class, GroupNotFoundException.class, EntityNotFoundException.class,
+            WrongKindException.class})
+    ResponseEntity<Object> notFound(RuntimeException ex, WebRequest request) {
+        ApiProblem problem = ApiProblem.notFound(ex instanceof GroupNotFoundException ? "group" : "such thing");
+        return handleExceptionInternal(problem, problem.getBody(), problem.getHeaders(), problem.getStatusCode(), request);
+    }
+
+    @ExceptionHandler(NotAMemberException.class)
+    ResponseEntity<Object> notAMember(NotAMemberException ex, WebRequest request) {
+        ApiProblem problem = ApiProblem.forbidden("Only members of the group may do this.");
+        return handleExceptionInternal(problem, problem.getBody(), problem.getHeaders(), problem.getStatusCode(), request);
+    }
+
+    @ExceptionHandler(FeedRejectedException.class)
+    ResponseEntity<Object> feedRejected(FeedRejectedException ex, WebRequest request) {
+        ApiProblem problem = ApiProblem.unprocessable("feed-rejected", ex.reason(), ex.getMessage());
+        return handleExceptionInternal(problem, problem.getBody(), problem.getHeaders(), problem.getStatusCode(), request);
+    }
+
+    /** Domain records refuse bad values with IllegalArgumentException; reaching here, the client sent them. */
+    @ExceptionHandler(IllegalArgumentException.class)
+    ResponseEntity<Object> illegalArgument(IllegalArgumentException ex, WebRequest request) {
+        ApiProblem problem = ApiProblem.badRequest(ex.getMessage() == null ? "Invalid request." : ex.getMessage());
+        return handleExceptionInternal(problem, problem.getBody(), problem.getHeaders(), problem.getStatusCode(), request);
+    }
+
+    @ExceptionHandler(Exception.class)
+    ResponseEntity<Object> unexpected(Exception ex, WebRequest request) {
+        log.error("Unexpected error on {}", request.getDescription(false), ex);
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR,
+                "Something went wrong on our side; it has been logged.");
+        return handleExceptionInternal(ex, problem, new HttpHeaders(), HttpStatus.INTERNAL_SERVER_ERROR, request);
+    }
+
+    private ResponseEntity<Object> validation(List<Map<String, String>> errors, HttpHeaders headers, WebRequest request) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, "The request has invalid fields.");
+        problem.setType(ApiProblem.type("invalid"));
+        problem.setProperty("errors", errors);
+        return handleExceptionInternal(new IllegalArgumentException("invalid fields"), problem, headers, HttpStatus.BAD_REQUEST, request);
+    }
+
+    private static Map<String, String> fieldError(@Nullable String field, @Nullable String message) {
+        return Map.of("field", field == null || field.isEmpty() ? "body" : field, "message", message == null ? "is invalid" : message);
+    }
+
+    private static String unreadable(HttpMessageNotReadableException ex) {
+        if (cause(ex, UnrecognizedPropertyException.class) != null) {
+            return "The body has a field this endpoint does not know.";
+        }
+        if (cause(ex, JacksonException.class) != null && cause(ex, DatabindException.class) == null) {
+            return "The body is not well-formed JSON.";
+        }
+        return ex.getCause() == null ? "The request body is missing." : "The request body could not be read.";
+    }
+
+    private static String mismatchMessage(MismatchedInputException mismatch) {
+        if (mismatch instanceof UnrecognizedPropertyException) {
+            return "is not a known field";
+        }
+        if (mismatch instanceof InvalidFormatException invalid && invalid.getTargetType() != null
+                && invalid.getTargetType().isEnum()) {
+            return "is not one of the accepted values";
+        }
+        return "has the wrong type";
+    }
+
+    private static String path(DatabindException ex) {
+        StringBuilder path = new StringBuilder();
+        for (var reference : ex.getPath()) {
+            if (reference.getPropertyName() != null) {
+                path.append(path.isEmpty() ? "" : ".").append(reference.getPropertyName());
+            } else if (reference.getIndex() >= 0) {
+                path.append('[').append(reference.getIndex()).append(']');
+            }
+        }
+        return path.toString();
+    }
+
+    private static String lastNode(String propertyPath) {
+        int dot = propertyPath.lastIndexOf('.');
+        return JsonNames.snakeCase(dot < 0 ? propertyPath : propertyPath.substring(dot + 1));
+    }
+
+    private static <T extends Throwable> @Nullable T cause(Throwable ex, Class<T> type) {
+        for (Throwable t = ex; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (type.isInstance(t)) {
+                return type.cast(t);
+            }
+        }
+        return null;
+    }
+}

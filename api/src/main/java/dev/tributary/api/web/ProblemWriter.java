@@ -1,0 +1,39 @@
+package dev.tributary.api.web;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.net.URI;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Writes a problem document straight to the response, for errors raised in filters (security,
+ * rate limits, body limits) before any controller runs.
+ */
+@Component
+public class ProblemWriter {
+
+    private final JsonMapper json;
+
+    ProblemWriter(JsonMapper json) {
+        this.json = json;
+    }
+
+    public void write(HttpServletRequest request, HttpServletResponse response, HttpStatus status, String key, String detail)
+            throws IOException {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+        problem.setType(ApiProblem.type(key));
+        problem.setInstance(URI.create(request.getRequestURI()));
+        write(response, problem);
+    }
+
+    public void write(HttpServletResponse response, ProblemDetail problem) throws IOException {
+        response.setStatus(problem.getStatus());
+        response.setContentType("application/problem+json");
+        response.setCharacterEncoding("UTF-8");
+        response.getOutputStream().write(json.writeValueAsBytes(problem));
+    }
+}

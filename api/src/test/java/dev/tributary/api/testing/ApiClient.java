@@ -1,0 +1,113 @@
+package dev.tributary.api.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A small HTTP client for API tests: JSON in and out, bearer tokens, and the usual set-up
+ * (a new person with a token). Usernames are unique per run, so tests sharing a database
+ * never see each other's people.
+ */
+public final class ApiClient {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final String base;
+
+    public ApiClient(int port) {
+        this.base = "http://127.0.0.1:" + port;
+    }
+
+    public String url(String path) {
+        return base + path;
+    }
+
+    public ApiResponse get(String path, @Nullable String token) {
+        return send(builder(path, token).GET());
+    }
+
+    public ApiResponse delete(String path, @Nullable String token) {
+        return send(builder(path, token).DELETE());
+    }
+
+    /** POSTs {@code body}: a String is sent as is (for malformed JSON), anything else as JSON. */
+    public ApiResponse post(String path, @Nullable String token, @Nullable Object body) {
+        return send("POST", path, token, body, "application/json");
+    }
+
+    public ApiResponse send(String method, String path, @Nullable String token, @Nullable Object body, String contentType) {
+        HttpRequest.Builder request = builder(path, token);
+        if (body == null) {
+            request.method(method, HttpRequest.BodyPublishers.noBody());
+        } else {
+            request.header("Content-Type", contentType).method(method, HttpRequest.BodyPublishers.ofString(
+                    body instanceof String raw ? raw : JSON.writeValueAsString(body)));
+        }
+        return send(request);
+    }
+
+    public HttpRequest.Builder builder(String path, @Nullable String token) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
+                .header("Accept", "application/json");
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return request;
+    }
+
+    public ApiResponse send(HttpRequest.Builder request) {
+        try {
+            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            return new ApiResponse(response.statusCode(), response.headers(), response.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A username no other test in this run uses. */
+    public static String uniqueUsername(String prefix) {
+        return (prefix + "_" + SEQUENCE.incrementAndGet() + "_" + Integer.toString(ThreadLocalRandom.current().nextInt(1 << 20), 36));
+    }
+
+    /** Registers a new person and gives them a token with {@code read} and {@code write}. */
+    public TestUser newUser(String prefix) {
+        String username = uniqueUsername(prefix);
+        String password = "correct horse " + username;
+        ApiResponse created = post("/api/v1/accounts", null, Map.of("username", username, "password", password));
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        String token = createToken(username, password, "test", "read", "write");
+        return new TestUser(created.json().path("id").asString(), username, password, token);
+    }
+
+    /** A personal access token for the account, by HTTP Basic. */
+    public String createToken(String username, String password, String name, String... scopes) {
+        ApiResponse response = send(builder("/api/v1/tokens", null).header("Authorization", basic(username, password))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("name", name, "scopes", scopes)))));
+        assertThat(response.status()).as(response.toString()).isEqualTo(201);
+        return response.json().path("token").asString();
+    }
+
+    public static String basic(String username, String password) {
+        return "Basic " + Base64.getEncoder().encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
+    }
+}

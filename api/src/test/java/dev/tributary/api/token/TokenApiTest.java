@@ -1,0 +1,123 @@
+package dev.tributary.api.token;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.api.testing.ApiClient;
+import dev.tributary.api.testing.ApiResponse;
+import dev.tributary.api.testing.ApiTest;
+import dev.tributary.api.testing.TestUser;
+import java.net.http.HttpRequest;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+@ApiTest
+class TokenApiTest {
+
+    @LocalServerPort int port;
+    private ApiClient api;
+
+    @BeforeEach
+    void client() {
+        api = new ApiClient(port);
+    }
+
+    private ApiResponse createToken(String authorization, String body) {
+        return api.send(api.builder("/api/v1/tokens", null).header("Authorization", authorization)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    @Test
+    void aTokenIsShownOnceAndItsHashIsWhatIsListed() {
+        TestUser alice = api.newUser("tok");
+
+        ApiResponse created = createToken(ApiClient.basic(alice.username(), alice.password()),
+                "{\"name\": \"cli\", \"scopes\": [\"read\"]}");
+
+        assertThat(created.status()).isEqualTo(201);
+        assertThat(created.json().path("token").asString()).startsWith("trb_");
+        assertThat(created.json().path("scopes").findValuesAsString("")).isEmpty();
+        assertThat(created.json().path("scopes").toString()).isEqualTo("[\"read\"]");
+        ApiResponse listed = api.get("/api/v1/tokens", alice.token());
+        assertThat(listed.status()).isEqualTo(200);
+        assertThat(listed.json().findValuesAsString("name")).contains("cli", "test");
+        assertThat(listed.body()).doesNotContain(created.json().path("token").asString());
+    }
+
+    @Test
+    void aReadOnlyTokenReadsButCannotWrite() {
+        TestUser bob = api.newUser("ro");
+        String readOnly = api.createToken(bob.username(), bob.password(), "reader", "read");
+
+        assertThat(api.get("/api/v1/me", readOnly).status()).isEqualTo(200);
+        ApiResponse write = api.post("/api/v1/me/feed_token", readOnly, null);
+
+        assertThat(write.status()).isEqualTo(403);
+        assertThat(write.header("WWW-Authenticate")).contains("insufficient_scope");
+        assertThat(write.contentType()).startsWith("application/problem+json");
+    }
+
+    @Test
+    void aWriteOnlyTokenCannotRead() {
+        TestUser carol = api.newUser("wo");
+        String writeOnly = api.createToken(carol.username(), carol.password(), "writer", "write");
+
+        assertThat(api.get("/api/v1/me", writeOnly).status()).isEqualTo(403);
+    }
+
+    @Test
+    void revokingATokenStopsItAtOnce() {
+        TestUser dan = api.newUser("rev");
+        String doomed = api.createToken(dan.username(), dan.password(), "doomed", "read", "write");
+        assertThat(api.get("/api/v1/me", doomed).status()).isEqualTo(200);
+        String id = api.get("/api/v1/tokens", dan.token()).json().valueStream()
+                .filter(t -> t.path("name").asString().equals("doomed")).findFirst().orElseThrow().path("id").asString();
+
+        assertThat(api.delete("/api/v1/tokens/" + id, dan.token()).status()).isEqualTo(204);
+
+        assertThat(api.get("/api/v1/me", doomed).status()).isEqualTo(401);
+        assertThat(api.delete("/api/v1/tokens/" + id, dan.token()).status()).isEqualTo(404);
+    }
+
+    @Test
+    void nobodyRevokesAnotherPersonsToken() {
+        TestUser erin = api.newUser("own");
+        TestUser mallory = api.newUser("mal");
+        String erinsTokenId = api.get("/api/v1/tokens", erin.token()).json().get(0).path("id").asString();
+
+        assertThat(api.delete("/api/v1/tokens/" + erinsTokenId, mallory.token()).status()).isEqualTo(404);
+        assertThat(api.get("/api/v1/tokens", mallory.token()).body()).doesNotContain(erinsTokenId);
+        assertThat(api.get("/api/v1/me", erin.token()).status()).isEqualTo(200);
+    }
+
+    @Test
+    void wrongPasswordsAre401AndThenTheAccountIsThrottled() {
+        TestUser frank = api.newUser("thr");
+        String body = "{\"name\": \"x\", \"scopes\": [\"read\"]}";
+
+        for (int i = 0; i < 5; i++) {
+            assertThat(createToken(ApiClient.basic(frank.username(), "wrong-" + i), body).status()).isEqualTo(401);
+        }
+        ApiResponse throttled = createToken(ApiClient.basic(frank.username(), frank.password()), body);
+
+        assertThat(throttled.status()).isEqualTo(429);
+        assertThat(Long.parseLong(throttled.header("Retry-After"))).isPositive();
+        assertThat(throttled.contentType()).startsWith("application/problem+json");
+    }
+
+    @Test
+    void badTokenRequestsAreClear4xx() {
+        TestUser gina = api.newUser("bad");
+        String basic = ApiClient.basic(gina.username(), gina.password());
+
+        assertThat(createToken(basic, "{\"name\": \"x\", \"scopes\": [\"admin\"]}").status()).isEqualTo(400);
+        assertThat(createToken(basic, "{\"name\": \"x\", \"scopes\": []}").status()).isEqualTo(400);
+        assertThat(createToken(basic, "{\"name\": \"" + "n".repeat(101) + "\", \"scopes\": [\"read\"]}").status()).isEqualTo(400);
+        assertThat(createToken("Basic !!!notbase64", "{\"name\": \"x\", \"scopes\": [\"read\"]}").status()).isEqualTo(401);
+        assertThat(createToken("Bearer " + gina.token(), "{\"name\": \"x\", \"scopes\": [\"read\"]}").status()).isEqualTo(401);
+        assertThat(api.delete("/api/v1/tokens/not-a-number", gina.token()).status()).isEqualTo(404);
+        assertThat(api.delete("/api/v1/tokens/99999999999999999999999", gina.token()).status()).isEqualTo(404);
+        assertThat(api.post("/api/v1/accounts", null, Map.of()).status()).isEqualTo(400);
+    }
+}
