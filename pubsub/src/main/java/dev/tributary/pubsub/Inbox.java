@@ -85,6 +85,16 @@ class Inbox {
                 .list();
     }
 
+    /** Which of {@code itemIds} are in the person's inbox and read: one query over their inbox rows. */
+    Set<Long> readAmong(long userId, Collection<Long> itemIds) {
+        if (itemIds.isEmpty()) {
+            return Set.of();
+        }
+        return new HashSet<>(jdbc.sql("""
+                SELECT item_id FROM inbox WHERE user_id = :user AND item_id IN (:items) AND is_read = TRUE
+                """).param("user", userId).param("items", itemIds).query(Long.class).list());
+    }
+
     java.util.Optional<InboxRow> find(long userId, long itemId) {
         return jdbc.sql("SELECT * FROM inbox WHERE user_id = ? AND item_id = ?").params(userId, itemId).query(ROW).optional();
     }

@@ -1,7 +1,9 @@
 package dev.tributary.pubsub;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 
@@ -39,6 +41,11 @@ public class ReadState {
     /** Whether the item is in the person's inbox (read or not). */
     public boolean inInbox(long userId, long itemId) {
         return inbox.find(userId, itemId).isPresent();
+    }
+
+    /** Which of these items the person has read (in their inbox and marked read); one query. */
+    public Set<Long> readAmong(long userId, Collection<Long> itemIds) {
+        return inbox.readAmong(userId, itemIds);
     }
 
     /**

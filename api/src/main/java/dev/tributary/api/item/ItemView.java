@@ -1,0 +1,23 @@
+package dev.tributary.api.item;
+
+import java.time.Instant;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/** An item as API.md defines it; {@code summary} is HTML sanitised when the item was stored. */
+public record ItemView(
+        String id,
+        SourceRef source,
+        @Nullable String author,
+        @Nullable String title,
+        @Nullable String summary,
+        @Nullable String url,
+        String mediaType,
+        List<MediaView> media,
+        List<String> tags,
+        Instant publishedAt,
+        Instant receivedAt,
+        boolean read,
+        long likesCount,
+        long commentsCount) {
+}

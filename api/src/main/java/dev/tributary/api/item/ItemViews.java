@@ -1,0 +1,82 @@
+package dev.tributary.api.item;
+
+import dev.tributary.api.reaction.ReactionCount;
+import dev.tributary.api.reaction.ReactionCounts;
+import dev.tributary.api.web.Ids;
+import dev.tributary.pubsub.Item;
+import dev.tributary.pubsub.Media;
+import dev.tributary.pubsub.ReadState;
+import dev.tributary.pubsub.TimelineEntry;
+import dev.tributary.storage.Entity;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.springframework.stereotype.Component;
+
+/**
+ * Turns stored items into {@link ItemView}s for one reader: names their sources, adds like and
+ * comment counts, and the reader's read flag. A page costs a fixed number of queries, whatever
+ * its size.
+ */
+@Component
+public class ItemViews {
+
+    private static final SourceRef UNKNOWN_SOURCE = new SourceRef("0", "feed", null, null);
+
+    private final SourceRefs sources;
+    private final ReactionCounts reactions;
+    private final ReadState readState;
+
+    ItemViews(SourceRefs sources, ReactionCounts reactions, ReadState readState) {
+        this.sources = sources;
+        this.reactions = reactions;
+        this.readState = readState;
+    }
+
+    /** A home-timeline page, whose entries already know whether they are read. */
+    public List<ItemView> ofTimeline(List<TimelineEntry> entries) {
+        List<Entity<Item>> items = entries.stream().map(TimelineEntry::item).toList();
+        Set<Long> read = new HashSet<>();
+        entries.stream().filter(TimelineEntry::read).forEach(e -> read.add(e.id()));
+        return views(items, read);
+    }
+
+    /** Items outside the home timeline (a source's or person's feed): read if read in the reader's inbox. */
+    public List<ItemView> of(long readerId, List<Entity<Item>> items) {
+        return views(items, readState.readAmong(readerId, items.stream().map(Entity::id).toList()));
+    }
+
+    /** Items for nobody in particular (public exports): none read. */
+    public List<ItemView> ofPublic(List<Entity<Item>> items) {
+        return views(items, Set.of());
+    }
+
+    public ItemView of(long readerId, Entity<Item> item) {
+        return of(readerId, List.of(item)).getFirst();
+    }
+
+    private List<ItemView> views(List<Entity<Item>> items, Set<Long> read) {
+        if (items.isEmpty()) {
+            return List.of();
+        }
+        List<Long> ids = items.stream().map(Entity::id).toList();
+        Map<Long, SourceRef> refs = sources.of(items.stream().map(i -> i.body().sourceId()).distinct().toList());
+        Map<Long, ReactionCount> counts = reactions.of(ids);
+        List<ItemView> views = new ArrayList<>(items.size());
+        for (Entity<Item> entity : items) {
+            Item item = entity.body();
+            ReactionCount count = counts.getOrDefault(entity.id(), ReactionCount.NONE);
+            views.add(new ItemView(Ids.format(entity.id()), refs.getOrDefault(item.sourceId(), UNKNOWN_SOURCE),
+                    item.author(), item.title(), item.summary(), item.url(), item.mediaType().wireName(),
+                    item.media().stream().map(ItemViews::media).toList(), item.tags(), item.publishedAt(),
+                    item.receivedAt(), read.contains(entity.id()), count.likes(), count.comments()));
+        }
+        return views;
+    }
+
+    private static MediaView media(Media media) {
+        return new MediaView(media.url(), media.type(), media.width(), media.height());
+    }
+}
