@@ -56,7 +56,7 @@ class OAuthFlowTest {
         assertThat(back.header("Location")).startsWith(app.redirectUri() + "?");
         assertThat(query).containsEntry("state", "xyz").containsKey("code");
 
-        Tokens tokens = Tokens(flow.exchange(app, query.get("code"), pkce.verifier(), app.redirectUri()));
+        Tokens tokens = Tokens.of(flow.exchange(app, query.get("code"), pkce.verifier(), app.redirectUri()));
         assertThat(tokens.refreshToken()).isNotBlank();
         assertThat(tokens.json().path("token_type").asString()).isEqualTo("Bearer");
         JsonNode claims = claims(tokens.accessToken());
@@ -69,7 +69,7 @@ class OAuthFlowTest {
         assertThat(me.json().path("id").asString()).isEqualTo(alice.id());
         assertThat(api.post("/api/v1/me/feed_token", tokens.accessToken(), null).status()).isEqualTo(200);
 
-        Tokens refreshed = Tokens(flow.refresh(app, tokens.refreshToken()));
+        Tokens refreshed = Tokens.of(flow.refresh(app, tokens.refreshToken()));
         assertThat(refreshed.refreshToken()).isNotEqualTo(tokens.refreshToken());
         assertThat(flow.refresh(app, tokens.refreshToken()).status()).as("a rotated refresh token is spent").isEqualTo(400);
         assertThat(api.get("/api/v1/me", refreshed.accessToken()).status()).isEqualTo(200);
@@ -80,7 +80,7 @@ class OAuthFlowTest {
         assertThat(afterRevoke.status()).isEqualTo(401);
         assertThat(afterRevoke.header("WWW-Authenticate")).contains("invalid_token");
         // Revoking the access token alone leaves the grant: the refresh token still works.
-        Tokens again = Tokens(flow.refresh(app, refreshed.refreshToken()));
+        Tokens again = Tokens.of(flow.refresh(app, refreshed.refreshToken()));
         assertThat(api.get("/api/v1/me", again.accessToken()).status()).isEqualTo(200);
     }
 
@@ -89,7 +89,7 @@ class OAuthFlowTest {
         TestUser bob = api.newUser("oa");
         App app = flow.registerApp("client_secret_post", "read");
         Tokens first = flow.authorize(bob, app, "read");
-        Tokens second = Tokens(flow.refresh(app, first.refreshToken()));
+        Tokens second = Tokens.of(flow.refresh(app, first.refreshToken()));
         assertThat(api.get("/api/v1/me", first.accessToken()).status()).isEqualTo(200);
 
         assertThat(flow.revoke(app, second.refreshToken()).status()).isEqualTo(200);
@@ -163,7 +163,7 @@ class OAuthFlowTest {
         assertThat(error(flow.exchange(app, code2, pkce.verifier(), "https://app.example/other"))).isEqualTo("invalid_grant");
 
         String code3 = flow.code(flow.browser(), fay, app, "read", pkce);
-        Tokens tokens = Tokens(flow.exchange(app, code3, pkce.verifier(), app.redirectUri()));
+        Tokens tokens = Tokens.of(flow.exchange(app, code3, pkce.verifier(), app.redirectUri()));
         assertThat(error(flow.exchange(app, code3, pkce.verifier(), app.redirectUri()))).isEqualTo("invalid_grant");
         // A reused code means it leaked: what was issued for it is revoked (OAuth 2.1 §4.1.3).
         assertThat(api.get("/api/v1/me", tokens.accessToken()).status()).isEqualTo(401);
@@ -210,7 +210,7 @@ class OAuthFlowTest {
         ApiResponse back = browser.approve(consent, List.of("read"));
 
         String code = OAuthFlow.query(back.header("Location")).get("code");
-        Tokens tokens = Tokens(flow.exchange(app, code, pkce.verifier(), app.redirectUri()));
+        Tokens tokens = Tokens.of(flow.exchange(app, code, pkce.verifier(), app.redirectUri()));
         assertThat(tokens.scope()).isEqualTo("read");
         assertThat(api.post("/api/v1/me/feed_token", tokens.accessToken(), null).status()).isEqualTo(403);
     }
@@ -277,14 +277,6 @@ class OAuthFlowTest {
             assertThat(response.status()).as(forged).isEqualTo(401);
             assertThat(response.contentType()).startsWith("application/problem+json");
         }
-    }
-
-    private static Tokens Tokens(ApiResponse response) {
-        assertThat(response.status()).as(response.toString()).isEqualTo(200);
-        JsonNode json = response.json();
-        return new Tokens(json.path("access_token").asString(),
-                json.path("refresh_token").isMissingNode() ? null : json.path("refresh_token").asString(),
-                json.path("scope").asString(), json);
     }
 
     private static String error(ApiResponse response) {

@@ -63,7 +63,8 @@ public final class OAuthFlow {
     /** What the token endpoint answered. {@code refreshToken} is null for public apps. */
     public record Tokens(String accessToken, @Nullable String refreshToken, String scope, JsonNode json) {
 
-        static Tokens of(ApiResponse response) {
+        /** The tokens of a 200 from the token endpoint (asserted). */
+        public static Tokens of(ApiResponse response) {
             assertThat(response.status()).as(response.toString()).isEqualTo(200);
             JsonNode json = response.json();
             String refresh = json.path("refresh_token").isMissingNode() ? null : json.path("refresh_token").asString();
