@@ -2,6 +2,7 @@ package dev.tributary.api.security;
 
 import java.util.List;
 import org.springframework.security.authentication.AuthenticationManager;
+import org.springframework.security.authentication.ProviderNotFoundException;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.oauth2.server.resource.InvalidBearerTokenException;
 import org.springframework.security.oauth2.server.resource.authentication.BearerTokenAuthenticationToken;
@@ -19,7 +20,12 @@ class ApiBearerAuthentication implements AuthenticationManager {
 
     @Override
     public Authentication authenticate(Authentication authentication) {
-        String token = ((BearerTokenAuthenticationToken) authentication).getToken();
+        // Being the context's only AuthenticationManager bean, this is also the parent of other chains'
+        // managers (the OAuth server's): what is not a bearer token is not ours, so theirs stands.
+        if (!(authentication instanceof BearerTokenAuthenticationToken bearer)) {
+            throw new ProviderNotFoundException("not a bearer token");
+        }
+        String token = bearer.getToken();
         if (token.length() > 8192) {
             throw new InvalidBearerTokenException("The access token is not valid.");
         }

@@ -1,0 +1,105 @@
+package dev.tributary.api.oauth;
+
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.source.ImmutableJWKSet;
+import com.nimbusds.jose.jwk.source.JWKSource;
+import com.nimbusds.jose.proc.SecurityContext;
+import java.time.Clock;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configurers.oauth2.server.authorization.OAuth2AuthorizationServerConfigurer;
+import org.springframework.security.oauth2.server.authorization.JdbcOAuth2AuthorizationConsentService;
+import org.springframework.security.oauth2.server.authorization.JdbcOAuth2AuthorizationService;
+import org.springframework.security.oauth2.server.authorization.OAuth2AuthorizationConsentService;
+import org.springframework.security.oauth2.server.authorization.OAuth2AuthorizationService;
+import org.springframework.security.oauth2.server.authorization.client.JdbcRegisteredClientRepository;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
+import org.springframework.security.oauth2.server.authorization.settings.AuthorizationServerSettings;
+import org.springframework.security.oauth2.server.authorization.token.JwtEncodingContext;
+import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenCustomizer;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.authentication.LoginUrlAuthenticationEntryPoint;
+import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
+
+/**
+ * The OAuth 2.1 authorization server: authorization code with PKCE, refresh and revocation, and
+ * metadata, with apps, grants and consents in MariaDB and access tokens signed by the key in
+ * {@code signing_keys}. A person signs in through the site's login form and consents on
+ * {@code /oauth2/consent}.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(OAuthSettings.class)
+class AuthorizationServerConfiguration {
+
+    static final String CONSENT_PAGE = "/oauth2/consent";
+
+    @Bean
+    @Order(1)
+    SecurityFilterChain authorizationServerSecurity(HttpSecurity http, AuthorizationServerSettings settings,
+            RegisteredClientRepository clients) {
+        OAuth2AuthorizationServerConfigurer server = new OAuth2AuthorizationServerConfigurer();
+        http.securityMatcher(server.getEndpointsMatcher())
+                .with(server, as -> as
+                        .authorizationEndpoint(endpoint -> endpoint.consentPage(CONSENT_PAGE))
+                        .clientAuthentication(clientAuthentication -> clientAuthentication
+                                .authenticationConverter(new PublicClientRevocation.Converter(
+                                        settings.getTokenRevocationEndpoint()))
+                                .authenticationProvider(new PublicClientRevocation.Provider(clients))))
+                .authorizeHttpRequests(requests -> requests.anyRequest().authenticated())
+                // A browser sent to authorize an app without a session signs in first, then comes back.
+                .exceptionHandling(errors -> errors.defaultAuthenticationEntryPointFor(
+                        new LoginUrlAuthenticationEntryPoint("/login"),
+                        PathPatternRequestMatcher.withDefaults().matcher(settings.getAuthorizationEndpoint())));
+        return http.build();
+    }
+
+    @Bean
+    AuthorizationServerSettings authorizationServerSettings(Issuer issuer) {
+        AuthorizationServerSettings.Builder settings = AuthorizationServerSettings.builder();
+        issuer.configured().ifPresent(settings::issuer);
+        return settings.build();
+    }
+
+    @Bean
+    RSAKey accessTokenSigningKey(JdbcClient jdbc) {
+        return new SigningKeys(jdbc, Clock.systemUTC()).loadOrCreate(SigningKeys.ACCESS_TOKENS);
+    }
+
+    @Bean
+    JWKSource<SecurityContext> jwkSource(RSAKey accessTokenSigningKey) {
+        return new ImmutableJWKSet<>(new JWKSet(accessTokenSigningKey));
+    }
+
+    @Bean
+    OAuth2TokenCustomizer<JwtEncodingContext> accessTokenClaims() {
+        return new AccessTokenClaims();
+    }
+
+    @Bean
+    AccessTokenAuthenticator accessTokenAuthenticator(RSAKey accessTokenSigningKey, Issuer issuer, RevokedTokens revoked) {
+        return new AccessTokenAuthenticator(accessTokenSigningKey, issuer, revoked);
+    }
+
+    @Bean
+    RegisteredClientRepository registeredClientRepository(JdbcTemplate jdbc, AppTokenSettings tokenSettings) {
+        return tokenSettings.applyTo(new JdbcRegisteredClientRepository(jdbc));
+    }
+
+    @Bean
+    OAuth2AuthorizationService authorizationService(JdbcTemplate jdbc, RegisteredClientRepository clients,
+            RevokedTokens revoked, OAuthSettings settings) {
+        return new DenyListingAuthorizationService(new JdbcOAuth2AuthorizationService(jdbc, clients), revoked, settings,
+                Clock.systemUTC());
+    }
+
+    @Bean
+    OAuth2AuthorizationConsentService authorizationConsentService(JdbcTemplate jdbc, RegisteredClientRepository clients) {
+        return new JdbcOAuth2AuthorizationConsentService(jdbc, clients);
+    }
+}

@@ -1,0 +1,80 @@
+package dev.tributary.api.oauth;
+
+import dev.tributary.api.security.Scope;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * The apps a person has authorised (their consents) and withdrawing one: its consent and every
+ * grant go, and each grant's access tokens are refused at once. Keyed by the person (the
+ * authorization server's principal name is their id), so nobody reaches another's.
+ */
+@Repository
+class AuthorizedApps {
+
+    /** An app a person has let act for them. */
+    record AuthorizedApp(String clientId, String clientName, Set<Scope> scopes, Instant authorisedAt) {
+    }
+
+    private final JdbcClient jdbc;
+    private final RevokedTokens revoked;
+    private final OAuthSettings settings;
+    private final Clock clock;
+
+    AuthorizedApps(JdbcClient jdbc, RevokedTokens revoked, OAuthSettings settings) {
+        this.jdbc = jdbc;
+        this.revoked = revoked;
+        this.settings = settings;
+        this.clock = Clock.systemUTC();
+    }
+
+    /** The person's authorised apps, most recently authorised first. */
+    List<AuthorizedApp> of(long userId) {
+        return jdbc.sql("""
+                SELECT r.client_id, r.client_name, c.authorities, c.authorised_at
+                FROM oauth2_authorization_consent c JOIN oauth2_registered_client r ON r.id = c.registered_client_id
+                WHERE c.principal_name = :person
+                ORDER BY c.authorised_at DESC, r.client_id
+                """).param("person", Long.toString(userId))
+                .query((rs, n) -> new AuthorizedApp(rs.getString(1), rs.getString(2), scopes(rs.getString(3)),
+                        rs.getTimestamp(4).toInstant()))
+                .list();
+    }
+
+    /** Withdraws the app's consent and grants; false if the person had neither. */
+    @Transactional
+    boolean withdraw(long userId, String clientId) {
+        String person = Long.toString(userId);
+        List<String> grants = jdbc.sql("""
+                SELECT a.id FROM oauth2_authorization a JOIN oauth2_registered_client r ON r.id = a.registered_client_id
+                WHERE a.principal_name = :person AND r.client_id = :client FOR UPDATE
+                """).param("person", person).param("client", clientId).query(String.class).list();
+        // Refused before they are deleted: a failure between the two leaves tokens refused, never alive.
+        Instant latestExpiry = clock.instant().plus(settings.accessTokenTtl());
+        grants.forEach(grant -> revoked.revokeGrant(person, grant, latestExpiry));
+        int deleted = jdbc.sql("""
+                DELETE a FROM oauth2_authorization a JOIN oauth2_registered_client r ON r.id = a.registered_client_id
+                WHERE a.principal_name = :person AND r.client_id = :client
+                """).param("person", person).param("client", clientId).update();
+        int consents = jdbc.sql("""
+                DELETE c FROM oauth2_authorization_consent c JOIN oauth2_registered_client r ON r.id = c.registered_client_id
+                WHERE c.principal_name = :person AND r.client_id = :client
+                """).param("person", person).param("client", clientId).update();
+        return deleted + consents > 0;
+    }
+
+    private static Set<Scope> scopes(String authorities) {
+        Set<Scope> scopes = EnumSet.noneOf(Scope.class);
+        Arrays.stream(authorities.split(",")).map(String::strip)
+                .filter(a -> a.startsWith("SCOPE_")).map(a -> a.substring("SCOPE_".length()))
+                .map(Scope::parse).flatMap(java.util.Optional::stream).forEach(scopes::add);
+        return scopes;
+    }
+}
