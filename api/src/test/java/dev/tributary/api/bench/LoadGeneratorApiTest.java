@@ -56,6 +56,8 @@ class LoadGeneratorApiTest {
 
         assertThat(result.requests()).isEqualTo(250);
         assertThat(result.errors()).isZero();
+        assertThat(result.reconnects()).as("the server closed the connection (Connection: close) and it was reopened")
+                .isPositive();
     }
 
     @Test
