@@ -1,0 +1,333 @@
+package dev.tributary.api.bench;
+
+import dev.tributary.TributaryApplication;
+import dev.tributary.api.item.ItemViews;
+import dev.tributary.pubsub.HomeTimeline;
+import dev.tributary.pubsub.TimelineQuery;
+import dev.tributary.pubsub.bench.Bench;
+import dev.tributary.pubsub.bench.Bench.Args;
+import dev.tributary.pubsub.bench.Bench.Series;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@code ./bench/run http}: the running app over HTTP on 127.0.0.1, with 10,000 people whose
+ * inboxes are full (800 entries of ~1 KB items), each with a personal access token. A closed-loop
+ * load generator in the same JVM ({@link LoadGenerator}: keep-alive connections on virtual
+ * threads, tokens in turn) drives each endpoint at 64 and 256 connections: requests/s, p50 and
+ * p99, and every non-2xx response counted. <b>Baseline</b>, same run, same server:
+ * {@code GET /api/v1/bench/constant} ({@link ConstantController}), the cheapest authenticated
+ * endpoint, returning a constant body the size of a 50-item home-timeline page.
+ *
+ * <p>Each round runs every endpoint at every connection count (the order of the endpoints
+ * rotates from round to round), each cell a short warm-up then the measured window; figures are
+ * medians over the rounds. Targets (issue 5): the home timeline at least 0.50 of the baseline's
+ * requests/s, unread counts at least 0.80, p99 under 50 ms at 64 connections.
+ *
+ * <p>Options: {@code --users=10000}, {@code --items=5000} (the pool), {@code --inbox=800},
+ * {@code --connections=64,256}, {@code --rounds=3}, {@code --seconds=12} measured and
+ * {@code --warmup=3} per cell, {@code --first-warmup=10} per endpoint before the first round,
+ * {@code --max-requests=5000000} per cell, {@code --endpoints=home,unread} (known names: home,
+ * unread, me; or {@code name=/path?query}, comma-separated, no comma inside a path); any option
+ * with a dot is a Spring setting.
+ */
+public final class HttpBenchmark {
+
+    private static final String BASELINE = "baseline";
+    private static final int PAGE = 50;
+    private static final int P99_CONNECTIONS = 64;
+    private static final double P99_TARGET_MILLIS = 50;
+
+    /** The endpoints known by name, with the share of the baseline's requests/s the issue asks of them (NaN: none). */
+    private static final Map<String, Endpoint> KNOWN = Map.of(
+            "home", new Endpoint("home", "/api/v1/timelines/home?limit=" + PAGE, 0.50),
+            "unread", new Endpoint("unread", "/api/v1/unread", 0.80),
+            "me", new Endpoint("me", "/api/v1/me", Double.NaN));
+
+    /** An endpoint under load. */
+    record Endpoint(String name, String path, double target) {
+        boolean baseline() {
+            return name.equals(BASELINE);
+        }
+    }
+
+    /** One endpoint at one connection count, over the rounds. */
+    record Cell(Endpoint endpoint, int connections, Series rate, Series p50, Series p99, Map<Integer, Long> failed,
+            long[] ioErrors) {
+        Cell(Endpoint endpoint, int connections) {
+            this(endpoint, connections, new Series(endpoint.name() + " req/s"), new Series("p50"), new Series("p99"),
+                    new TreeMap<>(), new long[1]);
+        }
+
+        long errors() {
+            return failed.values().stream().mapToLong(Long::longValue).sum() + ioErrors[0];
+        }
+    }
+
+    private final ConfigurableApplicationContext context;
+    private final int users;
+    private final int items;
+    private final int inbox;
+    private final int[] connections;
+    private final int rounds;
+    private final Duration measured;
+    private final Duration warmup;
+    private final Duration firstWarmup;
+    private final long maxRequests;
+    private final List<Endpoint> endpoints;
+
+    HttpBenchmark(ConfigurableApplicationContext context, Args args) {
+        this.context = context;
+        this.users = args.integer("users", 10_000);
+        this.items = args.integer("items", 5_000);
+        this.inbox = args.integer("inbox", 800);
+        this.connections = Arrays.stream(args.text("connections", "64,256").split(",")).mapToInt(Integer::parseInt).toArray();
+        this.rounds = args.integer("rounds", 3);
+        this.measured = args.seconds("seconds", 12);
+        this.warmup = args.seconds("warmup", 3);
+        this.firstWarmup = args.seconds("first-warmup", 10);
+        this.maxRequests = Long.parseLong(args.text("max-requests", "5000000"));
+        this.endpoints = endpoints(args.text("endpoints", "home,unread"));
+    }
+
+    public static void main(String[] args) {
+        Args options = new Args(args);
+        long errors;
+        // The web server on a free port of 127.0.0.1; no crawling, no fan-out workers (inboxes are
+        // filled directly), no rate limit (every request would be throttled), and the baseline endpoint.
+        try (ConfigurableApplicationContext context = Bench.start(TributaryApplication.class, options,
+                "spring.main.web-application-type=servlet", "server.address=127.0.0.1", "server.port=0",
+                "tributary.bench.constant-endpoint=true", "tributary.crawler.concurrency=0",
+                "tributary.fanout.workers=0", "tributary.api.rate-limit.enabled=false",
+                "logging.level.org.springframework.boot.thymeleaf=error", "logging.level.org.springdoc=error")) {
+            errors = new HttpBenchmark(context, options).run();
+        }
+        if (errors > 0) {
+            System.exit(1);
+        }
+    }
+
+    /** Returns the errors seen in the measured windows (there should be none). */
+    private long run() {
+        HttpSeed.People people = new HttpSeed(context).seed(users, items, inbox);
+        int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+        InetSocketAddress server = new InetSocketAddress("127.0.0.1", port);
+        String token = people.tokens().getFirst();
+        context.getBean(ConstantController.class).body(timelinePage(port, token, people.ids()[0]));
+
+        List<Endpoint> all = new ArrayList<>();
+        all.add(new Endpoint(BASELINE, ConstantController.PATH, Double.NaN));
+        all.addAll(endpoints);
+        for (Endpoint endpoint : all) {
+            System.out.println(probe(port, token, endpoint));
+        }
+        LoadGenerator load = new LoadGenerator(server, people.tokens());
+        System.out.println(Bench.format("warm-up: each endpoint %d s at %d connections; then %d rounds of every endpoint "
+                + "at %s connections, each %d s warm-up + %d s measured (cap %,d requests per cell); tokens of %,d people "
+                + "in turn", firstWarmup.toSeconds(), connections[0], rounds, Arrays.toString(connections),
+                warmup.toSeconds(), measured.toSeconds(), maxRequests, people.tokens().size()));
+        for (Endpoint endpoint : all) {
+            load.run(endpoint.path(), connections[0], firstWarmup, Duration.ZERO, maxRequests);
+        }
+
+        Map<String, Cell> cells = new LinkedHashMap<>();
+        for (Endpoint endpoint : all) {
+            for (int n : connections) {
+                cells.put(endpoint.name() + "@" + n, new Cell(endpoint, n));
+            }
+        }
+        for (int round = 1; round <= rounds; round++) {
+            for (int n : connections) {
+                for (int i = 0; i < all.size(); i++) {
+                    // The order rotates each round, so no endpoint always follows the same one.
+                    Endpoint endpoint = all.get((i + round - 1) % all.size());
+                    LoadGenerator.Result result = load.run(endpoint.path(), n, warmup, measured, maxRequests);
+                    record(cells.get(endpoint.name() + "@" + n), result);
+                    System.out.println(Bench.format("  round %d  %3d conns  %-8s %,9d 2xx in %5.2f s = %,8.0f req/s, "
+                            + "p50 %7.2f ms, p99 %7.2f ms, errors %,d%s, reconnects %,d, body %,.0f bytes%s", round, n,
+                            endpoint.name(), result.requests(), result.seconds(), result.rate(),
+                            result.latencies().quantileMillis(0.50), result.latencies().quantileMillis(0.99),
+                            result.errors(), describe(result.failedStatuses(), result.ioErrors()), result.reconnects(),
+                            result.averageBodyBytes(), result.capped() ? " (request cap reached)" : ""));
+                }
+            }
+        }
+        return report(cells);
+    }
+
+    private static void record(Cell cell, LoadGenerator.Result result) {
+        cell.rate().add(true, result.rate());
+        cell.p50().add(true, result.latencies().quantileMillis(0.50));
+        cell.p99().add(true, result.latencies().quantileMillis(0.99));
+        result.failedStatuses().forEach((status, n) -> cell.failed().merge(status, n, Long::sum));
+        cell.ioErrors()[0] += result.ioErrors();
+    }
+
+    /** Prints the table, the targets and the last line; returns the errors. */
+    private long report(Map<String, Cell> cells) {
+        System.out.println();
+        System.out.println(Bench.format("%-10s %6s %10s %10s %10s %9s %9s %8s %10s", "endpoint", "conns", "median/s",
+                "min/s", "max/s", "p50 ms", "p99 ms", "errors", "vs base"));
+        long errors = 0;
+        Cell weakest = null;
+        for (Cell cell : cells.values()) {
+            double ratio = ratio(cells, cell);
+            errors += cell.errors();
+            System.out.println(Bench.format("%-10s %6d %10.0f %10.0f %10.0f %9.2f %9.2f %8d %10s", cell.endpoint().name(),
+                    cell.connections(), cell.rate().median(), cell.rate().min(), cell.rate().max(), cell.p50().median(),
+                    cell.p99().median(), cell.errors(), cell.endpoint().baseline() ? "" : Bench.format("%.2f", ratio)));
+            boolean counts = !cell.endpoint().baseline()
+                    && (!Double.isNaN(cell.endpoint().target()) || endpoints.stream().allMatch(e -> Double.isNaN(e.target())));
+            if (counts && (weakest == null || ratio < ratio(cells, weakest))) {
+                weakest = cell;
+            }
+        }
+        System.out.println(Bench.format("(medians over %d rounds of each round's figure; vs base = median req/s over the "
+                + "baseline's median req/s at the same connections)", rounds));
+
+        System.out.println();
+        System.out.println("targets:");
+        for (Cell cell : cells.values()) {
+            if (!Double.isNaN(cell.endpoint().target())) {
+                double ratio = ratio(cells, cell);
+                System.out.println(Bench.format("  %-8s at %3d connections: %.2f of the baseline's req/s, target >= %.2f: %s",
+                        cell.endpoint().name(), cell.connections(), ratio, cell.endpoint().target(),
+                        verdict(ratio >= cell.endpoint().target(), cell)));
+            }
+        }
+        for (Cell cell : cells.values()) {
+            if (!cell.endpoint().baseline() && cell.connections() == P99_CONNECTIONS) {
+                double p99 = cell.p99().median();
+                System.out.println(Bench.format("  %-8s at %3d connections: p99 %.2f ms, target < %.0f ms: %s",
+                        cell.endpoint().name(), cell.connections(), p99, P99_TARGET_MILLIS,
+                        verdict(p99 < P99_TARGET_MILLIS, cell)));
+            }
+        }
+        if (errors == 0) {
+            System.out.println("  errors: none (every measured response was 2xx)");
+        } else {
+            System.out.println("  ERRORS: " + errors + " measured responses were not 2xx or failed:");
+            cells.values().stream().filter(c -> c.errors() > 0).forEach(c -> System.out.println(Bench.format(
+                    "    %-8s at %3d connections:%s", c.endpoint().name(), c.connections(), describe(c.failed(), c.ioErrors()[0]))));
+        }
+        if (weakest != null) {
+            Cell base = cells.get(BASELINE + "@" + weakest.connections());
+            System.out.println(Bench.format("(last line: %s at %d connections, the weakest ratio to the baseline)",
+                    weakest.endpoint().name(), weakest.connections()));
+            System.out.println(Bench.format("http: %.0f req/s vs baseline %.0f req/s = %.2f", weakest.rate().median(),
+                    base.rate().median(), ratio(cells, weakest)));
+        }
+        return errors;
+    }
+
+    /** A target counts as met only if the endpoint answered every measured request with a 2xx. */
+    private static String verdict(boolean reached, Cell cell) {
+        if (cell.errors() > 0) {
+            return "NOT MET (errors)";
+        }
+        return reached ? "met" : "NOT MET";
+    }
+
+    private static double ratio(Map<String, Cell> cells, Cell cell) {
+        return cell.rate().median() / cells.get(BASELINE + "@" + cell.connections()).rate().median();
+    }
+
+    private static String describe(Map<Integer, Long> failed, long ioErrors) {
+        if (failed.isEmpty() && ioErrors == 0) {
+            return "";
+        }
+        List<String> parts = new ArrayList<>();
+        failed.forEach((status, n) -> parts.add(n + " x " + status));
+        if (ioErrors > 0) {
+            parts.add(ioErrors + " x I/O error");
+        }
+        return " (" + String.join(", ", parts) + ")";
+    }
+
+    // ---------------------------------------------------------------- endpoints and the baseline's body
+
+    private static List<Endpoint> endpoints(String spec) {
+        List<Endpoint> list = new ArrayList<>();
+        for (String entry : spec.split(",")) {
+            String name = entry.strip();
+            if (name.isEmpty()) {
+                continue;
+            }
+            int equals = name.indexOf('=');
+            if (equals > 0) {
+                String path = name.substring(equals + 1);
+                String known = name.substring(0, equals);
+                double target = KNOWN.containsKey(known) ? KNOWN.get(known).target() : Double.NaN;
+                list.add(new Endpoint(known, path, target));
+            } else if (KNOWN.containsKey(name)) {
+                list.add(KNOWN.get(name));
+            } else {
+                throw new IllegalArgumentException("unknown endpoint " + name + "; known: " + KNOWN.keySet()
+                        + ", or name=/path");
+            }
+        }
+        if (list.isEmpty() || list.stream().anyMatch(e -> e.name().equals(BASELINE) || !e.path().startsWith("/"))) {
+            throw new IllegalArgumentException("--endpoints needs at least one endpoint, paths starting with /, "
+                    + "and no name 'baseline': " + spec);
+        }
+        return list;
+    }
+
+    /**
+     * The JSON of a 50-item home-timeline page: the endpoint's own answer if it exists, else the
+     * same page made in-process from the same views ({@link ItemViews}) and JSON mapper.
+     */
+    private byte[] timelinePage(int port, String token, long person) {
+        HttpResponse<byte[]> response = get(port, token, KNOWN.get("home").path());
+        if (response.statusCode() == 200) {
+            System.out.println(Bench.format("baseline body: a home-timeline page as the endpoint returns it, %,d bytes",
+                    response.body().length));
+            return response.body();
+        }
+        var page = context.getBean(HomeTimeline.class).page(person, TimelineQuery.newest(PAGE));
+        byte[] json = context.getBean(JsonMapper.class).writeValueAsBytes(context.getBean(ItemViews.class).ofTimeline(page));
+        System.out.println(Bench.format("baseline body: a %d-item home-timeline page made in-process (the endpoint "
+                + "answered %d), %,d bytes", page.size(), response.statusCode(), json.length));
+        return json;
+    }
+
+    private String probe(int port, String token, Endpoint endpoint) {
+        HttpResponse<byte[]> response = get(port, token, endpoint.path());
+        String shape = "";
+        if (response.statusCode() / 100 == 2) {
+            JsonNode json = context.getBean(JsonMapper.class).readTree(response.body());
+            shape = json.isArray() ? Bench.format(", %d elements", json.size()) : "";
+        }
+        return Bench.format("probe %-8s GET %s: %d, %,d bytes%s%s", endpoint.name(), endpoint.path(), response.statusCode(),
+                response.body().length, shape, response.statusCode() / 100 == 2 ? "" : "  <-- not 2xx: its cells will count errors");
+    }
+
+    private static HttpResponse<byte[]> get(int port, String token, String path) {
+        try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+            HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                    .header("Authorization", "Bearer " + token).header("Accept", "application/json")
+                    .timeout(Duration.ofSeconds(30)).build();
+            return client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        } catch (IOException e) {
+            throw new IllegalStateException("GET " + path + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,281 @@
+package dev.tributary.api.bench;
+
+import dev.tributary.api.account.Account;
+import dev.tributary.pubsub.MediaType;
+import dev.tributary.pubsub.NewItem;
+import dev.tributary.pubsub.Publisher;
+import dev.tributary.pubsub.Sources;
+import dev.tributary.pubsub.UnreadCounts;
+import dev.tributary.pubsub.bench.Bench;
+import dev.tributary.storage.Entity;
+import dev.tributary.storage.EntityKind;
+import dev.tributary.storage.EntityStore;
+import dev.tributary.storage.IdGenerator;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.security.crypto.password.PasswordEncoder;
+
+/**
+ * The HTTP benchmark's data, written fast and mostly around the services: a pool of ~1 KB items
+ * published through {@link Publisher} (fan-out off), accounts stored in bulk with one bcrypt hash
+ * made once, one personal access token each inserted in bulk as {@code PersonalTokens} stores
+ * them ({@code trb_} + secret, SHA-256 kept), inboxes filled to the window by multi-row INSERTs
+ * (as {@code TimelineBenchmark} fills them, a fifth of the entries read), and every person's
+ * unread counters built in Redis so the measured reads find them warm.
+ */
+final class HttpSeed {
+
+    private static final int SOURCES = 50;
+    private static final String URL = "https://bench.tributary.test/http/";
+    private static final int ACCOUNTS_PER_INSERT = 500;
+
+    /** The seeded people: ids, and the secret of each one's read+write token, in the same order. */
+    record People(long[] ids, List<String> tokens) {
+    }
+
+    private final ConfigurableApplicationContext context;
+    private final DataSource dataSource;
+    private final JdbcTemplate jdbc;
+    private final IdGenerator ids;
+    private final Random random = new Random(42);
+
+    HttpSeed(ConfigurableApplicationContext context) {
+        this.context = context;
+        this.dataSource = context.getBean(DataSource.class);
+        this.jdbc = new JdbcTemplate(dataSource);
+        this.ids = context.getBean(IdGenerator.class);
+    }
+
+    /** Item pool, then people with tokens and full inboxes, then their unread counters; prints each step's time. */
+    People seed(int users, int poolSize, int perInbox) {
+        long started = System.nanoTime();
+        long[] pool = publishPool(poolSize);
+        long[] people = insertAccounts(users);
+        List<String> tokens = insertTokens(people);
+        long accountsDone = System.nanoTime();
+        long rows = fillInboxes(people, pool, Math.min(perInbox, pool.length));
+        jdbc.execute("ANALYZE TABLE inbox");
+        long inboxDone = System.nanoTime();
+        warmUnreadCounters(people);
+        long warmDone = System.nanoTime();
+        System.out.println(Bench.format("set-up: %,d items, %,d people with a token each in %.1f s; %,d inbox rows in %.1f s; "
+                + "unread counters built in %.1f s", pool.length, people.length, (accountsDone - started) / 1e9, rows,
+                (inboxDone - accountsDone) / 1e9, (warmDone - inboxDone) / 1e9));
+        return new People(people, tokens);
+    }
+
+    // ---------------------------------------------------------------- items
+
+    /** The item pool, published through the service in calls of at most 500; the fan-out tasks are dropped. */
+    private long[] publishPool(int poolSize) {
+        Sources sources = context.getBean(Sources.class);
+        Publisher publisher = context.getBean(Publisher.class);
+        long[] sourceIds = new long[SOURCES];
+        for (int s = 0; s < SOURCES; s++) {
+            sourceIds[s] = sources.feed(URL + s).id();
+        }
+        List<Long> pool = new ArrayList<>(poolSize);
+        Instant base = Instant.now().minus(Duration.ofDays(7));
+        int perSource = (poolSize + SOURCES - 1) / SOURCES;
+        int made = 0;
+        // Feeds take turns, up to 500 entries a call, so ids interleave across sources as in life.
+        for (int from = 0; made < poolSize; from += Math.min(perSource, Publisher.MAX_ITEMS_PER_PUBLISH)) {
+            for (int s = 0; s < SOURCES && made < poolSize; s++) {
+                int count = Math.min(Math.min(perSource - from, Publisher.MAX_ITEMS_PER_PUBLISH), poolSize - made);
+                if (count <= 0) {
+                    continue;
+                }
+                List<NewItem> entries = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    entries.add(entry("http-" + s + "-" + (from + i), base.plusSeconds(made + i)));
+                }
+                pool.addAll(publisher.publish(sourceIds[s], entries).created());
+                made += count;
+            }
+        }
+        jdbc.update("DELETE FROM fanout_tasks");
+        return pool.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    private static final String[] WORDS = ("feed river item summary people group media video audio image text link "
+            + "source crawler fanout inbox timeline unread count subscribe publish entity index store batch write read "
+            + "page cursor window trim cleaner tombstone delete update guid hash author title url tag").split(" ");
+
+    /** A feed entry of about 1 KB as JSON: title, url, two tags, an HTML summary of ~800 characters (as pub/sub's benchmarks make them). */
+    private NewItem entry(String guid, Instant published) {
+        StringBuilder summary = new StringBuilder(900);
+        while (summary.length() < 800) {
+            summary.append(WORDS[random.nextInt(WORDS.length)]).append(random.nextInt(10) == 0 ? ". " : " ");
+        }
+        return new NewItem(guid, "Item " + guid + " about " + WORDS[random.nextInt(WORDS.length)], "<p>" + summary + "</p>",
+                "https://example.org/items/" + guid, "author " + random.nextInt(100), MediaType.TEXT, List.of(),
+                List.of(WORDS[random.nextInt(WORDS.length)], WORDS[random.nextInt(WORDS.length)]), published);
+    }
+
+    // ---------------------------------------------------------------- people
+
+    /** Accounts through the entity store in multi-row inserts; bcrypt once, since nobody logs in with the password. */
+    private long[] insertAccounts(int users) {
+        @SuppressWarnings("unchecked")
+        EntityKind<Account> kind = context.getBean("accountKind", EntityKind.class);
+        EntityStore store = context.getBean(EntityStore.class);
+        String hash = context.getBean(PasswordEncoder.class).encode("bench-password");
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        long[] people = new long[users];
+        for (int first = 0; first < users; first += ACCOUNTS_PER_INSERT) {
+            List<Account> batch = new ArrayList<>(ACCOUNTS_PER_INSERT);
+            for (int i = first; i < Math.min(users, first + ACCOUNTS_PER_INSERT); i++) {
+                batch.add(new Account(Bench.format("bench_%06d", i), hash, null, secret(24), now));
+            }
+            List<Entity<Account>> stored = store.insertAll(kind, batch);
+            for (int i = 0; i < stored.size(); i++) {
+                people[first + i] = stored.get(i).id();
+            }
+        }
+        return people;
+    }
+
+    /** One read+write token per person, stored as {@code PersonalTokens.create} stores it. */
+    private List<String> insertTokens(long[] people) {
+        List<String> tokens = new ArrayList<>(people.length);
+        List<Object[]> rows = new ArrayList<>(people.length);
+        Timestamp now = Timestamp.from(Instant.now().truncatedTo(ChronoUnit.MICROS));
+        for (long person : people) {
+            String token = "trb_" + secret(32);
+            tokens.add(token);
+            rows.add(new Object[] {person, ids.next(), "bench", sha256(token), "read write", now});
+        }
+        jdbc.batchUpdate("""
+                INSERT INTO personal_tokens (user_id, id, name, token_hash, scopes, created_at)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """, rows);
+        return tokens;
+    }
+
+    private String secret(int bytes) {
+        byte[] secret = new byte[bytes];
+        random.nextBytes(secret); // a benchmark's secrets need not be unpredictable, only distinct
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
+    }
+
+    private static byte[] sha256(String token) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
+
+    // ---------------------------------------------------------------- inboxes and counters
+
+    /**
+     * Every person gets {@code perInbox} distinct items of the pool, in multi-row INSERTs of a few
+     * people each, in primary-key order, on 2 threads; about a fifth of the entries are read.
+     * The same loader as {@code TimelineBenchmark.fillInboxes}.
+     */
+    private long fillInboxes(long[] people, long[] pool, int perInbox) {
+        Map<Long, Long> sourceOf = new HashMap<>();
+        jdbc.query("SELECT source_id, item_id FROM item_sources", rs -> {
+            sourceOf.put(rs.getLong(2), rs.getLong(1));
+        });
+        Arrays.sort(pool);
+        long[] sourceIds = new long[pool.length];
+        for (int i = 0; i < pool.length; i++) {
+            sourceIds[i] = sourceOf.get(pool[i]);
+        }
+        int peoplePerStatement = Math.max(1, 4_000 / perInbox);
+        AtomicInteger next = new AtomicInteger();
+        List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+        List<Thread> loaders = new ArrayList<>();
+        for (int t = 0; t < 2; t++) {
+            long seed = random.nextLong();
+            loaders.add(Thread.ofPlatform().name("load-" + t).start(() -> {
+                SplittableRandom rnd = new SplittableRandom(seed);
+                int[] order = new int[pool.length];
+                for (int i = 0; i < order.length; i++) {
+                    order[i] = i;
+                }
+                int[] picked = new int[perInbox];
+                try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+                    connection.setAutoCommit(true);
+                    StringBuilder sql = new StringBuilder(peoplePerStatement * perInbox * 48);
+                    for (int first = next.getAndAdd(peoplePerStatement); first < people.length;
+                            first = next.getAndAdd(peoplePerStatement)) {
+                        sql.setLength(0);
+                        sql.append("INSERT INTO inbox (user_id, item_id, source_id, media, is_read) VALUES ");
+                        boolean comma = false;
+                        for (int p = first; p < Math.min(people.length, first + peoplePerStatement); p++) {
+                            // A partial Fisher-Yates shuffle picks perInbox distinct pool indices.
+                            for (int i = 0; i < perInbox; i++) {
+                                int j = i + rnd.nextInt(order.length - i);
+                                int swap = order[i];
+                                order[i] = order[j];
+                                order[j] = swap;
+                                picked[i] = order[i];
+                            }
+                            Arrays.sort(picked); // the pool is sorted: rows in primary-key order
+                            for (int index : picked) {
+                                sql.append(comma ? ", (" : "(").append(people[p]).append(", ").append(pool[index])
+                                        .append(", ").append(sourceIds[index]).append(", ").append(MediaType.TEXT.bit())
+                                        .append(rnd.nextInt(5) == 0 ? ", TRUE)" : ", FALSE)");
+                                comma = true;
+                            }
+                        }
+                        statement.executeUpdate(sql.toString());
+                    }
+                } catch (SQLException | RuntimeException e) {
+                    failures.add(e);
+                }
+            }));
+        }
+        Bench.join(loaders, Duration.ofMinutes(30));
+        if (!failures.isEmpty()) {
+            throw new IllegalStateException("filling the inboxes failed", failures.getFirst());
+        }
+        return jdbc.queryForObject("SELECT COUNT(*) FROM inbox", Long.class);
+    }
+
+    /** Reads every person's counts once, which builds their hash in Redis from the inbox. */
+    private void warmUnreadCounters(long[] people) {
+        UnreadCounts unread = context.getBean(UnreadCounts.class);
+        AtomicInteger next = new AtomicInteger();
+        List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+        List<Thread> readers = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            readers.add(Thread.ofPlatform().name("warm-" + t).start(() -> {
+                try {
+                    for (int i = next.getAndIncrement(); i < people.length; i = next.getAndIncrement()) {
+                        unread.of(people[i]);
+                    }
+                } catch (RuntimeException e) {
+                    failures.add(e);
+                }
+            }));
+        }
+        Bench.join(readers, Duration.ofMinutes(10));
+        if (!failures.isEmpty()) {
+            throw new IllegalStateException("building the unread counters failed", failures.getFirst());
+        }
+    }
+}
