@@ -65,7 +65,7 @@ class EndToEndTest {
         // Two people: Alice by personal access token, Bob by the full OAuth flow.
         TestUser alice = api.newUser("alice");
         TestUser bobAccount = api.newUser("bob");
-        String bob = new OAuthFlow(api).accessToken(bobAccount, "read write");
+        String bob = new OAuthFlow(port).tokensFor(bobAccount, "read", "write").accessToken();
         assertThat(api.get("/api/v1/me", bob).json().path("username").asString()).isEqualTo(bobAccount.username());
 
         // Alice subscribes to two feeds; the crawl publishes them and fan-out fills her inbox.
