@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  * holding outlines; every outline with an {@code xmlUrl} is a feed). The document comes from
  * anyone, so it is read as a stream with no DTD: a document that declares one (the way to
  * billion-laughs expansion and external entities) is refused outright, an entity it did not
- * declare cannot be resolved, and XInclude is not a thing StAX does. Outlines are capped.
+ * declare cannot be resolved, and XInclude is not a thing StAX does. Outlines are capped, and
+ * the JDK's own limits (element depth, attribute and name sizes) refuse the rest.
  */
 final class OpmlReader {
 
@@ -33,7 +34,7 @@ final class OpmlReader {
             xml = FACTORY.createXMLStreamReader(new ByteArrayInputStream(document));
             return feeds(xml);
         } catch (XMLStreamException e) {
-            throw new OpmlException("The document is not well-formed XML" + where(e) + ".");
+            throw new OpmlException("The document is not well-formed XML" + where(e) + ": " + reason(e));
         } finally {
             close(xml);
         }
@@ -85,6 +86,14 @@ final class OpmlReader {
     private static String where(XMLStreamException e) {
         return e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNumber() + ", column "
                 + e.getLocation().getColumnNumber() + ")";
+    }
+
+    /** The parser's sentence without its position prefix (given by {@link #where}). */
+    private static String reason(XMLStreamException e) {
+        String message = e.getMessage() == null ? "" : e.getMessage();
+        int start = message.indexOf("Message: ");
+        String reason = start < 0 ? message : message.substring(start + "Message: ".length());
+        return reason.length() > 300 ? reason.substring(0, 300) + "…" : reason;
     }
 
     private static void close(@Nullable XMLStreamReader xml) {

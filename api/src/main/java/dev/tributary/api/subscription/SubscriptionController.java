@@ -22,6 +22,7 @@ import jakarta.validation.constraints.Size;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -84,7 +85,7 @@ class SubscriptionController {
         Map<Long, Entity<Source>> byId = sources.getAll(all.stream().map(Subscription::sourceId).toList()).stream()
                 .filter(source -> !OwnSource.isOwn(caller.userId(), source.body()))
                 .collect(Collectors.toMap(Entity::id, Function.identity(), (a, b) -> a));
-        List<Entity<Source>> shown = all.stream().map(s -> byId.get(s.sourceId())).filter(s -> s != null).toList();
+        List<Entity<Source>> shown = all.stream().map(s -> byId.get(s.sourceId())).filter(Objects::nonNull).toList();
         Map<String, SourceView> views = sourceViews.of(shown).stream()
                 .collect(Collectors.toMap(SourceView::id, Function.identity(), (a, b) -> a));
         List<SubscriptionView> list = new ArrayList<>(shown.size());
