@@ -1,0 +1,135 @@
+package dev.tributary.api.group;
+
+import dev.tributary.api.account.Account;
+import dev.tributary.api.account.Accounts;
+import dev.tributary.api.item.ItemView;
+import dev.tributary.api.item.ItemViews;
+import dev.tributary.api.post.PostRequest;
+import dev.tributary.api.post.Posts;
+import dev.tributary.api.security.Caller;
+import dev.tributary.api.source.SourcePages;
+import dev.tributary.api.web.ApiProblem;
+import dev.tributary.api.web.Ids;
+import dev.tributary.api.web.Paging;
+import dev.tributary.pubsub.Group;
+import dev.tributary.pubsub.Groups;
+import dev.tributary.storage.Entity;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Groups. They are public: anyone may read one and its feed, or follow it; only members post.
+ * The owner may add and remove anyone but themselves; anyone may add (join) or remove (leave)
+ * themselves. The owner cannot leave, so a group always has someone to run it.
+ */
+@RestController
+class GroupController {
+
+    private final Groups groups;
+    private final Accounts accounts;
+    private final Posts posts;
+    private final ItemViews itemViews;
+    private final SourcePages pages;
+
+    GroupController(Groups groups, Accounts accounts, Posts posts, ItemViews itemViews, SourcePages pages) {
+        this.groups = groups;
+        this.accounts = accounts;
+        this.posts = posts;
+        this.itemViews = itemViews;
+        this.pages = pages;
+    }
+
+    record NewGroup(@NotNull @NotBlank @Size(max = Groups.MAX_NAME_LENGTH) String name) {
+    }
+
+    record NewMember(@NotNull @Size(max = 100) String username) {
+    }
+
+    @PostMapping("/api/v1/groups")
+    @ResponseStatus(HttpStatus.CREATED)
+    GroupView create(Caller caller, @Valid @RequestBody NewGroup request) {
+        return view(groups.create(caller.userId(), request.name()));
+    }
+
+    @GetMapping("/api/v1/groups/{id}")
+    GroupView group(@PathVariable String id) {
+        return view(find(id));
+    }
+
+    /** The groups the caller belongs to. */
+    @GetMapping("/api/v1/groups")
+    List<GroupView> mine(Caller caller) {
+        return groups.groupsOf(caller.userId()).stream().map(groups::find).flatMap(Optional::stream)
+                .map(GroupController::view).toList();
+    }
+
+    /** 201 when added now, 200 if they already were a member. */
+    @PostMapping("/api/v1/groups/{id}/members")
+    ResponseEntity<MemberView> addMember(Caller caller, @PathVariable String id, @Valid @RequestBody NewMember request) {
+        Entity<Group> group = find(id);
+        Entity<Account> person = accounts.findByUsername(request.username()).orElseThrow(() -> ApiProblem.unprocessable(
+                "no-such-user", "no_such_user", "Nobody is called '" + request.username() + "'."));
+        if (person.id() != caller.userId() && group.body().ownerId() != caller.userId()) {
+            throw ApiProblem.forbidden("Only the group's owner may add others; anyone may join.");
+        }
+        boolean added = groups.addMember(group.id(), person.id());
+        return ResponseEntity.status(added ? HttpStatus.CREATED : HttpStatus.OK).body(new MemberView(Ids.format(group.id()),
+                Ids.format(person.id()), person.body().username()));
+    }
+
+    @DeleteMapping("/api/v1/groups/{id}/members/{username}")
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    void removeMember(Caller caller, @PathVariable String id, @PathVariable String username) {
+        Entity<Group> group = find(id);
+        Entity<Account> person = accounts.findByUsername(username).orElseThrow(() -> ApiProblem.notFound("member"));
+        boolean owner = group.body().ownerId() == caller.userId();
+        if (person.id() != caller.userId() && !owner) {
+            throw ApiProblem.forbidden("Only the group's owner may remove others; anyone may leave.");
+        }
+        if (person.id() == group.body().ownerId()) {
+            throw ApiProblem.conflict("The owner cannot leave their own group.");
+        }
+        if (!groups.removeMember(group.id(), person.id())) {
+            throw ApiProblem.notFound("member");
+        }
+    }
+
+    @PostMapping("/api/v1/groups/{id}/posts")
+    @ResponseStatus(HttpStatus.CREATED)
+    ItemView post(Caller caller, @PathVariable String id, @Valid @RequestBody PostRequest request) {
+        Entity<Group> group = find(id);
+        return itemViews.of(caller.userId(), posts.publishToGroup(group.id(), caller.userId(), request));
+    }
+
+    @GetMapping("/api/v1/groups/{id}/feed")
+    ResponseEntity<List<ItemView>> feed(Caller caller, @PathVariable String id,
+            @RequestParam(required = false) String limit, @RequestParam(name = "max_id", required = false) String maxId,
+            @RequestParam(name = "since_id", required = false) String sinceId,
+            @RequestParam(name = "min_id", required = false) String minId) {
+        Paging paging = Paging.of(limit, maxId, sinceId, minId);
+        return pages.response(caller.userId(), List.of(find(id).body().sourceId()), paging);
+    }
+
+    private Entity<Group> find(String id) {
+        return groups.find(Ids.path(id, "group")).orElseThrow(() -> ApiProblem.notFound("group"));
+    }
+
+    private static GroupView view(Entity<Group> group) {
+        return new GroupView(Ids.format(group.id()), group.body().name(), Ids.format(group.body().sourceId()),
+                Ids.format(group.body().ownerId()), group.body().createdAt());
+    }
+}

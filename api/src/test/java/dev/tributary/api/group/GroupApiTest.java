@@ -1,0 +1,220 @@
+package dev.tributary.api.group;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.api.testing.ApiClient;
+import dev.tributary.api.testing.ApiResponse;
+import dev.tributary.api.testing.ApiTest;
+import dev.tributary.api.testing.TestUser;
+import dev.tributary.pubsub.ReadState;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import tools.jackson.databind.JsonNode;
+
+@ApiTest
+class GroupApiTest {
+
+    @LocalServerPort int port;
+    @Autowired ReadState readState;
+    private ApiClient api;
+
+    @BeforeEach
+    void client() {
+        api = new ApiClient(port);
+    }
+
+    @Test
+    void creatingAGroupMakesItsSourceAndTheOwnerItsFirstMember() {
+        TestUser owner = api.newUser("gown");
+
+        ApiResponse created = api.post("/api/v1/groups", owner.token(), Map.of("name", "  Hikers  "));
+        String id = created.json().path("id").asString();
+        ApiResponse read = api.get("/api/v1/groups/" + id, api.newUser("gread").token());
+        ApiResponse mine = api.get("/api/v1/groups", owner.token());
+
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        assertThat(created.json().path("name").asString()).isEqualTo("Hikers");
+        assertThat(created.json().path("source_id").isString()).isTrue();
+        assertThat(created.json().path("owner_id").asString()).isEqualTo(owner.id());
+        assertThat(created.json().has("created_at")).isTrue();
+        assertThat(read.status()).isEqualTo(200);
+        assertThat(read.json().path("name").asString()).isEqualTo("Hikers");
+        assertThat(mine.json().valueStream().map(g -> g.path("id").asString())).containsExactly(id);
+        assertThat(api.get("/api/v1/sources/" + created.json().path("source_id").asString(), owner.token())
+                .json().path("kind").asString()).isEqualTo("group");
+    }
+
+    @Test
+    void membersPostToTheGroupAndEveryMemberReceivesIt() {
+        TestUser owner = api.newUser("gpost");
+        TestUser bob = api.newUser("gpost");
+        String id = group(owner, "Cooks");
+
+        ApiResponse joined = api.post("/api/v1/groups/" + id + "/members", bob.token(), Map.of("username", bob.username()));
+        ApiResponse joinedAgain = api.post("/api/v1/groups/" + id + "/members", bob.token(), Map.of("username", bob.username()));
+        ApiResponse posted = api.post("/api/v1/groups/" + id + "/posts", bob.token(), Map.of("text", "soup tonight", "url", "https://soup.example/"));
+        ApiResponse feed = api.get("/api/v1/groups/" + id + "/feed", api.newUser("outsider").token());
+
+        assertThat(joined.status()).as(joined.toString()).isEqualTo(201);
+        assertThat(joined.json().path("username").asString()).isEqualTo(bob.username());
+        assertThat(joinedAgain.status()).isEqualTo(200);
+        assertThat(posted.status()).as(posted.toString()).isEqualTo(201);
+        assertThat(posted.json().path("source").path("kind").asString()).isEqualTo("group");
+        assertThat(posted.json().path("source").path("title").asString()).isEqualTo("Cooks");
+        assertThat(posted.json().path("author").asString()).isEqualTo(bob.username());
+        assertThat(posted.json().path("media_type").asString()).isEqualTo("link");
+        assertThat(feed.status()).isEqualTo(200);
+        assertThat(feed.json().valueStream().map(i -> i.path("id").asString())).containsExactly(posted.json().path("id").asString());
+        long itemId = Long.parseLong(posted.json().path("id").asString());
+        await(() -> readState.inInbox(owner.numericId(), itemId));
+        await(() -> readState.inInbox(bob.numericId(), itemId));
+        assertThat(api.get("/api/v1/groups", bob.token()).json().valueStream().map(g -> g.path("id").asString())).containsExactly(id);
+    }
+
+    @Test
+    void onlyMembersPost() {
+        TestUser owner = api.newUser("gmem");
+        TestUser outsider = api.newUser("gmem");
+        String id = group(owner, "Members only");
+
+        ApiResponse attempt = api.post("/api/v1/groups/" + id + "/posts", outsider.token(), Map.of("text", "let me in"));
+
+        assertThat(attempt.status()).isEqualTo(403);
+        assertThat(attempt.contentType()).startsWith("application/problem+json");
+        assertThat(api.get("/api/v1/groups/" + id + "/feed", owner.token()).json().size()).isZero();
+    }
+
+    @Test
+    void theOwnerAddsAndRemovesOthersButOthersOnlyThemselves() {
+        TestUser owner = api.newUser("gadm");
+        TestUser bob = api.newUser("gadm");
+        TestUser carol = api.newUser("gadm");
+        String id = group(owner, "Run by the owner");
+        String members = "/api/v1/groups/" + id + "/members";
+
+        ApiResponse ownerAddsBob = api.post(members, owner.token(), Map.of("username", bob.username()));
+        ApiResponse bobAddsCarol = api.post(members, bob.token(), Map.of("username", carol.username()));
+        ApiResponse carolRemovesBob = api.delete(members + "/" + bob.username(), carol.token());
+        ApiResponse bobRemovesOwner = api.delete(members + "/" + owner.username(), bob.token());
+        ApiResponse ownerLeaves = api.delete(members + "/" + owner.username(), owner.token());
+        ApiResponse bobPostsStill = api.post("/api/v1/groups/" + id + "/posts", bob.token(), Map.of("text", "still here"));
+        ApiResponse ownerRemovesBob = api.delete(members + "/" + bob.username(), owner.token());
+        ApiResponse bobPostsAfter = api.post("/api/v1/groups/" + id + "/posts", bob.token(), Map.of("text", "gone"));
+        ApiResponse removeAgain = api.delete(members + "/" + bob.username(), owner.token());
+
+        assertThat(ownerAddsBob.status()).isEqualTo(201);
+        assertThat(bobAddsCarol.status()).isEqualTo(403);
+        assertThat(carolRemovesBob.status()).isEqualTo(403);
+        assertThat(bobRemovesOwner.status()).isEqualTo(403);
+        assertThat(ownerLeaves.status()).isEqualTo(409);
+        assertThat(bobPostsStill.status()).isEqualTo(201);
+        assertThat(ownerRemovesBob.status()).isEqualTo(204);
+        assertThat(bobPostsAfter.status()).isEqualTo(403);
+        assertThat(removeAgain.status()).isEqualTo(404);
+        assertThat(api.get("/api/v1/groups", bob.token()).json().size()).isZero();
+    }
+
+    @Test
+    void aMemberLeaves() {
+        TestUser owner = api.newUser("gleave");
+        TestUser bob = api.newUser("gleave");
+        String id = group(owner, "Come and go");
+        api.post("/api/v1/groups/" + id + "/members", bob.token(), Map.of("username", bob.username()));
+
+        ApiResponse left = api.delete("/api/v1/groups/" + id + "/members/" + bob.username(), bob.token());
+
+        assertThat(left.status()).isEqualTo(204);
+        assertThat(api.post("/api/v1/groups/" + id + "/posts", bob.token(), Map.of("text", "x")).status()).isEqualTo(403);
+    }
+
+    @Test
+    void badGroupRequests() {
+        TestUser owner = api.newUser("gbad");
+        String id = group(owner, "Strict");
+        String itemId = api.post("/api/v1/posts", owner.token(), Map.of("text", "an item")).json().path("id").asString();
+
+        List<ApiResponse> bad = List.of(
+                api.post("/api/v1/groups", owner.token(), Map.of("name", "   ")),
+                api.post("/api/v1/groups", owner.token(), Map.of("name", "n".repeat(101))),
+                api.post("/api/v1/groups", owner.token(), Map.of()),
+                api.post("/api/v1/groups", owner.token(), "{\"name\": 42, \"private\": true}"),
+                api.post("/api/v1/groups", owner.token(), "{\"name\": "),
+                api.post("/api/v1/groups/" + id + "/members", owner.token(), Map.of("username", "u".repeat(1000))),
+                api.post("/api/v1/groups/" + id + "/posts", owner.token(), Map.of("text", "")),
+                api.post("/api/v1/groups/" + id + "/posts", owner.token(), Map.of("text", "x", "url", "data:text/html,hi")),
+                api.get("/api/v1/groups/" + id + "/feed?limit=abc", owner.token()));
+        for (ApiResponse response : bad) {
+            assertThat(response.status()).as(response.toString()).isEqualTo(400);
+            assertThat(response.contentType()).startsWith("application/problem+json");
+        }
+        assertThat(api.post("/api/v1/groups/" + id + "/members", owner.token(), Map.of("username", "nobody_named_so")).status())
+                .isEqualTo(422);
+        assertThat(api.delete("/api/v1/groups/" + id + "/members/nobody_named_so", owner.token()).status()).isEqualTo(404);
+        for (String missing : List.of("abc", "0", "999999999999", itemId)) {
+            assertThat(api.get("/api/v1/groups/" + missing, owner.token()).status()).as(missing).isEqualTo(404);
+            assertThat(api.get("/api/v1/groups/" + missing + "/feed", owner.token()).status()).isEqualTo(404);
+            assertThat(api.post("/api/v1/groups/" + missing + "/posts", owner.token(), Map.of("text", "x")).status()).isEqualTo(404);
+            assertThat(api.post("/api/v1/groups/" + missing + "/members", owner.token(), Map.of("username", owner.username())).status())
+                    .isEqualTo(404);
+        }
+        assertThat(api.send("POST", "/api/v1/groups", owner.token(), "name=x", "text/plain").status()).isEqualTo(415);
+    }
+
+    @Test
+    void theGroupFeedPagesFarBack() {
+        TestUser owner = api.newUser("gfeed");
+        String id = group(owner, "Chatty");
+        for (int i = 1; i <= 4; i++) {
+            api.post("/api/v1/groups/" + id + "/posts", owner.token(), Map.of("text", "message " + i));
+        }
+
+        ApiResponse page = api.get("/api/v1/groups/" + id + "/feed?limit=3", owner.token());
+        String oldest = page.json().get(2).path("id").asString();
+        ApiResponse rest = api.get("/api/v1/groups/" + id + "/feed?limit=3&max_id=" + oldest, owner.token());
+
+        assertThat(page.json().valueStream().map(i -> i.path("summary").asString()))
+                .containsExactly("<p>message 4</p>", "<p>message 3</p>", "<p>message 2</p>");
+        assertThat(page.header("Link")).contains("rel=\"next\"").contains("max_id=" + oldest);
+        assertThat(rest.json().valueStream().map(i -> i.path("summary").asString())).containsExactly("<p>message 1</p>");
+    }
+
+    @Test
+    void membersDeleteTheirOwnGroupPostsButNotOthers() {
+        TestUser owner = api.newUser("gdel");
+        TestUser bob = api.newUser("gdel");
+        String id = group(owner, "Deletions");
+        api.post("/api/v1/groups/" + id + "/members", bob.token(), Map.of("username", bob.username()));
+        String ownersPost = api.post("/api/v1/groups/" + id + "/posts", owner.token(), Map.of("text", "owner's")).json().path("id").asString();
+        String bobsPost = api.post("/api/v1/groups/" + id + "/posts", bob.token(), Map.of("text", "bob's")).json().path("id").asString();
+
+        assertThat(api.delete("/api/v1/posts/" + ownersPost, bob.token()).status()).isEqualTo(403);
+        assertThat(api.delete("/api/v1/posts/" + bobsPost, bob.token()).status()).isEqualTo(204);
+        assertThat(api.get("/api/v1/groups/" + id + "/feed", owner.token()).json().valueStream().map(i -> i.path("id").asString()))
+                .containsExactly(ownersPost);
+    }
+
+    private String group(TestUser owner, String name) {
+        ApiResponse created = api.post("/api/v1/groups", owner.token(), Map.of("name", name));
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        JsonNode group = created.json();
+        return group.path("id").asString();
+    }
+
+    private static void await(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("not reached in 30 s");
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+        }
+    }
+}

@@ -1,0 +1,185 @@
+package dev.tributary.api.opml;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.api.testing.ApiClient;
+import dev.tributary.api.testing.ApiResponse;
+import dev.tributary.api.testing.ApiTest;
+import dev.tributary.api.testing.TestUser;
+import dev.tributary.crawler.testing.FeedServer;
+import dev.tributary.crawler.testing.TestFeeds;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+@ApiTest
+class OpmlApiTest {
+
+    private static FeedServer server;
+
+    @LocalServerPort int port;
+    private ApiClient api;
+
+    @BeforeAll
+    static void startFeeds() {
+        server = FeedServer.start();
+    }
+
+    @AfterAll
+    static void stopFeeds() {
+        server.close();
+    }
+
+    @BeforeEach
+    void client() {
+        api = new ApiClient(port);
+    }
+
+    @Test
+    void importSubscribesToEachFeedOnceAndListsWhatItCouldNot() {
+        TestUser alice = api.newUser("imp");
+        String opml = opml("""
+                <outline text="Tech">
+                  <outline type="rss" text="One" xmlUrl="%s"/>
+                  <outline text="Deeper"><outline type="rss" text="Two" xmlUrl="%s"/></outline>
+                </outline>
+                <outline type="rss" text="One again" xmlUrl="%s"/>
+                <outline type="rss" text="Bad" xmlUrl="javascript:alert(1)"/>
+                <outline type="rss" text="Empty" xmlUrl=""/>
+                """.formatted(url("/imp/one.xml"), url("/imp/two.xml"), url("/imp/one.xml")));
+
+        ApiResponse result = api.send("POST", "/api/v1/subscriptions/import", alice.token(), opml, "text/x-opml");
+        ApiResponse again = api.send("POST", "/api/v1/subscriptions/import", alice.token(), opml, "application/xml; charset=utf-8");
+
+        assertThat(result.status()).as(result.toString()).isEqualTo(200);
+        assertThat(result.json().path("imported").asInt()).isEqualTo(2);
+        assertThat(result.json().path("skipped").asInt()).isEqualTo(1);
+        assertThat(result.json().path("errors").valueStream().map(e -> e.path("url").asString()))
+                .containsExactly("javascript:alert(1)", "");
+        assertThat(result.json().path("errors").get(0).path("message").asString()).isNotEmpty();
+        assertThat(again.json().path("imported").asInt()).isZero();
+        assertThat(again.json().path("skipped").asInt()).isEqualTo(3);
+        assertThat(api.get("/api/v1/subscriptions", alice.token()).json().valueStream()
+                .map(s -> s.path("source").path("url").asString())).containsExactly(url("/imp/one.xml"), url("/imp/two.xml"));
+        assertThat(server.requests("/imp/one.xml")).as("imports register feeds without fetching them").isEmpty();
+    }
+
+    @Test
+    void importLeavesAnExistingMediaFilterAlone() {
+        TestUser alice = api.newUser("impm");
+        server.feed("/impm.xml", TestFeeds.numbered("Filtered", 1, Instant.now().minusSeconds(60)));
+        api.post("/api/v1/subscriptions", alice.token(), Map.of("url", url("/impm.xml"), "media", List.of("image")));
+
+        ApiResponse result = api.send("POST", "/api/v1/subscriptions/import", alice.token(),
+                opml("<outline xmlUrl=\"" + url("/impm.xml") + "\"/>"), "text/x-opml");
+
+        assertThat(result.json().path("skipped").asInt()).isEqualTo(1);
+        assertThat(api.get("/api/v1/subscriptions", alice.token()).json().get(0).path("media").get(0).asString()).isEqualTo("image");
+    }
+
+    @Test
+    void exportIsOpmlOfTheCallersFeedsOnly() {
+        TestUser alice = api.newUser("exp");
+        TestUser bob = api.newUser("exp");
+        server.feed("/exp.xml", TestFeeds.numbered("Exported & <escaped>", 1, Instant.now().minusSeconds(60)));
+        String title = api.post("/api/v1/subscriptions", alice.token(), Map.of("url", url("/exp.xml")))
+                .json().path("source").path("title").asString();
+        api.post("/api/v1/subscriptions", alice.token(), Map.of("user", bob.username()));
+
+        ApiResponse exported = api.get("/api/v1/subscriptions.opml", alice.token());
+        ApiResponse asOpml = api.send(api.builder("/api/v1/subscriptions.opml", alice.token()).header("Accept", "text/x-opml").GET());
+        ApiResponse bobs = api.get("/api/v1/subscriptions.opml", bob.token());
+
+        assertThat(exported.status()).isEqualTo(200);
+        assertThat(exported.contentType()).startsWith("text/x-opml");
+        assertThat(asOpml.status()).isEqualTo(200);
+        assertThat(OpmlReader.read(exported.body().getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                .containsExactly(new OpmlFeed(url("/exp.xml"), title, "https://example.org/"));
+        assertThat(title).startsWith("Exported &");
+        assertThat(bobs.body()).doesNotContain("/exp.xml");
+        assertThat(OpmlReader.read(bobs.body().getBytes(java.nio.charset.StandardCharsets.UTF_8))).isEmpty();
+        assertThat(api.get("/api/v1/subscriptions.opml", null).status()).isEqualTo(401);
+    }
+
+    @Test
+    void whatIsExportedImportsIntoAnotherAccount() {
+        TestUser alice = api.newUser("round");
+        TestUser bob = api.newUser("round");
+        server.feed("/round.xml", TestFeeds.numbered("Round", 1, Instant.now().minusSeconds(60)));
+        api.post("/api/v1/subscriptions", alice.token(), Map.of("url", url("/round.xml")));
+
+        String exported = api.get("/api/v1/subscriptions.opml", alice.token()).body();
+        ApiResponse imported = api.send("POST", "/api/v1/subscriptions/import", bob.token(), exported, "text/x-opml");
+
+        assertThat(imported.json().path("imported").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void hostileDocumentsAreRefusedCleanly() {
+        TestUser alice = api.newUser("hostile");
+        String lol = """
+                <?xml version="1.0"?>
+                <!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+                <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]>
+                <opml><body><outline text="&lol3;" xmlUrl="https://x.example/"/></body></opml>
+                """;
+        String xxe = """
+                <?xml version="1.0"?>
+                <!DOCTYPE opml [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>
+                <opml><body><outline text="&xxe;" xmlUrl="https://x.example/"/></body></opml>
+                """;
+        String externalDtd = """
+                <?xml version="1.0"?>
+                <!DOCTYPE opml SYSTEM "%s">
+                <opml><body><outline xmlUrl="https://x.example/"/></body></opml>
+                """.formatted(url("/evil.dtd"));
+        String parameterEntity = """
+                <?xml version="1.0"?>
+                <!DOCTYPE opml [<!ENTITY %% remote SYSTEM "%s"> %%remote;]>
+                <opml><body/></opml>
+                """.formatted(url("/evil-param.dtd"));
+        String tooMany = opml("<outline text=\"c\"/>".repeat(OpmlReader.MAX_OUTLINES + 1));
+
+        for (String document : List.of(lol, xxe, externalDtd, parameterEntity, tooMany, "<opml><body>", "<rss/>", "not xml")) {
+            ApiResponse response = api.send("POST", "/api/v1/subscriptions/import", alice.token(), document, "text/x-opml");
+            assertThat(response.status()).as(response.toString()).isEqualTo(400);
+            assertThat(response.contentType()).startsWith("application/problem+json");
+            assertThat(response.body()).doesNotContain("root:");
+        }
+        assertThat(server.requests("/evil.dtd")).isEmpty();
+        assertThat(server.requests("/evil-param.dtd")).isEmpty();
+        assertThat(api.get("/api/v1/subscriptions", alice.token()).json().size()).isZero();
+    }
+
+    @Test
+    void otherContentTypesAre415() {
+        TestUser alice = api.newUser("ctype");
+        String opml = opml("<outline xmlUrl=\"https://x.example/\"/>");
+
+        ApiResponse json = api.send("POST", "/api/v1/subscriptions/import", alice.token(), opml, "application/json");
+        ApiResponse plain = api.send("POST", "/api/v1/subscriptions/import", alice.token(), opml, "text/plain");
+        ApiResponse none = api.send("POST", "/api/v1/subscriptions/import", alice.token(), null, "text/x-opml");
+        ApiResponse readOnly = api.send("POST", "/api/v1/subscriptions/import",
+                api.createToken(alice.username(), alice.password(), "ro", "read"), opml, "text/x-opml");
+
+        assertThat(json.status()).isEqualTo(415);
+        assertThat(json.contentType()).startsWith("application/problem+json");
+        assertThat(plain.status()).isEqualTo(415);
+        assertThat(none.status()).isIn(400, 415);
+        assertThat(readOnly.status()).isEqualTo(403);
+    }
+
+    private static String url(String path) {
+        return server.url(path).toString();
+    }
+
+    private static String opml(String outlines) {
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\"><head><title>t</title></head><body>\n"
+                + outlines + "\n</body></opml>\n";
+    }
+}
