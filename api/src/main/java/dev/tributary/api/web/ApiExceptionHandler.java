@@ -104,7 +104,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler({SourceNotFoundException.class, GroupNotFoundException.class, EntityNotFoundException.class,
             WrongKindException.class})
     ResponseEntity<Object> notFound(RuntimeException ex, WebRequest request) {
-        ApiProblem problem = ApiProblem.notFound(ex instanceof GroupNotFoundException ? "group" : "such thing");
+        ApiProblem problem = ApiProblem.notFound(ex instanceof GroupNotFoundException ? "group" : "resource");
         return handleExceptionInternal(problem, problem.getBody(), problem.getHeaders(), problem.getStatusCode(), request);
     }
 
