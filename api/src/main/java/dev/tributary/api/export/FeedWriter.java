@@ -34,6 +34,7 @@ import java.util.Date;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.jsoup.Jsoup;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
@@ -150,7 +151,7 @@ class FeedWriter {
     }
 
     /** Media RSS keeps the sizes enclosures cannot carry; a url Media RSS cannot hold is left to the enclosure. */
-    private static java.util.Optional<Module> mediaRss(List<Media> media) {
+    private static Optional<Module> mediaRss(List<Media> media) {
         List<MediaContent> contents = new ArrayList<>();
         for (Media m : media) {
             try {
@@ -165,11 +166,11 @@ class FeedWriter {
             }
         }
         if (contents.isEmpty()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         MediaEntryModuleImpl module = new MediaEntryModuleImpl();
         module.setMediaContents(contents.toArray(MediaContent[]::new));
-        return java.util.Optional.of(module);
+        return Optional.of(module);
     }
 
     private static String output(SyndFeed feed) {

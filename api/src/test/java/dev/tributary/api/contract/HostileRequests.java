@@ -91,10 +91,9 @@ final class HostileRequests {
         raw.put("trailing tokens", "{} {}");
         raw.put("deep nesting", "[".repeat(5000) + "]".repeat(5000));
         raw.put("empty body", "");
-        raw.put("not UTF-8", "{\"a\": \"\u00ff\u00fe\"}");
-        raw.forEach((name, text) -> probes.add(body(label, name, method, path, text.equals("{\"a\": \"\u00ff\u00fe\"}")
-                ? new byte[] {'{', '"', 'a', '"', ':', '"', (byte) 0xff, (byte) 0xfe, '"', '}'}
-                : text.getBytes(StandardCharsets.UTF_8), type, null)));
+        raw.forEach((name, text) -> probes.add(body(label, name, method, path, text.getBytes(StandardCharsets.UTF_8), type, null)));
+        probes.add(body(label, "not UTF-8", method, path, new byte[] {'{', '"', 'a', '"', ':', '"', (byte) 0xff, (byte) 0xfe, '"', '}'},
+                type, null));
         probes.add(body(label, "oversize body (3 MB)", method, path, oversize(), type, 413));
         if (!requestBody.isMissingNode() && !content.has("*/*")) {
             probes.add(body(label, "wrong content type", method, path, "{}".getBytes(StandardCharsets.UTF_8),
