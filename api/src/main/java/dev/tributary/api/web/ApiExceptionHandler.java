@@ -135,6 +135,21 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         return handleExceptionInternal(ex, problem, new HttpHeaders(), HttpStatus.INTERNAL_SERVER_ERROR, request);
     }
 
+    /**
+     * Spring's own problems (404 for unknown paths, 405, 415…) leave {@code type} unset, and the
+     * API promises one on every problem: name it after the status, as ours are.
+     */
+    @Override
+    protected ResponseEntity<Object> createResponseEntity(@Nullable Object body, HttpHeaders headers, HttpStatusCode status,
+            WebRequest request) {
+        if (body instanceof ProblemDetail problem && (problem.getType() == null || "about:blank".equals(problem.getType().toString()))) {
+            HttpStatus known = HttpStatus.resolve(status.value());
+            String key = known == null ? "error" : known.getReasonPhrase().toLowerCase(java.util.Locale.ROOT).replace(' ', '-');
+            problem.setType(ApiProblem.type(key));
+        }
+        return super.createResponseEntity(body, headers, status, request);
+    }
+
     private ResponseEntity<Object> validation(List<Map<String, String>> errors, HttpHeaders headers, WebRequest request) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, "The request has invalid fields.");
         problem.setType(ApiProblem.type("invalid"));

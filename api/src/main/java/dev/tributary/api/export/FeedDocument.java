@@ -1,0 +1,20 @@
+package dev.tributary.api.export;
+
+import dev.tributary.pubsub.Item;
+import dev.tributary.storage.Entity;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What an exported feed says, whatever its format.
+ * @param id the feed's stable identity (Atom's id)
+ * @param title the feed's title
+ * @param link the web page the feed stands for
+ * @param selfUrl the feed's own url
+ * @param description one line about it (RSS requires one)
+ * @param since when the feed's owner came to be: its date while it has no items
+ * @param items newest first
+ */
+record FeedDocument(String id, String title, String link, String selfUrl, String description, Instant since,
+        List<Entity<Item>> items) {
+}

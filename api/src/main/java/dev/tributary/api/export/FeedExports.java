@@ -1,0 +1,66 @@
+package dev.tributary.api.export;
+
+import dev.tributary.api.account.Account;
+import dev.tributary.api.account.Accounts;
+import dev.tributary.pubsub.HomeTimeline;
+import dev.tributary.pubsub.Item;
+import dev.tributary.pubsub.Items;
+import dev.tributary.pubsub.Sources;
+import dev.tributary.pubsub.TimelineEntry;
+import dev.tributary.pubsub.TimelineQuery;
+import dev.tributary.storage.Entity;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.stereotype.Service;
+
+/**
+ * What the exported feeds hold: a person's public feed (their posts and the feeds attached to
+ * their profile, as their profile shows) and a person's private home timeline.
+ */
+@Service
+class FeedExports {
+
+    /** Entries per exported feed: what feed readers poll for, not an archive. */
+    static final int ENTRIES = 50;
+
+    private final Accounts accounts;
+    private final Sources sources;
+    private final Items items;
+    private final HomeTimeline home;
+
+    FeedExports(Accounts accounts, Sources sources, Items items, HomeTimeline home) {
+        this.accounts = accounts;
+        this.sources = sources;
+        this.items = items;
+        this.home = home;
+    }
+
+    /** The person's public feed, newest first; empty if there is no such person. */
+    Optional<Export> ofUser(String username) {
+        return accounts.findByUsername(username).map(account -> new Export(account, profileItems(account.id())));
+    }
+
+    /** The home timeline of whoever holds {@code feedToken}; empty for any other token. */
+    Optional<Export> home(String feedToken) {
+        return accounts.findByFeedToken(feedToken).map(account -> new Export(account,
+                home.page(account.id(), TimelineQuery.newest(ENTRIES)).stream().map(TimelineEntry::item).toList()));
+    }
+
+    /** The newest of the person's own source and every attached feed, merged by id (ids are time-ordered). */
+    private List<Entity<Item>> profileItems(long userId) {
+        List<Long> sourceIds = new ArrayList<>();
+        sourceIds.add(sources.ofUser(userId).id());
+        sourceIds.addAll(sources.attachedFeeds(userId));
+        List<Entity<Item>> merged = new ArrayList<>();
+        for (long sourceId : sourceIds) {
+            merged.addAll(items.ofSource(sourceId, null, null, ENTRIES));
+        }
+        return merged.stream().sorted(Comparator.comparingLong(Entity<Item>::id).reversed()).distinct().limit(ENTRIES).toList();
+    }
+
+    /** Whose feed it is and its items, newest first. */
+    record Export(Entity<Account> account, List<Entity<Item>> items) {
+    }
+}

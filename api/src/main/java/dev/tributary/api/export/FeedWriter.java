@@ -1,0 +1,201 @@
+package dev.tributary.api.export;
+
+import com.rometools.modules.mediarss.MediaEntryModuleImpl;
+import com.rometools.modules.mediarss.types.MediaContent;
+import com.rometools.modules.mediarss.types.UrlReference;
+import com.rometools.rome.feed.module.Module;
+import com.rometools.rome.feed.synd.SyndCategory;
+import com.rometools.rome.feed.synd.SyndCategoryImpl;
+import com.rometools.rome.feed.synd.SyndContent;
+import com.rometools.rome.feed.synd.SyndContentImpl;
+import com.rometools.rome.feed.synd.SyndEnclosure;
+import com.rometools.rome.feed.synd.SyndEnclosureImpl;
+import com.rometools.rome.feed.synd.SyndEntry;
+import com.rometools.rome.feed.synd.SyndEntryImpl;
+import com.rometools.rome.feed.synd.SyndFeed;
+import com.rometools.rome.feed.synd.SyndFeedImpl;
+import com.rometools.rome.feed.synd.SyndLink;
+import com.rometools.rome.feed.synd.SyndLinkImpl;
+import com.rometools.rome.io.FeedException;
+import com.rometools.rome.io.SyndFeedOutput;
+import dev.tributary.api.item.SourceRef;
+import dev.tributary.api.item.SourceRefs;
+import dev.tributary.api.web.Ids;
+import dev.tributary.pubsub.Item;
+import dev.tributary.pubsub.Media;
+import dev.tributary.storage.Entity;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jsoup.Jsoup;
+import org.jspecify.annotations.Nullable;
+import org.springframework.stereotype.Component;
+
+/**
+ * Writes a {@link FeedDocument} as RSS 2.0 or Atom 1.0 with Rome: guid, link, dates, author,
+ * the (already sanitised) summary as HTML, tags as categories, media as enclosures and Media RSS.
+ * The same items always give the same bytes, so the ETag is the hash of the bytes.
+ */
+@Component
+class FeedWriter {
+
+    /** An untitled entry (a short post) is titled with the start of its text, as feed readers list titles. */
+    private static final int DERIVED_TITLE_LENGTH = 80;
+
+    private final SourceRefs sources;
+
+    FeedWriter(SourceRefs sources) {
+        this.sources = sources;
+    }
+
+    RenderedFeed write(FeedDocument document, FeedFormat format) {
+        Map<Long, SourceRef> refs = sources.of(document.items().stream().map(i -> i.body().sourceId()).distinct().toList());
+        SyndFeed feed = feed(document, format);
+        List<SyndEntry> entries = new ArrayList<>(document.items().size());
+        for (Entity<Item> item : document.items()) {
+            entries.add(entry(item, refs.get(item.body().sourceId())));
+        }
+        feed.setEntries(entries);
+        byte[] body = output(feed).getBytes(StandardCharsets.UTF_8);
+        return new RenderedFeed(body, format.contentType(), etag(body), lastModified(document));
+    }
+
+    private static SyndFeed feed(FeedDocument document, FeedFormat format) {
+        SyndFeed feed = new SyndFeedImpl();
+        feed.setFeedType(format.romeType());
+        feed.setEncoding("UTF-8");
+        feed.setUri(document.id());
+        feed.setTitle(XmlText.clean(document.title()));
+        feed.setLink(XmlText.clean(document.link()));
+        feed.setDescription(XmlText.clean(document.description()));
+        feed.setGenerator("Tributary");
+        feed.setPublishedDate(Date.from(newest(document)));
+        SyndLink self = new SyndLinkImpl();
+        self.setRel("self");
+        self.setType(format.contentType().getType() + "/" + format.contentType().getSubtype());
+        self.setHref(XmlText.clean(document.selfUrl()));
+        SyndLink alternate = new SyndLinkImpl();
+        alternate.setRel("alternate");
+        alternate.setType("text/html");
+        alternate.setHref(XmlText.clean(document.link()));
+        feed.setLinks(List.of(alternate, self));
+        return feed;
+    }
+
+    private static SyndEntry entry(Entity<Item> entity, @Nullable SourceRef source) {
+        Item item = entity.body();
+        SyndEntry entry = new SyndEntryImpl();
+        entry.setUri(guid(entity.id()));
+        entry.setTitle(XmlText.clean(title(item)));
+        entry.setLink(XmlText.clean(item.url()));
+        entry.setPublishedDate(Date.from(item.publishedAt()));
+        entry.setUpdatedDate(Date.from(item.publishedAt()));
+        String author = item.author() != null && !item.author().isBlank() ? item.author() : source == null ? null : source.title();
+        if (author != null) {
+            entry.setAuthor(XmlText.clean(author));
+        }
+        if (item.summary() != null && !item.summary().isBlank()) {
+            SyndContent summary = new SyndContentImpl();
+            summary.setType("html");
+            summary.setValue(XmlText.clean(item.summary()));
+            entry.setDescription(summary);
+        }
+        entry.setCategories(item.tags().stream().map(FeedWriter::category).toList());
+        entry.setEnclosures(item.media().stream().map(FeedWriter::enclosure).toList());
+        if (!item.media().isEmpty()) {
+            List<Module> modules = new ArrayList<>(entry.getModules());
+            mediaRss(item.media()).ifPresent(modules::add);
+            entry.setModules(modules);
+        }
+        return entry;
+    }
+
+    /** Stable for the item's life and unique across sources and deployments' exports of it. */
+    static String guid(long itemId) {
+        return "urn:tributary:item:" + Ids.format(itemId);
+    }
+
+    private static String title(Item item) {
+        if (item.title() != null && !item.title().isBlank()) {
+            return item.title();
+        }
+        if (item.summary() == null) {
+            return "";
+        }
+        String text = Jsoup.parse(item.summary()).text().strip();
+        return text.length() <= DERIVED_TITLE_LENGTH ? text
+                : text.substring(0, text.offsetByCodePoints(0, Math.min(DERIVED_TITLE_LENGTH, text.codePointCount(0, text.length()))))
+                        .strip() + "…";
+    }
+
+    private static SyndCategory category(String tag) {
+        SyndCategory category = new SyndCategoryImpl();
+        category.setName(XmlText.clean(tag));
+        return category;
+    }
+
+    private static SyndEnclosure enclosure(Media media) {
+        SyndEnclosure enclosure = new SyndEnclosureImpl();
+        enclosure.setUrl(XmlText.clean(media.url()));
+        enclosure.setType(media.type() == null ? "application/octet-stream" : XmlText.clean(media.type()));
+        enclosure.setLength(media.length() == null ? 0 : media.length());
+        return enclosure;
+    }
+
+    /** Media RSS keeps the sizes enclosures cannot carry; a url Media RSS cannot hold is left to the enclosure. */
+    private static Optional<Module> mediaRss(List<Media> media) {
+        List<MediaContent> contents = new ArrayList<>();
+        for (Media m : media) {
+            try {
+                MediaContent content = new MediaContent(new UrlReference(XmlText.clean(m.url())));
+                content.setType(XmlText.clean(m.type()));
+                content.setWidth(m.width());
+                content.setHeight(m.height());
+                content.setFileSize(m.length());
+                contents.add(content);
+            } catch (URISyntaxException | IllegalArgumentException notAUri) {
+                // the enclosure still carries it
+            }
+        }
+        if (contents.isEmpty()) {
+            return Optional.empty();
+        }
+        MediaEntryModuleImpl module = new MediaEntryModuleImpl();
+        module.setMediaContents(contents.toArray(MediaContent[]::new));
+        return Optional.of(module);
+    }
+
+    private static String output(SyndFeed feed) {
+        try {
+            return new SyndFeedOutput().outputString(feed, false);
+        } catch (FeedException e) {
+            throw new IllegalStateException("could not write feed " + feed.getUri(), e);
+        }
+    }
+
+    private static Instant newest(FeedDocument document) {
+        return document.items().stream().map(i -> i.body().publishedAt()).max(Instant::compareTo).orElse(document.since());
+    }
+
+    /** The latest write among the items (an in-place update counts), else the owner's start. */
+    private static Instant lastModified(FeedDocument document) {
+        return document.items().stream().map(Entity::updated).max(Instant::compareTo).orElse(document.since());
+    }
+
+    private static String etag(byte[] body) {
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(body);
+            return "\"" + HexFormat.of().formatHex(hash, 0, 16) + "\"";
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
+}

@@ -1,0 +1,257 @@
+package dev.tributary.api.export;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.rometools.rome.feed.synd.SyndCategory;
+import com.rometools.rome.feed.synd.SyndEntry;
+import com.rometools.rome.feed.synd.SyndFeed;
+import com.rometools.rome.io.SyndFeedInput;
+import dev.tributary.api.testing.ApiClient;
+import dev.tributary.api.testing.ApiResponse;
+import dev.tributary.api.testing.ApiTest;
+import dev.tributary.api.testing.TestUser;
+import dev.tributary.pubsub.Media;
+import dev.tributary.pubsub.MediaType;
+import dev.tributary.pubsub.NewItem;
+import dev.tributary.pubsub.Publisher;
+import dev.tributary.pubsub.Sources;
+import dev.tributary.pubsub.Subscriptions;
+import java.io.StringReader;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+@ApiTest
+class FeedExportApiTest {
+
+    @LocalServerPort int port;
+    @Autowired Publisher publisher;
+    @Autowired Sources sources;
+    @Autowired Subscriptions subscriptions;
+    private ApiClient api;
+
+    @BeforeEach
+    void client() {
+        api = new ApiClient(port);
+    }
+
+    @Test
+    void aPersonsPublicFeedIsRssWithTheirItemsNewestFirst() throws Exception {
+        TestUser alice = api.newUser("rss");
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        post(alice, item("first", "First post", "<p>Hello <b>world</b></p>", now.minusSeconds(120), List.of("intro"), List.of()));
+        post(alice, item("second", "A picture", "<p>Look</p>", now.minusSeconds(60), List.of("photo", "cats"),
+                List.of(new Media("https://img.example.org/cat.jpg", "image/jpeg", 640, 480, 12345L))));
+
+        ApiResponse response = get("/feeds/users/" + alice.username() + ".rss");
+
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.contentType()).isEqualToIgnoringCase("application/rss+xml;charset=UTF-8");
+        SyndFeed feed = parse(response);
+        assertThat(feed.getFeedType()).isEqualTo("rss_2.0");
+        assertThat(feed.getTitle()).contains(alice.username());
+        assertThat(feed.getEntries()).extracting(SyndEntry::getTitle).containsExactly("A picture", "First post");
+        SyndEntry picture = feed.getEntries().getFirst();
+        assertThat(picture.getLink()).isEqualTo("https://example.org/second");
+        assertThat(picture.getUri()).startsWith("urn:tributary:item:");
+        assertThat(picture.getPublishedDate().toInstant()).isEqualTo(now.minusSeconds(60));
+        assertThat(picture.getAuthor()).isEqualTo("Alice Author");
+        assertThat(picture.getDescription().getValue()).isEqualTo("<p>Look</p>");
+        assertThat(picture.getCategories()).extracting(SyndCategory::getName).containsExactly("photo", "cats");
+        assertThat(picture.getEnclosures()).singleElement().satisfies(enclosure -> {
+            assertThat(enclosure.getUrl()).isEqualTo("https://img.example.org/cat.jpg");
+            assertThat(enclosure.getType()).isEqualTo("image/jpeg");
+            assertThat(enclosure.getLength()).isEqualTo(12345L);
+        });
+        assertThat(response.body()).contains("media:content");
+    }
+
+    @Test
+    void theSameFeedIsAtomWithStableIds() throws Exception {
+        TestUser bob = api.newUser("atom");
+        post(bob, item("a1", null, "<p>An untitled note that goes on</p>", Instant.now().minusSeconds(30), List.of("note"), List.of()));
+
+        ApiResponse response = get("/feeds/users/" + bob.username() + ".atom");
+        ApiResponse again = get("/feeds/users/" + bob.username() + ".atom");
+
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.contentType()).isEqualToIgnoringCase("application/atom+xml;charset=UTF-8");
+        SyndFeed feed = parse(response);
+        assertThat(feed.getFeedType()).isEqualTo("atom_1.0");
+        SyndEntry entry = feed.getEntries().getFirst();
+        assertThat(entry.getTitle()).as("an untitled post is titled with its text").isEqualTo("An untitled note that goes on");
+        assertThat(entry.getDescription().getValue()).isEqualTo("<p>An untitled note that goes on</p>");
+        assertThat(entry.getCategories()).extracting(SyndCategory::getName).containsExactly("note");
+        assertThat(parse(again).getEntries().getFirst().getUri()).isEqualTo(entry.getUri());
+        assertThat(again.header("ETag")).isEqualTo(response.header("ETag"));
+    }
+
+    @Test
+    void thePublicFeedHoldsTheNewest50PostsAndAttachedFeeds() throws Exception {
+        TestUser carol = api.newUser("many");
+        Instant start = Instant.now().minus(1, ChronoUnit.HOURS);
+        List<NewItem> posts = new ArrayList<>();
+        for (int i = 0; i < 55; i++) {
+            posts.add(item("p" + i, "Post " + i, "<p>" + i + "</p>", start.plusSeconds(i), List.of(), List.of()));
+        }
+        publisher.publish(sources.ofUser(carol.numericId()).id(), posts);
+        long attached = sources.feed("https://blog.example.org/" + UUID.randomUUID() + "/feed").id();
+        sources.attach(carol.numericId(), attached);
+        publisher.publish(attached, List.of(item("blog", "From the blog", "<p>b</p>", start.plusSeconds(30).plusMillis(500),
+                List.of(), List.of())));
+
+        SyndFeed feed = parse(get("/feeds/users/" + carol.username() + ".rss"));
+
+        // Newest by arrival (item ids), as every timeline orders them; the blog's entry came last.
+        List<String> titles = feed.getEntries().stream().map(SyndEntry::getTitle).toList();
+        assertThat(titles).hasSize(50).startsWith("From the blog", "Post 54", "Post 53").endsWith("Post 6");
+    }
+
+    @Test
+    void xmlHostileContentStillMakesWellFormedFeeds() throws Exception {
+        TestUser dan = api.newUser("hostile");
+        String title = "<script>alert(1)</script> ]]> \u0000\u0001\u000B\uFFFE\uD800 end";
+        post(dan, new NewItem("hostile", title, "<p>a ]]> b \u0007 c</p>", "https://example.org/?a=1&b=<2>",
+                "Dan \u0003 <b>", MediaType.TEXT, List.of(), List.of("tag\u0000]]>", "<x>"), Instant.now().minusSeconds(5)));
+
+        for (String format : List.of("rss", "atom")) {
+            ApiResponse response = get("/feeds/users/" + dan.username() + "." + format);
+
+            assertThat(response.status()).as(format).isEqualTo(200);
+            SyndEntry entry = parse(response).getEntries().getFirst();
+            assertThat(entry.getTitle()).startsWith("<script>alert(1)</script> ]]>").endsWith("end")
+                    .doesNotContain("\u0000", "\u0001", "\u000B", "\uFFFE", "\uD800");
+            assertThat(entry.getDescription().getValue()).isEqualToNormalizingWhitespace("<p>a ]]> b c</p>");
+            assertThat(entry.getLink()).isEqualTo("https://example.org/?a=1&b=<2>");
+            assertThat(entry.getCategories()).extracting(SyndCategory::getName).containsExactly("tag]]>", "<x>");
+            assertThat(response.body()).doesNotContain("<script>");
+        }
+    }
+
+    @Test
+    void unknownPeopleAreA404Problem() {
+        for (String path : List.of("/feeds/users/nobody_" + UUID.randomUUID().toString().substring(0, 8) + ".rss",
+                "/feeds/users/no_such_person_here.atom", "/feeds/users/UPPER.rss", "/feeds/users/a.json", "/feeds/users/.rss")) {
+            ApiResponse response = get(path);
+
+            assertThat(response.status()).as(path).isEqualTo(404);
+            assertThat(response.contentType()).as(path).startsWith("application/problem+json");
+        }
+    }
+
+    @Test
+    void conditionalRequestsGet304UntilTheFeedChanges() {
+        TestUser erin = api.newUser("cond");
+        post(erin, item("c1", "One", "<p>1</p>", Instant.now().minusSeconds(60), List.of(), List.of()));
+        String path = "/feeds/users/" + erin.username() + ".rss";
+        ApiResponse first = get(path);
+        String etag = first.header("ETag");
+        String lastModified = first.header("Last-Modified");
+        assertThat(etag).isNotBlank();
+        assertThat(lastModified).isNotBlank();
+        assertThat(first.header("Cache-Control")).contains("public").contains("max-age");
+
+        ApiResponse byEtag = api.send(api.builder(path, null).header("If-None-Match", etag).GET());
+        ApiResponse byDate = api.send(api.builder(path, null).header("If-Modified-Since", lastModified).GET());
+        ApiResponse otherEtag = api.send(api.builder(path, null).header("If-None-Match", "\"something-else\"").GET());
+
+        assertThat(byEtag.status()).isEqualTo(304);
+        assertThat(byEtag.body()).isEmpty();
+        assertThat(byEtag.header("ETag")).isEqualTo(etag);
+        assertThat(byDate.status()).isEqualTo(304);
+        assertThat(byDate.body()).isEmpty();
+        assertThat(otherEtag.status()).isEqualTo(200);
+
+        post(erin, item("c2", "Two", "<p>2</p>", Instant.now().minusSeconds(30), List.of(), List.of()));
+        ApiResponse changed = api.send(api.builder(path, null).header("If-None-Match", etag).GET());
+        assertThat(changed.status()).isEqualTo(200);
+        assertThat(changed.header("ETag")).isNotEqualTo(etag);
+    }
+
+    @Test
+    void theHomeFeedShowsTheTokenHoldersTimelineAndOnlyTheirs() throws Exception {
+        TestUser author = api.newUser("author");
+        TestUser other = api.newUser("other");
+        TestUser reader = api.newUser("reader");
+        TestUser stranger = api.newUser("stranger");
+        subscriptions.subscribe(reader.numericId(), sources.ofUser(author.numericId()).id(), List.of());
+        subscriptions.subscribe(stranger.numericId(), sources.ofUser(other.numericId()).id(), List.of());
+        post(author, item("h1", "For my followers", "<p>hi</p>", Instant.now().minusSeconds(10), List.of(), List.of()));
+        post(other, item("h2", "Someone else's", "<p>no</p>", Instant.now().minusSeconds(5), List.of(), List.of()));
+
+        String readerPath = "/feeds/home.rss?token=" + feedToken(reader);
+        String strangerPath = "/feeds/home.atom?token=" + feedToken(stranger);
+        await().atMost(Duration.ofSeconds(30)).until(() -> titles(get(readerPath)).contains("For my followers"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> titles(get(strangerPath)).contains("Someone else's"));
+
+        ApiResponse home = get(readerPath);
+        assertThat(home.status()).isEqualTo(200);
+        assertThat(home.contentType()).isEqualToIgnoringCase("application/rss+xml;charset=UTF-8");
+        assertThat(home.header("Cache-Control")).contains("private").doesNotContain("public");
+        assertThat(titles(home)).containsExactly("For my followers");
+        assertThat(titles(get(strangerPath))).containsExactly("Someone else's");
+        ApiResponse notModified = api.send(api.builder(readerPath, null).header("If-None-Match", home.header("ETag")).GET());
+        assertThat(notModified.status()).isEqualTo(304);
+    }
+
+    @Test
+    void missingWrongAndRotatedTokensAreThe404OfNoFeed() {
+        TestUser fay = api.newUser("tok");
+        String old = feedToken(fay);
+        api.post("/api/v1/me/feed_token", fay.token(), null);
+        String current = feedToken(fay);
+
+        List<ApiResponse> refused = List.of(get("/feeds/home.rss"), get("/feeds/home.rss?token="),
+                get("/feeds/home.atom?token=wrong"), get("/feeds/home.rss?token=" + old),
+                get("/feeds/home.rss?token=" + "x".repeat(4000)), get("/feeds/home.rss?token=" + enc(current + "\u0000")),
+                get("/feeds/home.rss?token=" + fay.token()));
+
+        for (ApiResponse response : refused) {
+            assertThat(response.status()).as(response.toString()).isEqualTo(404);
+            assertThat(response.contentType()).startsWith("application/problem+json");
+            assertThat(response.body()).doesNotContain(fay.username());
+        }
+        assertThat(get("/feeds/home.rss?token=" + current).status()).isEqualTo(200);
+    }
+
+    private void post(TestUser user, NewItem item) {
+        publisher.publish(sources.ofUser(user.numericId()).id(), List.of(item));
+    }
+
+    private static NewItem item(String guid, String title, String summary, Instant published, List<String> tags, List<Media> media) {
+        return new NewItem(guid, title, summary, "https://example.org/" + guid, "Alice Author",
+                media.isEmpty() ? MediaType.TEXT : MediaType.IMAGE, media, tags, published);
+    }
+
+    private String feedToken(TestUser user) {
+        return api.get("/api/v1/me", user.token()).json().path("feed_token").asString();
+    }
+
+    private ApiResponse get(String path) {
+        return api.send(api.builder(path, null).header("Accept", "application/rss+xml, application/atom+xml, */*;q=0.5").GET());
+    }
+
+    private static List<String> titles(ApiResponse response) throws Exception {
+        return response.status() != 200 ? List.of() : parse(response).getEntries().stream().map(SyndEntry::getTitle).toList();
+    }
+
+    private static SyndFeed parse(ApiResponse response) throws Exception {
+        assertThat(response.status()).as(response.toString()).isEqualTo(200);
+        return new SyndFeedInput().build(new StringReader(response.body()));
+    }
+
+    private static String enc(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+}

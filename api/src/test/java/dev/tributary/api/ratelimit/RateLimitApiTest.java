@@ -1,0 +1,97 @@
+package dev.tributary.api.ratelimit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.api.testing.ApiClient;
+import dev.tributary.api.testing.ApiResponse;
+import dev.tributary.api.testing.ApiTest;
+import dev.tributary.api.testing.TestUser;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.TestPropertySource;
+
+/** Runs in its own context with a limit of 5 per token, low enough to reach. */
+@ApiTest
+@TestPropertySource(properties = {"tributary.api.rate-limit.requests=5", "tributary.api.rate-limit.anonymous-requests=1000"})
+class RateLimitApiTest {
+
+    @LocalServerPort int port;
+    private ApiClient api;
+
+    @BeforeEach
+    void client() {
+        api = new ApiClient(port);
+    }
+
+    @Test
+    void theHeadersCountDownToA429WithRetryAfter() {
+        TestUser alice = api.newUser("rl");
+
+        for (int remaining = 4; remaining >= 0; remaining--) {
+            ApiResponse response = api.get("/api/v1/me", alice.token());
+            assertThat(response.status()).isEqualTo(200);
+            assertThat(response.header("RateLimit-Limit")).isEqualTo("5");
+            assertThat(response.header("RateLimit-Remaining")).isEqualTo(Integer.toString(remaining));
+            assertThat(Long.parseLong(response.header("RateLimit-Reset"))).isBetween(1L, 300L);
+        }
+        ApiResponse refused = api.get("/api/v1/me", alice.token());
+
+        assertThat(refused.status()).isEqualTo(429);
+        assertThat(refused.contentType()).startsWith("application/problem+json");
+        assertThat(refused.json().path("status").asInt()).isEqualTo(429);
+        assertThat(refused.json().path("type").asString()).isNotEmpty();
+        assertThat(refused.json().path("title").asString()).isNotEmpty();
+        assertThat(Long.parseLong(refused.header("Retry-After"))).isBetween(1L, 300L);
+        assertThat(refused.header("RateLimit-Remaining")).isEqualTo("0");
+        assertThat(api.post("/api/v1/me/feed_token", alice.token(), null).status()).as("writes share the bucket").isEqualTo(429);
+    }
+
+    @Test
+    void everyTokenHasItsOwnBucket() {
+        TestUser bob = api.newUser("rl");
+        TestUser carol = api.newUser("rl");
+        String bobsSecondToken = api.createToken(bob.username(), bob.password(), "second", "read");
+        for (int i = 0; i < 6; i++) {
+            api.get("/api/v1/me", bob.token());
+        }
+
+        ApiResponse carols = api.get("/api/v1/me", carol.token());
+        ApiResponse bobsOther = api.get("/api/v1/me", bobsSecondToken);
+
+        assertThat(api.get("/api/v1/me", bob.token()).status()).isEqualTo(429);
+        assertThat(carols.status()).isEqualTo(200);
+        assertThat(carols.header("RateLimit-Remaining")).isEqualTo("4");
+        assertThat(bobsOther.status()).isEqualTo(200);
+        assertThat(bobsOther.header("RateLimit-Remaining")).isEqualTo("4");
+    }
+
+    @Test
+    void errorsCarryTheHeadersToo() {
+        TestUser dan = api.newUser("rl");
+
+        ApiResponse notFound = api.get("/api/v1/no-such-thing", dan.token());
+        ApiResponse badBody = api.post("/api/v1/accounts", null, "{\"username\": ");
+        ApiResponse wrongMethod = api.send("PATCH", "/api/v1/me", dan.token(), "{}", "application/json");
+
+        assertThat(notFound.status()).isEqualTo(404);
+        assertThat(notFound.header("RateLimit-Remaining")).isEqualTo("4");
+        assertThat(badBody.status()).isEqualTo(400);
+        assertThat(badBody.header("RateLimit-Limit")).as("open endpoints count per address").isEqualTo("1000");
+        assertThat(wrongMethod.status()).isEqualTo(405);
+        assertThat(wrongMethod.header("RateLimit-Remaining")).isEqualTo("3");
+    }
+
+    @Test
+    void theOpenEndpointsAreCountedPerAddress() {
+        ApiResponse first = api.post("/api/v1/accounts", null, Map.of("username", ApiClient.uniqueUsername("rl"),
+                "password", "long enough password"));
+        ApiResponse second = api.post("/api/v1/accounts", null, Map.of("username", "x"));
+
+        assertThat(first.status()).isEqualTo(201);
+        assertThat(first.header("RateLimit-Limit")).isEqualTo("1000");
+        assertThat(Long.parseLong(second.header("RateLimit-Remaining")))
+                .isLessThan(Long.parseLong(first.header("RateLimit-Remaining")));
+    }
+}

@@ -1,0 +1,126 @@
+package dev.tributary.api.ratelimit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.doAnswer;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+
+import dev.tributary.api.security.Caller;
+import dev.tributary.api.security.CallerAuthentication;
+import dev.tributary.api.security.Scope;
+import dev.tributary.api.web.ProblemWriter;
+import jakarta.servlet.http.HttpServletResponse;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.HttpStatus;
+import org.springframework.mock.web.MockFilterChain;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
+import org.springframework.security.core.context.SecurityContextHolder;
+
+/** The filter's decisions over in-memory buckets: keys, anonymous limits, and failing open. */
+class RateLimitFilterTest {
+
+    private final Map<String, Long> counts = new HashMap<>();
+    private final Buckets memory = (key, limit, window) -> new Bucket(counts.merge(key, 1L, Long::sum), limit, 90_500);
+    private final ProblemWriter problems = mock(ProblemWriter.class);
+    private final RateLimitSettings settings = new RateLimitSettings(true, 3, Duration.ofMinutes(5), 2);
+
+    @BeforeEach
+    void problemsSetTheStatus() throws Exception {
+        doAnswer(call -> {
+            call.<HttpServletResponse>getArgument(1).setStatus(call.<HttpStatus>getArgument(2).value());
+            return null;
+        }).when(problems).write(any(), any(), any(HttpStatus.class), anyString(), anyString());
+    }
+
+    @AfterEach
+    void clearCaller() {
+        SecurityContextHolder.clearContext();
+    }
+
+    @Test
+    void requestsWithoutATokenAreCountedPerAddressAgainstTheAnonymousLimit() throws Exception {
+        RateLimitFilter filter = new RateLimitFilter(memory, settings, problems);
+
+        MockHttpServletResponse first = run(filter, request("10.0.0.1", null));
+        MockHttpServletResponse second = run(filter, request("10.0.0.1", null));
+        MockHttpServletResponse third = run(filter, request("10.0.0.1", null));
+        MockHttpServletResponse elsewhere = run(filter, request("10.0.0.2", null));
+
+        assertThat(first.getHeader("RateLimit-Limit")).isEqualTo("2");
+        assertThat(first.getHeader("RateLimit-Remaining")).isEqualTo("1");
+        assertThat(first.getHeader("RateLimit-Reset")).isEqualTo("91");
+        assertThat(second.getHeader("RateLimit-Remaining")).isEqualTo("0");
+        assertThat(third.getStatus()).isEqualTo(429);
+        assertThat(third.getHeader("Retry-After")).isEqualTo("91");
+        assertThat(elsewhere.getStatus()).isEqualTo(200);
+        assertThat(elsewhere.getHeader("RateLimit-Remaining")).isEqualTo("1");
+    }
+
+    @Test
+    void anAuthenticatedTokenIsCountedByItsHashNotItsAddress() throws Exception {
+        RateLimitFilter filter = new RateLimitFilter(memory, settings, problems);
+        SecurityContextHolder.getContext().setAuthentication(new CallerAuthentication(new Caller(7, Set.of(Scope.READ))));
+
+        MockHttpServletResponse fromOne = run(filter, request("10.0.0.1", "trb_secret"));
+        MockHttpServletResponse fromAnother = run(filter, request("10.0.0.9", "trb_secret"));
+
+        assertThat(fromOne.getHeader("RateLimit-Limit")).isEqualTo("3");
+        assertThat(fromAnother.getHeader("RateLimit-Remaining")).isEqualTo("1");
+        assertThat(counts.keySet()).singleElement().asString().doesNotContain("trb_secret").contains("token:");
+    }
+
+    @Test
+    void anUnreachableCounterLetsRequestsThrough() throws Exception {
+        Buckets down = (key, limit, window) -> {
+            throw new IllegalStateException("Redis is down");
+        };
+        RateLimitFilter filter = new RateLimitFilter(down, settings, problems);
+        MockFilterChain chain = new MockFilterChain();
+        MockHttpServletResponse response = new MockHttpServletResponse();
+
+        filter.doFilter(request("10.0.0.1", null), response, chain);
+
+        assertThat(chain.getRequest()).as("the request went on").isNotNull();
+        assertThat(response.getStatus()).isEqualTo(200);
+        assertThat(response.getHeader("RateLimit-Limit")).isNull();
+        verify(problems, never()).write(any(), any(), eq(HttpStatus.TOO_MANY_REQUESTS), anyString(), anyString());
+    }
+
+    @Test
+    void disabledOrPreflightRequestsAreNotCounted() throws Exception {
+        RateLimitFilter disabled = new RateLimitFilter(memory, new RateLimitSettings(false, 3, Duration.ofMinutes(5), 2), problems);
+        MockHttpServletRequest preflight = request("10.0.0.1", null);
+        preflight.setMethod("OPTIONS");
+
+        run(disabled, request("10.0.0.1", null));
+        run(new RateLimitFilter(memory, settings, problems), preflight);
+
+        assertThat(counts).isEmpty();
+    }
+
+    private static MockHttpServletRequest request(String address, String token) {
+        MockHttpServletRequest request = new MockHttpServletRequest("GET", "/api/v1/me");
+        request.setRemoteAddr(address);
+        if (token != null) {
+            request.addHeader("Authorization", "Bearer " + token);
+        }
+        return request;
+    }
+
+    private static MockHttpServletResponse run(RateLimitFilter filter, MockHttpServletRequest request) throws Exception {
+        MockHttpServletResponse response = new MockHttpServletResponse();
+        filter.doFilter(request, response, new MockFilterChain());
+        return response;
+    }
+}
