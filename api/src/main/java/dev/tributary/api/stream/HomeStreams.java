@@ -11,10 +11,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.http.HttpHeaders;
@@ -32,7 +34,7 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * overflow, when its person opens one too many, or at shutdown, and always stops listening.
  */
 @Component
-class HomeStreams implements SmartLifecycle {
+class HomeStreams implements SmartLifecycle, DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(HomeStreams.class);
 
@@ -63,15 +65,30 @@ class HomeStreams implements SmartLifecycle {
         stream.emitter().onCompletion(() -> close(stream));
         stream.emitter().onTimeout(() -> close(stream));
         stream.emitter().onError(error -> close(stream));
-        // Returns once Redis confirmed the subscription: nothing published after this is missed.
-        listeners.addMessageListener(stream, stream.topic());
+        try {
+            // Returns once Redis confirmed the subscription: nothing published after this is missed.
+            listeners.addMessageListener(stream, stream.topic());
+        } catch (RuntimeException redisDown) {
+            log.warn("Could not subscribe a live stream of user {}: {}", userId, redisDown.toString());
+            close(stream);
+            throw unavailable();
+        }
         if (stream.closed()) {
             // Closed while subscribing (evicted at once): its close may have run before the listener was added.
             listeners.removeMessageListener(stream, stream.topic());
         } else {
-            senders.execute(() -> pump(stream, lastEventId));
+            start(stream, lastEventId);
         }
         return stream.emitter();
+    }
+
+    private void start(HomeStream stream, @Nullable Long lastEventId) {
+        try {
+            senders.execute(() -> pump(stream, lastEventId));
+        } catch (RejectedExecutionException shuttingDown) {
+            close(stream);
+            throw unavailable();
+        }
     }
 
     /** Streams open on this node (for tests and metrics). */
@@ -158,7 +175,7 @@ class HomeStreams implements SmartLifecycle {
 
     private static ErrorResponseException unavailable() {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE,
-                "This node serves as many live streams as it can; try again shortly.");
+                "Live streams are not available on this node right now; try again shortly.");
         problem.setType(URI.create("urn:tributary:problem:unavailable"));
         ErrorResponseException error = new ErrorResponseException(HttpStatus.SERVICE_UNAVAILABLE, problem, null);
         error.getHeaders().set(HttpHeaders.RETRY_AFTER, "5");
@@ -179,7 +196,21 @@ class HomeStreams implements SmartLifecycle {
             all = open.values().stream().flatMap(List::stream).toList();
         }
         all.forEach(stream -> close(stream, false));
-        senders.shutdown();
+    }
+
+    /**
+     * Not stopped when a test framework pauses an idle context: stopping leaves the closed
+     * streams' listeners to the container (shutdown only), which would subscribe them again on
+     * restart. Their clients are gone with the paused web server; heartbeats find that out.
+     */
+    @Override
+    public boolean isPauseable() {
+        return false;
+    }
+
+    @Override
+    public void destroy() {
+        senders.shutdownNow();
     }
 
     @Override

@@ -14,6 +14,7 @@ import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Subscriptions;
 import java.net.http.HttpRequest;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
@@ -143,7 +144,7 @@ class HomeTimelineApiTest {
         String likedTag = conditional(carol, readTag).header("ETag");
         assertThat(likedTag).isNotEqualTo(readTag);
 
-        api.post("/api/v1/items/" + ids.getLast() + "/comments", carol.token(), java.util.Map.of("text", "hi"));
+        api.post("/api/v1/items/" + ids.getLast() + "/comments", carol.token(), Map.of("text", "hi"));
         String commentedTag = conditional(carol, likedTag).header("ETag");
         assertThat(commentedTag).isNotEqualTo(likedTag);
 
