@@ -1,0 +1,34 @@
+package dev.tributary.api.reaction;
+
+import dev.tributary.api.security.Caller;
+import dev.tributary.api.timeline.VisibleItems;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Likes. Both verbs are idempotent and answer {@code 200 {likes_count, liked}}, so a client
+ * can show the new count without reading the item again.
+ */
+@RestController
+class LikeController {
+
+    private final Likes likes;
+    private final VisibleItems items;
+
+    LikeController(Likes likes, VisibleItems items) {
+        this.likes = likes;
+        this.items = items;
+    }
+
+    @PostMapping("/api/v1/items/{id}/like")
+    Likes.LikeState like(Caller caller, @PathVariable("id") String id) {
+        return likes.like(items.get(caller.userId(), id).id(), caller.userId());
+    }
+
+    @DeleteMapping("/api/v1/items/{id}/like")
+    Likes.LikeState unlike(Caller caller, @PathVariable("id") String id) {
+        return likes.unlike(items.get(caller.userId(), id).id(), caller.userId());
+    }
+}

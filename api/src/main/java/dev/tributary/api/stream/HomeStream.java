@@ -1,0 +1,107 @@
+package dev.tributary.api.stream;
+
+import dev.tributary.pubsub.InboxEvent;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
+import org.springframework.data.redis.connection.Message;
+import org.springframework.data.redis.connection.MessageListener;
+import org.springframework.data.redis.listener.ChannelTopic;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+
+/**
+ * One open live stream: the listener of its person's Redis channel and the queue between it and
+ * the stream's sender. Redis delivers on the listener container's threads, which must never wait
+ * on a slow client, so messages are only queued here; a full queue ends the stream (the client
+ * resumes with Last-Event-ID and loses nothing of its timeline).
+ */
+final class HomeStream implements MessageListener {
+
+    /** Announcements a stream may have waiting; a client this far behind is better off resuming. */
+    static final int QUEUE_CAPACITY = 1000;
+    /** Announcements sent together (their items are read with one multi-get). */
+    static final int BATCH = 100;
+
+    private static final InboxEvent WAKE = new InboxEvent(InboxEvent.Type.UNREAD, Long.MIN_VALUE);
+
+    private final long userId;
+    private final long serial;
+    private final SseEmitter emitter;
+    private final ChannelTopic topic;
+    private final BlockingQueue<InboxEvent> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile boolean overflowed;
+
+    HomeStream(long userId, long serial, SseEmitter emitter) {
+        this.userId = userId;
+        this.serial = serial;
+        this.emitter = emitter;
+        this.topic = new ChannelTopic(InboxEvent.channel(userId));
+    }
+
+    long userId() {
+        return userId;
+    }
+
+    /** Opening order on this node: the lowest of a person's streams is their oldest. */
+    long serial() {
+        return serial;
+    }
+
+    SseEmitter emitter() {
+        return emitter;
+    }
+
+    ChannelTopic topic() {
+        return topic;
+    }
+
+    boolean closed() {
+        return closed.get();
+    }
+
+    /** Marks the stream closed and wakes its sender; true only for the first caller. */
+    boolean close() {
+        if (!closed.compareAndSet(false, true)) {
+            return false;
+        }
+        queue.clear();
+        queue.offer(WAKE);
+        return true;
+    }
+
+    @Override
+    public void onMessage(Message message, byte @Nullable [] pattern) {
+        InboxEvent event = InboxEvent.decode(new String(message.getBody(), StandardCharsets.UTF_8));
+        if (event != null && !closed() && !queue.offer(event)) {
+            overflowed = true;
+            queue.clear();
+            queue.offer(WAKE);
+        }
+    }
+
+    /**
+     * The next announcements, waiting up to {@code idle} for the first: empty when none came
+     * (time for a heartbeat), null once the stream is closed or fell too far behind.
+     */
+    @Nullable List<InboxEvent> next(Duration idle) throws InterruptedException {
+        InboxEvent first = queue.poll(idle.toNanos(), TimeUnit.NANOSECONDS);
+        if (closed() || overflowed) {
+            return null;
+        }
+        if (first == null) {
+            return List.of();
+        }
+        List<InboxEvent> batch = new ArrayList<>();
+        batch.add(first);
+        queue.drainTo(batch, BATCH - 1);
+        batch.removeIf(event -> event == WAKE);
+        return closed() || overflowed ? null : batch;
+    }
+}

@@ -1,0 +1,220 @@
+package dev.tributary.api.stream;
+
+import dev.tributary.pubsub.InboxEvent;
+import java.io.IOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.stereotype.Component;
+import org.springframework.web.ErrorResponseException;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+
+/**
+ * The live streams this node serves. Each listens to its person's Redis channel through the
+ * shared listener container (one connection for all; a channel is subscribed while any stream
+ * of that person is open), so an event published by any node reaches streams on every node.
+ * Each stream has one sender on a virtual thread; a stream ends on disconnect, timeout, error,
+ * overflow, when its person opens one too many, or at shutdown, and always stops listening.
+ */
+@Component
+class HomeStreams implements SmartLifecycle, DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(HomeStreams.class);
+
+    private final RedisMessageListenerContainer listeners;
+    private final StreamWriter writer;
+    private final StreamSettings settings;
+    private final ExecutorService senders = Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("home-stream-", 0).factory());
+    private final AtomicLong serials = new AtomicLong();
+    /** Open streams by person; guarded by {@code this}. */
+    private final Map<Long, List<HomeStream>> open = new HashMap<>();
+    private int count;
+    private volatile boolean running;
+
+    HomeStreams(RedisMessageListenerContainer listeners, StreamWriter writer, StreamSettings settings) {
+        this.listeners = listeners;
+        this.writer = writer;
+        this.settings = settings;
+    }
+
+    /** Opens a stream of the person's home timeline, first replaying what came after {@code lastEventId}. */
+    SseEmitter open(long userId, @Nullable Long lastEventId) {
+        HomeStream stream = new HomeStream(userId, serials.incrementAndGet(), new SseEmitter(settings.maxDuration().toMillis()));
+        HomeStream evicted = register(stream);
+        if (evicted != null) {
+            close(evicted);
+        }
+        stream.emitter().onCompletion(() -> close(stream));
+        stream.emitter().onTimeout(() -> close(stream));
+        stream.emitter().onError(error -> close(stream));
+        try {
+            // Returns once Redis confirmed the subscription: nothing published after this is missed.
+            listeners.addMessageListener(stream, stream.topic());
+        } catch (RuntimeException redisDown) {
+            log.warn("Could not subscribe a live stream of user {}: {}", userId, redisDown.toString());
+            close(stream);
+            throw unavailable();
+        }
+        if (stream.closed()) {
+            // Closed while subscribing (evicted at once): its close may have run before the listener was added.
+            listeners.removeMessageListener(stream, stream.topic());
+        } else {
+            start(stream, lastEventId);
+        }
+        return stream.emitter();
+    }
+
+    private void start(HomeStream stream, @Nullable Long lastEventId) {
+        try {
+            senders.execute(() -> pump(stream, lastEventId));
+        } catch (RejectedExecutionException shuttingDown) {
+            close(stream);
+            throw unavailable();
+        }
+    }
+
+    /** Streams open on this node (for tests and metrics). */
+    synchronized int openStreams() {
+        return count;
+    }
+
+    private synchronized @Nullable HomeStream register(HomeStream stream) {
+        if (!running || count >= settings.perNode()) {
+            throw unavailable();
+        }
+        List<HomeStream> mine = open.computeIfAbsent(stream.userId(), user -> new ArrayList<>());
+        mine.add(stream);
+        count++;
+        if (mine.size() > settings.perPerson()) {
+            return mine.stream().min(Comparator.comparingLong(HomeStream::serial)).orElseThrow();
+        }
+        return null;
+    }
+
+    private synchronized void deregister(HomeStream stream) {
+        List<HomeStream> mine = open.get(stream.userId());
+        if (mine != null && mine.remove(stream)) {
+            count--;
+            if (mine.isEmpty()) {
+                open.remove(stream.userId());
+            }
+        }
+    }
+
+    void close(HomeStream stream) {
+        close(stream, true);
+    }
+
+    private void close(HomeStream stream, boolean unsubscribe) {
+        if (!stream.close()) {
+            return;
+        }
+        deregister(stream);
+        if (!unsubscribe) {
+            // Shutting down: the listener container drops every subscription itself (Redis may already be gone).
+            completeQuietly(stream);
+            return;
+        }
+        try {
+            listeners.removeMessageListener(stream, stream.topic());
+        } catch (RuntimeException e) {
+            // Redis is unreachable: the container resubscribes only the listeners it still holds, and this one is gone.
+            log.warn("Could not unsubscribe the live stream of user {} from Redis: {}", stream.userId(), e.toString());
+        }
+        completeQuietly(stream);
+    }
+
+    private static void completeQuietly(HomeStream stream) {
+        try {
+            stream.emitter().complete();
+        } catch (IllegalStateException alreadyDone) {
+            // The request ended first (client gone, timeout): nothing left to complete.
+        }
+    }
+
+    /** Sends until the stream closes: the replay, the current counts, then announcements and heartbeats. */
+    private void pump(HomeStream stream, @Nullable Long lastEventId) {
+        try {
+            Set<Long> replayed = lastEventId == null ? Set.of() : writer.replay(stream, lastEventId);
+            writer.unread(stream);
+            for (List<InboxEvent> batch; (batch = stream.next(settings.heartbeat())) != null; ) {
+                if (batch.isEmpty()) {
+                    writer.heartbeat(stream);
+                } else {
+                    writer.send(stream, batch, replayed);
+                }
+            }
+        } catch (IOException | IllegalStateException clientGone) {
+            // The client went away or the request ended: the usual end of a stream.
+        } catch (InterruptedException shutdown) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            log.warn("Live stream of user {} failed", stream.userId(), e);
+        } finally {
+            close(stream);
+        }
+    }
+
+    private static ErrorResponseException unavailable() {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE,
+                "Live streams are not available on this node right now; try again shortly.");
+        problem.setType(URI.create("urn:tributary:problem:unavailable"));
+        ErrorResponseException error = new ErrorResponseException(HttpStatus.SERVICE_UNAVAILABLE, problem, null);
+        error.getHeaders().set(HttpHeaders.RETRY_AFTER, "5");
+        return error;
+    }
+
+    @Override
+    public void start() {
+        running = true;
+    }
+
+    /** Ends every stream before the web server's graceful shutdown, which would otherwise wait for them. */
+    @Override
+    public void stop() {
+        running = false;
+        List<HomeStream> all;
+        synchronized (this) {
+            all = open.values().stream().flatMap(List::stream).toList();
+        }
+        all.forEach(stream -> close(stream, false));
+    }
+
+    /**
+     * Not stopped when a test framework pauses an idle context: stopping leaves the closed
+     * streams' listeners to the container (shutdown only), which would subscribe them again on
+     * restart. Their clients are gone with the paused web server; heartbeats find that out.
+     */
+    @Override
+    public boolean isPauseable() {
+        return false;
+    }
+
+    @Override
+    public void destroy() {
+        senders.shutdownNow();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+}

@@ -1,0 +1,29 @@
+package dev.tributary.api.stream;
+
+import dev.tributary.api.security.Caller;
+import dev.tributary.api.web.Ids;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+
+/** The live home timeline as Server-Sent Events ({@code item}, {@code delete}, {@code unread}). */
+@RestController
+class StreamController {
+
+    private final HomeStreams streams;
+
+    StreamController(HomeStreams streams) {
+        this.streams = streams;
+    }
+
+    @GetMapping("/api/v1/streaming/home")
+    ResponseEntity<SseEmitter> home(Caller caller,
+            @RequestHeader(name = "Last-Event-ID", required = false) @Nullable String lastEventId) {
+        SseEmitter emitter = streams.open(caller.userId(), Ids.optional("Last-Event-ID", lastEventId));
+        // Reverse proxies (nginx) would otherwise buffer the stream.
+        return ResponseEntity.ok().header("X-Accel-Buffering", "no").body(emitter);
+    }
+}

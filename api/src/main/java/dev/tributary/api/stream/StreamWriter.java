@@ -1,0 +1,117 @@
+package dev.tributary.api.stream;
+
+import dev.tributary.api.item.ItemView;
+import dev.tributary.api.item.ItemViews;
+import dev.tributary.api.timeline.UnreadView;
+import dev.tributary.api.web.Ids;
+import dev.tributary.pubsub.HomeTimeline;
+import dev.tributary.pubsub.InboxEvent;
+import dev.tributary.pubsub.Items;
+import dev.tributary.pubsub.TimelineEntry;
+import dev.tributary.pubsub.TimelineQuery;
+import dev.tributary.pubsub.UnreadCounts;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.MediaType;
+import org.springframework.stereotype.Component;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+
+/**
+ * Writes a stream's events: {@code item} (id: the item's id, data: its JSON, as in timelines),
+ * {@code delete} (data: the id), {@code unread} (data: the counts) and heartbeat comments.
+ * A batch of announcements costs a fixed number of queries, like a timeline page.
+ */
+@Component
+class StreamWriter {
+
+    /** Entries per replay page; a replay stops at the timeline's window anyway. */
+    private static final int REPLAY_PAGE = 100;
+    /** Bounds a replay even if entries keep arriving while it reads. */
+    private static final int MAX_REPLAY_PAGES = 20;
+
+    private final HomeTimeline timeline;
+    private final Items items;
+    private final ItemViews views;
+    private final UnreadCounts unread;
+
+    StreamWriter(HomeTimeline timeline, Items items, ItemViews views, UnreadCounts unread) {
+        this.timeline = timeline;
+        this.items = items;
+        this.views = views;
+        this.unread = unread;
+    }
+
+    /**
+     * Sends the home-timeline entries newer than {@code lastEventId}, oldest first; returns their
+     * ids, so that their announcements, queued meanwhile, are not sent twice.
+     */
+    Set<Long> replay(HomeStream stream, long lastEventId) throws IOException {
+        Set<Long> sent = new HashSet<>();
+        long after = lastEventId;
+        for (int page = 0; page < MAX_REPLAY_PAGES && !stream.closed(); page++) {
+            List<TimelineEntry> entries = timeline.page(stream.userId(),
+                    new TimelineQuery(null, null, after, REPLAY_PAGE, null, null, null, false)).reversed();
+            for (ItemView view : views.ofTimeline(entries)) {
+                item(stream, view);
+            }
+            entries.forEach(entry -> sent.add(entry.id()));
+            if (entries.size() < REPLAY_PAGE) {
+                break;
+            }
+            after = entries.getLast().id();
+        }
+        return sent;
+    }
+
+    /** Sends a batch of announcements in order, then the unread counts they changed (once). */
+    void send(HomeStream stream, List<InboxEvent> batch, Set<Long> replayed) throws IOException {
+        Map<Long, ItemView> fresh = itemViews(stream.userId(), batch, replayed);
+        for (InboxEvent event : batch) {
+            switch (event.type()) {
+                case ITEM -> {
+                    ItemView view = fresh.remove(event.itemId());
+                    if (view != null) {
+                        item(stream, view);
+                    }
+                }
+                case DELETE -> stream.emitter().send(SseEmitter.event().name("delete").data(Ids.format(event.itemId())));
+                case UNREAD -> { }
+            }
+        }
+        unread(stream);
+    }
+
+    void unread(HomeStream stream) throws IOException {
+        stream.emitter().send(SseEmitter.event().name("unread")
+                .data(UnreadView.of(unread.of(stream.userId())), MediaType.APPLICATION_JSON));
+    }
+
+    void heartbeat(HomeStream stream) throws IOException {
+        stream.emitter().send(SseEmitter.event().comment("heartbeat"));
+    }
+
+    private void item(HomeStream stream, ItemView view) throws IOException {
+        stream.emitter().send(SseEmitter.event().name("item").id(view.id()).data(view, MediaType.APPLICATION_JSON));
+    }
+
+    /** The views of the batch's new items (tombstoned ones are left out), read together. */
+    private Map<Long, ItemView> itemViews(long userId, List<InboxEvent> batch, @Nullable Set<Long> replayed) {
+        Set<Long> ids = new LinkedHashSet<>();
+        for (InboxEvent event : batch) {
+            if (event.type() == InboxEvent.Type.ITEM && (replayed == null || !replayed.contains(event.itemId()))) {
+                ids.add(event.itemId());
+            }
+        }
+        Map<Long, ItemView> found = new HashMap<>();
+        if (!ids.isEmpty()) {
+            views.of(userId, items.getAll(ids)).forEach(view -> found.put(Long.parseLong(view.id()), view));
+        }
+        return found;
+    }
+}
