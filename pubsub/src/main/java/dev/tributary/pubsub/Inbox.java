@@ -5,7 +5,9 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -32,7 +34,7 @@ class Inbox {
     }
 
     /**
-     * Inserts the rows (all of one item) that are not there yet and returns exactly those, inside
+     * Inserts the rows (one item to many people, or many items to one) that are not there yet and returns exactly those, inside
      * the caller's transaction. The common case is one multi-row INSERT IGNORE; only when some
      * rows already existed (a person reached by two paths) does it roll back to a savepoint and
      * insert the missing rows alone, so that unread counts never count an entry twice.
@@ -49,16 +51,38 @@ class Inbox {
         }
         status.rollbackToSavepoint(savepoint);
         status.releaseSavepoint(savepoint);
-        Set<Long> present = new HashSet<>(jdbc.sql("""
-                SELECT user_id FROM inbox WHERE item_id = :item AND user_id IN (:users) FOR UPDATE
-                """)
-                .param("item", rows.getFirst().itemId())
-                .param("users", rows.stream().map(InboxRow::userId).toList())
-                .query(Long.class)
-                .list());
-        List<InboxRow> missing = rows.stream().filter(row -> !present.contains(row.userId())).toList();
+        Set<InboxKey> present = present(rows);
+        List<InboxRow> missing = rows.stream().filter(row -> !present.contains(InboxKey.of(row))).toList();
         insertIgnore(missing);
         return missing;
+    }
+
+    /** (user, item) of an inbox row. */
+    private record InboxKey(long userId, long itemId) {
+        static InboxKey of(InboxRow row) {
+            return new InboxKey(row.userId(), row.itemId());
+        }
+    }
+
+    /**
+     * Which of the rows are already there, locked. Fan-out delivers one item to many people,
+     * a back-fill many items to one person: both shapes are one indexed query per item or person.
+     */
+    private Set<InboxKey> present(List<InboxRow> rows) {
+        Map<Long, List<InboxRow>> byItem = rows.stream().collect(Collectors.groupingBy(InboxRow::itemId));
+        Set<InboxKey> present = new HashSet<>();
+        if (byItem.size() == 1) {
+            long item = rows.getFirst().itemId();
+            jdbc.sql("SELECT user_id FROM inbox WHERE item_id = :item AND user_id IN (:users) FOR UPDATE")
+                    .param("item", item).param("users", rows.stream().map(InboxRow::userId).toList())
+                    .query(Long.class).list().forEach(user -> present.add(new InboxKey(user, item)));
+            return present;
+        }
+        rows.stream().collect(Collectors.groupingBy(InboxRow::userId)).forEach((user, ofUser) ->
+                jdbc.sql("SELECT item_id FROM inbox WHERE user_id = :user AND item_id IN (:items) FOR UPDATE")
+                        .param("user", user).param("items", ofUser.stream().map(InboxRow::itemId).toList())
+                        .query(Long.class).list().forEach(item -> present.add(new InboxKey(user, item))));
+        return present;
     }
 
     private int insertIgnore(List<InboxRow> rows) {
