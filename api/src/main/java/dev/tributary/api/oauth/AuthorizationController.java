@@ -34,9 +34,9 @@ class AuthorizationController {
                 .toList();
     }
 
-    @DeleteMapping("/api/v1/authorizations/{clientId}")
+    @DeleteMapping("/api/v1/authorizations/{client_id}")
     @ResponseStatus(HttpStatus.NO_CONTENT)
-    void withdraw(Caller caller, @PathVariable String clientId) {
+    void withdraw(Caller caller, @PathVariable("client_id") String clientId) {
         if (clientId.length() > 100 || !apps.withdraw(caller.userId(), clientId)) {
             throw ApiProblem.notFound("authorization");
         }

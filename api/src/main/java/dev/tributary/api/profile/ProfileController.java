@@ -90,9 +90,9 @@ class ProfileController {
         return sourceViews.of(sources.getAll(sources.attachedFeeds(caller.userId())));
     }
 
-    @DeleteMapping("/api/v1/me/feeds/{sourceId}")
+    @DeleteMapping("/api/v1/me/feeds/{source_id}")
     @ResponseStatus(HttpStatus.NO_CONTENT)
-    void detach(Caller caller, @PathVariable String sourceId) {
+    void detach(Caller caller, @PathVariable("source_id") String sourceId) {
         if (!sources.detach(caller.userId(), Ids.path(sourceId, "attached feed"))) {
             throw ApiProblem.notFound("attached feed");
         }

@@ -12,7 +12,9 @@ import org.springframework.http.HttpStatus;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Caps request bodies: a declared length over the limit is refused (413) before a byte is read,
+ * Caps request bodies: a declared length over the limit is refused (413) before a byte is read
+ * (Tomcat then discards up to {@code server.tomcat.max-swallow-size} of the unread body so the
+ * client, still sending, can read the answer),
  * and a chunked body is cut off as it crosses the limit ({@link RequestTooLargeException}, also
  * a 413), so no endpoint ever buffers more than the limit.
  */
@@ -30,7 +32,6 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         if (request.getContentLengthLong() > limit) {
-            response.setHeader("Connection", "close");
             problems.write(request, response, HttpStatus.CONTENT_TOO_LARGE, "too-large",
                     "The request body is larger than " + limit + " bytes.");
             return;

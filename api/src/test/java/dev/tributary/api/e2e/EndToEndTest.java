@@ -74,7 +74,7 @@ class EndToEndTest {
         assertThat(api.post("/api/v1/subscriptions", alice.token(), Map.of("url", FEEDS.url("/e2e/photos.xml").toString()))
                 .status()).isEqualTo(201);
         JsonNode home = await(() -> api.get("/api/v1/timelines/home?limit=50", alice.token()).json(), page -> page.size() == 5);
-        assertThat(home.findValuesAsString("media_type")).containsOnly("text", "image");
+        assertThat(home.findValuesAsString("media_type")).containsOnly("link", "image");
 
         // Filter by media type.
         JsonNode images = api.get("/api/v1/timelines/home?media=image", alice.token()).json();
