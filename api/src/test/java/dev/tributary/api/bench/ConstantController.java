@@ -20,12 +20,24 @@ import org.springframework.web.bind.annotation.RestController;
 class ConstantController {
 
     static final String PATH = "/api/v1/bench/constant";
+    /** The same, with a body the size of an unread answer: the fair floor for a small response. */
+    static final String SMALL_PATH = "/api/v1/bench/constant-small";
 
     private volatile byte[] body = "[]".getBytes(StandardCharsets.UTF_8);
+    private volatile byte[] smallBody = "{}".getBytes(StandardCharsets.UTF_8);
 
     @GetMapping(path = PATH, produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<byte[]> constant(Caller caller) {
         return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(body);
+    }
+
+    @GetMapping(path = SMALL_PATH, produces = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<byte[]> constantSmall(Caller caller) {
+        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(smallBody);
+    }
+
+    void smallBody(byte[] json) {
+        this.smallBody = json.clone();
     }
 
     /** Sets the body every later request gets. */

@@ -13,6 +13,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -48,21 +49,23 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class HttpBenchmark {
 
+    /** The constant endpoint's two bodies: a timeline page's size, and an unread answer's size. */
     private static final String BASELINE = "baseline";
+    private static final String SMALL_BASELINE = "baseline-s";
     private static final int PAGE = 50;
     private static final int P99_CONNECTIONS = 64;
     private static final double P99_TARGET_MILLIS = 50;
 
     /** The endpoints known by name, with the share of the baseline's requests/s the issue asks of them (NaN: none). */
     private static final Map<String, Endpoint> KNOWN = Map.of(
-            "home", new Endpoint("home", "/api/v1/timelines/home?limit=" + PAGE, 0.50),
-            "unread", new Endpoint("unread", "/api/v1/unread", 0.80),
-            "me", new Endpoint("me", "/api/v1/me", Double.NaN));
+            "home", new Endpoint("home", "/api/v1/timelines/home?limit=" + PAGE, 0.50, BASELINE),
+            "unread", new Endpoint("unread", "/api/v1/unread", 0.80, SMALL_BASELINE),
+            "me", new Endpoint("me", "/api/v1/me", Double.NaN, SMALL_BASELINE));
 
-    /** An endpoint under load. */
-    record Endpoint(String name, String path, double target) {
+    /** An endpoint under load, and the baseline (a constant body of about its answer's size) it is compared with. */
+    record Endpoint(String name, String path, double target, String comparedWith) {
         boolean baseline() {
-            return name.equals(BASELINE);
+            return name.equals(BASELINE) || name.equals(SMALL_BASELINE);
         }
     }
 
@@ -131,7 +134,11 @@ public final class HttpBenchmark {
         context.getBean(ConstantController.class).body(timelinePage(port, token, people.ids()[0]));
 
         List<Endpoint> all = new ArrayList<>();
-        all.add(new Endpoint(BASELINE, ConstantController.PATH, Double.NaN));
+        all.add(new Endpoint(BASELINE, ConstantController.PATH, Double.NaN, BASELINE));
+        if (endpoints.stream().anyMatch(e -> e.comparedWith().equals(SMALL_BASELINE))) {
+            context.getBean(ConstantController.class).smallBody(unreadAnswer(port, token));
+            all.add(new Endpoint(SMALL_BASELINE, ConstantController.SMALL_PATH, Double.NaN, SMALL_BASELINE));
+        }
         all.addAll(endpoints);
         for (Endpoint endpoint : all) {
             System.out.println(probe(port, token, endpoint));
@@ -226,7 +233,7 @@ public final class HttpBenchmark {
                     "    %-8s at %3d connections:%s", c.endpoint().name(), c.connections(), describe(c.failed(), c.ioErrors()[0]))));
         }
         if (weakest != null) {
-            Cell base = cells.get(BASELINE + "@" + weakest.connections());
+            Cell base = cells.get(weakest.endpoint().comparedWith() + "@" + weakest.connections());
             System.out.println(Bench.format("(last line: %s at %d connections, the weakest ratio to the baseline)",
                     weakest.endpoint().name(), weakest.connections()));
             System.out.println(Bench.format("http: %.0f req/s vs baseline %.0f req/s = %.2f", weakest.rate().median(),
@@ -244,7 +251,7 @@ public final class HttpBenchmark {
     }
 
     private static double ratio(Map<String, Cell> cells, Cell cell) {
-        return cell.rate().median() / cells.get(BASELINE + "@" + cell.connections()).rate().median();
+        return cell.rate().median() / cells.get(cell.endpoint().comparedWith() + "@" + cell.connections()).rate().median();
     }
 
     private static String describe(Map<Integer, Long> failed, long ioErrors) {
@@ -273,7 +280,7 @@ public final class HttpBenchmark {
                 String path = name.substring(equals + 1);
                 String known = name.substring(0, equals);
                 double target = KNOWN.containsKey(known) ? KNOWN.get(known).target() : Double.NaN;
-                list.add(new Endpoint(known, path, target));
+                list.add(new Endpoint(known, path, target, KNOWN.containsKey(known) ? KNOWN.get(known).comparedWith() : BASELINE));
             } else if (KNOWN.containsKey(name)) {
                 list.add(KNOWN.get(name));
             } else {
@@ -281,7 +288,7 @@ public final class HttpBenchmark {
                         + ", or name=/path");
             }
         }
-        if (list.isEmpty() || list.stream().anyMatch(e -> e.name().equals(BASELINE) || !e.path().startsWith("/"))) {
+        if (list.isEmpty() || list.stream().anyMatch(e -> e.name().startsWith(BASELINE) || !e.path().startsWith("/"))) {
             throw new IllegalArgumentException("--endpoints needs at least one endpoint, paths starting with /, "
                     + "and no name 'baseline': " + spec);
         }
@@ -304,6 +311,16 @@ public final class HttpBenchmark {
         System.out.println(Bench.format("baseline body: a %d-item home-timeline page made in-process (the endpoint "
                 + "answered %d), %,d bytes", page.size(), response.statusCode(), json.length));
         return json;
+    }
+
+    /** The unread answer of the first person, the small baseline's body (about 100–300 bytes). */
+    private static byte[] unreadAnswer(int port, String token) {
+        HttpResponse<byte[]> response = get(port, token, KNOWN.get("unread").path());
+        byte[] body = response.statusCode() == 200 ? response.body()
+                : "{\"total\":160,\"by_source\":{\"1\":160},\"by_media\":{\"text\":160}}".getBytes(StandardCharsets.UTF_8);
+        System.out.println(Bench.format("small baseline body: %s, %,d bytes",
+                response.statusCode() == 200 ? "the unread answer" : "an unread-shaped constant", body.length));
+        return body;
     }
 
     private String probe(int port, String token, Endpoint endpoint) {
