@@ -48,6 +48,15 @@ class HealthEndpointTest {
     }
 
     @Test
+    void prometheusExposesTheServicesMetrics() throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).contains("http_server_requests").contains("tributary_");
+    }
+
+    @Test
     void anUnknownActuatorPathIsA404NotAnError() throws Exception {
         assertThat(get("/actuator/nothing-here").statusCode()).isEqualTo(404);
     }
