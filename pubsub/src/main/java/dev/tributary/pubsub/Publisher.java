@@ -39,10 +39,12 @@ public class Publisher {
     private final FanoutSignal signal;
     private final PubsubTransactions tx;
     private final Clock clock;
+    private final TimelineVersions versions;
 
     Publisher(EntityStore store, IndexReader indexes, Sources sources, FanoutTasks tasks, FanoutSignal signal,
-            PubsubTransactions tx, ObjectProvider<Clock> clock) {
+            PubsubTransactions tx, TimelineVersions versions, ObjectProvider<Clock> clock) {
         this.store = store;
+        this.versions = versions;
         this.indexes = indexes;
         this.sources = sources;
         this.tasks = tasks;
@@ -104,6 +106,7 @@ public class Publisher {
         if (!result.created().isEmpty()) {
             afterCommit(signal::wake);
         }
+        versions.itemsChanged(result.updated());
         return result;
     }
 
@@ -164,6 +167,7 @@ public class Publisher {
         });
         if (done) {
             afterCommit(signal::wake);
+            versions.itemsChanged(List.of(itemId));
         }
         return done;
     }

@@ -112,9 +112,12 @@ class UnreadCounters {
     private final long ttlSeconds;
     private final PubsubMetrics metrics;
     private final boolean cluster;
+    private final TimelineVersions versions;
 
-    UnreadCounters(StringRedisTemplate redis, Inbox inbox, TimelineSettings settings, PubsubMetrics metrics) {
+    UnreadCounters(StringRedisTemplate redis, Inbox inbox, TimelineSettings settings, PubsubMetrics metrics,
+            TimelineVersions versions) {
         this.metrics = metrics;
+        this.versions = versions;
         this.cluster = redis.getConnectionFactory() instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
         this.redis = redis;
         this.inbox = inbox;
@@ -169,6 +172,8 @@ class UnreadCounters {
             }
             redis.execute(APPLY_SCRIPT, keys, args.toArray());
         });
+        // Every inbox change passes here: cached pages of these people are void once it commits.
+        versions.peopleChanged(byUser.keySet());
     }
 
     /** Drops these people's counters (to be rebuilt on the next read), fencing any rebuild in flight. */

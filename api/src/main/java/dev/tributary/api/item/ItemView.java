@@ -20,4 +20,10 @@ public record ItemView(
         boolean read,
         long likesCount,
         long commentsCount) {
+
+    /** The same item as a reader who has (or has not) read it sees it. */
+    public ItemView withRead(boolean isRead) {
+        return isRead == read ? this : new ItemView(id, source, author, title, summary, url, mediaType, media, tags,
+                publishedAt, receivedAt, isRead, likesCount, commentsCount);
+    }
 }

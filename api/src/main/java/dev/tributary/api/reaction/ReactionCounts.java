@@ -1,7 +1,9 @@
 package dev.tributary.api.reaction;
 
+import dev.tributary.pubsub.TimelineVersions;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -14,9 +16,11 @@ import org.springframework.stereotype.Repository;
 public class ReactionCounts {
 
     private final JdbcClient jdbc;
+    private final TimelineVersions versions;
 
-    ReactionCounts(JdbcClient jdbc) {
+    ReactionCounts(JdbcClient jdbc, TimelineVersions versions) {
         this.jdbc = jdbc;
+        this.versions = versions;
     }
 
     /** The counts of these items in one query; items nobody reacted to are absent. */
@@ -33,8 +37,12 @@ public class ReactionCounts {
         return counts;
     }
 
-    /** Moves an item's counts by the given amounts (inside the caller's transaction). */
+    /**
+     * Moves an item's counts by the given amounts (inside the caller's transaction); pages that
+     * show the item are void once it commits.
+     */
     public void add(long itemId, int likes, int comments) {
+        versions.itemsChanged(List.of(itemId));
         jdbc.sql("""
                 INSERT INTO item_reactions (item_id, likes, comments) VALUES (:item, GREATEST(:likes, 0), GREATEST(:comments, 0))
                 ON DUPLICATE KEY UPDATE likes = GREATEST(likes + :likes, 0), comments = GREATEST(comments + :comments, 0)

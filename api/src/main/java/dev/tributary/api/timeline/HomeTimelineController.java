@@ -8,10 +8,15 @@ import dev.tributary.api.web.Paging;
 import dev.tributary.pubsub.HomeTimeline;
 import dev.tributary.pubsub.TimelineEntry;
 import dev.tributary.pubsub.TimelineQuery;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -19,22 +24,27 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The caller's home timeline, the API's hottest read: one inbox query, one cached item multi-get
- * and one reaction-count query per page (source names are cached), whatever the page's size.
+ * The caller's home timeline, the API's hottest read. The newest page without filters (what
+ * clients poll) comes from {@link NewestPages}, checked with one Redis round trip; any other page
+ * costs one inbox query, one cached item multi-get and one reaction-count query, whatever its size.
  */
 @RestController
 class HomeTimelineController {
 
     private final HomeTimeline timeline;
     private final ItemViews views;
+    private final NewestPages newest;
 
-    HomeTimelineController(HomeTimeline timeline, ItemViews views) {
+    HomeTimelineController(HomeTimeline timeline, ItemViews views, NewestPages newest) {
         this.timeline = timeline;
         this.views = views;
+        this.newest = newest;
     }
 
     @GetMapping("/api/v1/timelines/home")
-    ResponseEntity<List<ItemView>> home(Caller caller,
+    @ApiResponse(responseCode = "200", description = "The page, newest first",
+            content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(implementation = ItemView.class))))
+    ResponseEntity<?> home(Caller caller,
             @RequestParam(name = "limit", required = false) @Nullable String limit,
             @RequestParam(name = "max_id", required = false) @Nullable String maxId,
             @RequestParam(name = "since_id", required = false) @Nullable String sinceId,
@@ -45,17 +55,33 @@ class HomeTimelineController {
             @RequestParam(name = "unread", required = false) @Nullable String unread,
             @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) @Nullable String ifNoneMatch) {
         TimelineQuery query = TimelineParams.query(Paging.of(limit, maxId, sinceId, minId), media, tag, sourceId, unread);
+        if (NewestPages.covers(query)) {
+            NewestPages.Page page = newest.newest(caller.userId(), query.limit());
+            if (PageETag.matches(ifNoneMatch, page.etag())) {
+                return notModified(page.etag());
+            }
+            return ok(page.etag(), page.ids()).contentType(MediaType.APPLICATION_JSON).body(page.json());
+        }
         List<TimelineEntry> entries = timeline.page(caller.userId(), query);
         List<ItemView> page = views.ofTimeline(entries);
         String etag = PageETag.of(entries, page);
         if (PageETag.matches(ifNoneMatch, etag)) {
-            return ResponseEntity.status(HttpStatus.NOT_MODIFIED).eTag(etag).build();
+            return notModified(etag);
         }
+        return ok(etag, entries.stream().map(TimelineEntry::id).toList()).body(page);
+    }
+
+    private static ResponseEntity<?> notModified(String etag) {
+        return ResponseEntity.status(HttpStatus.NOT_MODIFIED).eTag(etag).build();
+    }
+
+    /** 200 with the validator and the Link header. */
+    private static ResponseEntity.BodyBuilder ok(String etag, List<Long> ids) {
         ResponseEntity.BodyBuilder response = ResponseEntity.ok().eTag(etag);
-        String links = PageLinks.header(entries.stream().map(TimelineEntry::id).toList());
+        String links = PageLinks.header(ids);
         if (links != null) {
             response.header(HttpHeaders.LINK, links);
         }
-        return response.body(page);
+        return response;
     }
 }

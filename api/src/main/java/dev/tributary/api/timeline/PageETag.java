@@ -52,7 +52,7 @@ final class PageETag {
         return tag.startsWith("W/") ? tag.substring(2) : tag;
     }
 
-    private static byte[] sha256(byte[] bytes) {
+    static byte[] sha256(byte[] bytes) {
         try {
             return MessageDigest.getInstance("SHA-256").digest(bytes);
         } catch (NoSuchAlgorithmException e) {

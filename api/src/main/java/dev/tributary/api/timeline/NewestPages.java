@@ -1,0 +1,207 @@
+package dev.tributary.api.timeline;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.tributary.api.item.ItemView;
+import dev.tributary.api.item.ItemViews;
+import dev.tributary.pubsub.HomeTimeline;
+import dev.tributary.pubsub.Item;
+import dev.tributary.pubsub.Items;
+import dev.tributary.pubsub.TimelineEntry;
+import dev.tributary.pubsub.TimelineQuery;
+import dev.tributary.pubsub.TimelineVersions;
+import dev.tributary.pubsub.TimelineVersions.Stamps;
+import dev.tributary.storage.Entity;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.dao.DataAccessException;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The newest page of a person's home timeline (no filter, no cursor: what clients poll), kept
+ * per node and checked against {@link TimelineVersions} with one Redis round trip instead of
+ * three MySQL queries. A page is the person's entries (ids and read flags, void when their inbox
+ * stamp moves) over items rendered once per node (void when the item's stamp moves: an edit, a
+ * tombstone, a like, a comment), so the answer is the one MySQL would give. Both are also dropped
+ * after a minute, the staleness source names already have. Without Redis, it reads MySQL.
+ */
+@Component
+@EnableConfigurationProperties(PageCacheSettings.class)
+class NewestPages {
+
+    private static final Logger log = LoggerFactory.getLogger(NewestPages.class);
+    private static final Duration TTL = Duration.ofMinutes(1);
+
+    /** A rendered page: the JSON array, its weak validator, and its ids (for the Link header). */
+    record Page(byte[] json, String etag, List<Long> ids) {
+    }
+
+    private record Key(long userId, int limit) {
+    }
+
+    /** A person's newest entries and the stamps they were read under. */
+    private record Entries(@Nullable String epoch, @Nullable String stamp, long[] ids, boolean[] read) {
+    }
+
+    /** One item's JSON as unread and as read, and the stamps it was rendered under. */
+    private record Rendered(String epoch, @Nullable String stamp, byte[] unread, byte[] read, long hash) {
+    }
+
+    private final HomeTimeline timeline;
+    private final Items items;
+    private final ItemViews views;
+    private final TimelineVersions versions;
+    private final JsonMapper json;
+    private final boolean enabled;
+    private final Cache<Key, Entries> entries;
+    private final Cache<Long, Rendered> rendered;
+
+    NewestPages(HomeTimeline timeline, Items items, ItemViews views, TimelineVersions versions, JsonMapper json,
+            PageCacheSettings settings) {
+        this.timeline = timeline;
+        this.items = items;
+        this.views = views;
+        this.versions = versions;
+        this.json = json;
+        this.enabled = settings.enabled();
+        this.entries = Caffeine.newBuilder().maximumSize(settings.people()).expireAfterWrite(TTL).build();
+        this.rendered = Caffeine.newBuilder().maximumWeight(settings.itemBytes().toBytes())
+                .weigher((Long id, Rendered r) -> r.unread().length + r.read().length + 64)
+                .expireAfterWrite(TTL).build();
+    }
+
+    /** Whether this query is the newest page without filters, the one kept here. */
+    static boolean covers(TimelineQuery query) {
+        return query.maxId() == null && query.sinceId() == null && query.minId() == null && query.media() == null
+                && query.tag() == null && query.sourceId() == null && !query.unreadOnly();
+    }
+
+    Page newest(long userId, int limit) {
+        if (!enabled) {
+            return render(userId, limit);
+        }
+        try {
+            Key key = new Key(userId, limit);
+            Entries kept = entries.getIfPresent(key);
+            if (kept != null) {
+                Stamps stamps = versions.read(userId, ids(kept.ids()));
+                if (Objects.equals(stamps.epoch(), kept.epoch()) && Objects.equals(stamps.person(), kept.stamp())) {
+                    Page page = assemble(kept, stamps);
+                    if (page != null) {
+                        return page;
+                    }
+                }
+            }
+            return fresh(key);
+        } catch (DataAccessException redisTrouble) {
+            log.warn("Page cache bypassed: {}", redisTrouble.getMessage());
+            return render(userId, limit);
+        }
+    }
+
+    /** Reads the entries from MySQL under stamps read first, so a change racing the read voids them. */
+    private Page fresh(Key key) {
+        Stamps before = versions.read(key.userId(), List.of());
+        List<TimelineEntry> page = timeline.page(key.userId(), TimelineQuery.newest(key.limit()));
+        long[] ids = page.stream().mapToLong(TimelineEntry::id).toArray();
+        boolean[] read = new boolean[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            read[i] = page.get(i).read();
+        }
+        Entries fresh = new Entries(before.epoch(), before.person(), ids, read);
+        Page assembled = assemble(fresh, versions.read(key.userId(), ids(ids)));
+        if (assembled == null) {
+            // An item went between the two reads: answer from what was read, keep nothing.
+            return page(views.ofTimeline(page));
+        }
+        if (before.epoch() != null) {
+            entries.put(key, fresh);
+        }
+        return assembled;
+    }
+
+    /** The page from rendered items, rendering those missing or void; null if one is gone. */
+    private @Nullable Page assemble(Entries kept, Stamps stamps) {
+        Rendered[] parts = new Rendered[kept.ids().length];
+        List<Long> missing = new ArrayList<>();
+        for (int i = 0; i < parts.length; i++) {
+            Rendered part = rendered.getIfPresent(kept.ids()[i]);
+            if (part != null && part.epoch().equals(stamps.epoch()) && Objects.equals(part.stamp(), stamps.items().get(i))) {
+                parts[i] = part;
+            } else {
+                missing.add(kept.ids()[i]);
+            }
+        }
+        if (!missing.isEmpty() && !renderMissing(missing, kept, stamps, parts)) {
+            return null;
+        }
+        return join(kept, parts);
+    }
+
+    private boolean renderMissing(List<Long> missing, Entries kept, Stamps stamps, Rendered[] parts) {
+        List<Entity<Item>> loaded = items.getAll(missing);
+        if (loaded.size() != missing.size()) {
+            return false;
+        }
+        List<ItemView> fresh = views.ofPublic(loaded);
+        for (int i = 0, f = 0; i < parts.length; i++) {
+            if (parts[i] == null) {
+                ItemView view = fresh.get(f++);
+                byte[] unread = json.writeValueAsBytes(view);
+                Rendered part = new Rendered(Objects.toString(stamps.epoch(), ""), stamps.items().get(i), unread,
+                        json.writeValueAsBytes(view.withRead(true)), Arrays.hashCode(unread));
+                parts[i] = part;
+                if (stamps.epoch() != null) {
+                    rendered.put(kept.ids()[i], part);
+                }
+            }
+        }
+        return true;
+    }
+
+    private Page join(Entries kept, Rendered[] parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(parts.length * 1400 + 2);
+        ByteBuffer tag = ByteBuffer.allocate(4 + parts.length * 13);
+        tag.putInt(parts.length);
+        out.write('[');
+        for (int i = 0; i < parts.length; i++) {
+            if (i > 0) {
+                out.write(',');
+            }
+            out.writeBytes(kept.read()[i] ? parts[i].read() : parts[i].unread());
+            tag.putLong(kept.ids()[i]).putInt((int) parts[i].hash()).put((byte) (kept.read()[i] ? 1 : 0));
+        }
+        out.write(']');
+        return new Page(out.toByteArray(), etag(tag.array()), ids(kept.ids()));
+    }
+
+    /** Without the cache: MySQL, then the page rendered as a whole. */
+    private Page render(long userId, int limit) {
+        return page(views.ofTimeline(timeline.page(userId, TimelineQuery.newest(limit))));
+    }
+
+    private Page page(List<ItemView> page) {
+        byte[] body = json.writeValueAsBytes(page);
+        List<Long> ids = page.stream().map(view -> Long.parseLong(view.id())).toList();
+        return new Page(body, etag(body), ids);
+    }
+
+    private static String etag(byte[] basis) {
+        return "W/\"" + HexFormat.of().formatHex(PageETag.sha256(basis), 0, 16) + "\"";
+    }
+
+    private static List<Long> ids(long[] ids) {
+        return Arrays.stream(ids).boxed().toList();
+    }
+}

@@ -1,0 +1,110 @@
+package dev.tributary.pubsub;
+
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * Version stamps in Redis for what a home-timeline page shows, so that a reader may keep a page
+ * and know with one round trip whether it still holds: a person's version moves with every
+ * change to their inbox (delivery, retraction, read marks), an item's with every change to it
+ * (edit, tombstone, like, comment). Stamps move only after the change commits, so a reader that
+ * saw the old stamp re-reads the database at its next request; an epoch key, re-drawn when Redis
+ * lost it, voids every stamp handed out before.
+ */
+@Component
+public class TimelineVersions {
+
+    /** How long an untouched stamp lives; anything cached under a stamp must expire sooner. */
+    public static final Duration STAMP_TTL = Duration.ofDays(1);
+
+    private static final String EPOCH = "tributary:tl:epoch";
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final StringRedisTemplate redis;
+
+    TimelineVersions(StringRedisTemplate redis) {
+        this.redis = redis;
+    }
+
+    /**
+     * The stamps of one page: the epoch (null if Redis could not give one: cache nothing), the
+     * person's and each item's (null: not changed in the last {@link #STAMP_TTL}).
+     */
+    public record Stamps(@Nullable String epoch, @Nullable String person, List<@Nullable String> items) {
+    }
+
+    /** The epoch, the person's stamp and the items' stamps, in one round trip. */
+    public Stamps read(long userId, List<Long> itemIds) {
+        List<String> keys = new ArrayList<>(itemIds.size() + 2);
+        keys.add(EPOCH);
+        keys.add(personKey(userId));
+        itemIds.forEach(id -> keys.add(itemKey(id)));
+        List<String> values = redis.opsForValue().multiGet(keys);
+        String epoch = values.get(0) != null ? values.get(0) : newEpoch();
+        return new Stamps(epoch, values.get(1), values.subList(2, values.size()));
+    }
+
+    /** Moves these people's stamps once the caller's transaction commits (at once outside one). */
+    void peopleChanged(Collection<Long> userIds) {
+        if (!userIds.isEmpty()) {
+            afterCommit(userIds.stream().map(TimelineVersions::personKey).toList());
+        }
+    }
+
+    /** Moves these items' stamps once the caller's transaction commits (at once outside one). */
+    public void itemsChanged(Collection<Long> itemIds) {
+        if (!itemIds.isEmpty()) {
+            afterCommit(itemIds.stream().map(TimelineVersions::itemKey).toList());
+        }
+    }
+
+    private void afterCommit(List<String> keys) {
+        if (TransactionSynchronizationManager.isSynchronizationActive()) {
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCommit() {
+                    bump(keys);
+                }
+            });
+        } else {
+            bump(keys);
+        }
+    }
+
+    /** INCR and a fresh expiry per key, pipelined: one round trip (per node of a cluster). */
+    private void bump(List<String> keys) {
+        long ttl = STAMP_TTL.toSeconds();
+        redis.executePipelined((RedisCallback<Object>) connection -> {
+            for (String key : keys) {
+                byte[] raw = key.getBytes(StandardCharsets.UTF_8);
+                connection.stringCommands().incr(raw);
+                connection.keyCommands().expire(raw, ttl);
+            }
+            return null;
+        });
+    }
+
+    /** Draws the epoch if Redis has none (a fresh or flushed Redis), keeping a concurrent winner's. */
+    private @Nullable String newEpoch() {
+        redis.opsForValue().setIfAbsent(EPOCH, Long.toString(RANDOM.nextLong() & Long.MAX_VALUE));
+        return redis.opsForValue().get(EPOCH);
+    }
+
+    private static String personKey(long userId) {
+        return "tributary:tl:{" + userId + "}";
+    }
+
+    private static String itemKey(long itemId) {
+        return "tributary:tl:item:" + itemId;
+    }
+}
