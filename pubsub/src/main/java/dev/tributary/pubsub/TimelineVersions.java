@@ -7,6 +7,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
@@ -29,6 +32,8 @@ public class TimelineVersions {
 
     private static final String EPOCH = "tributary:tl:epoch";
     private static final SecureRandom RANDOM = new SecureRandom();
+
+    private static final Logger log = LoggerFactory.getLogger(TimelineVersions.class);
 
     private final StringRedisTemplate redis;
 
@@ -81,17 +86,25 @@ public class TimelineVersions {
         }
     }
 
-    /** INCR and a fresh expiry per key, pipelined: one round trip (per node of a cluster). */
+    /**
+     * INCR and a fresh expiry per key, pipelined: one round trip (per node of a cluster). The
+     * change has committed: a Redis failure here must not fail it, and costs at most a page kept
+     * for its minute.
+     */
     private void bump(List<String> keys) {
         long ttl = STAMP_TTL.toSeconds();
-        redis.executePipelined((RedisCallback<Object>) connection -> {
-            for (String key : keys) {
-                byte[] raw = key.getBytes(StandardCharsets.UTF_8);
-                connection.stringCommands().incr(raw);
-                connection.keyCommands().expire(raw, ttl);
-            }
-            return null;
-        });
+        try {
+            redis.executePipelined((RedisCallback<Object>) connection -> {
+                for (String key : keys) {
+                    byte[] raw = key.getBytes(StandardCharsets.UTF_8);
+                    connection.stringCommands().incr(raw);
+                    connection.keyCommands().expire(raw, ttl);
+                }
+                return null;
+            });
+        } catch (DataAccessException e) {
+            log.warn("Could not move {} timeline stamps; cached pages may lag up to a minute: {}", keys.size(), e.getMessage());
+        }
     }
 
     /** Draws the epoch if Redis has none (a fresh or flushed Redis), keeping a concurrent winner's. */
