@@ -12,7 +12,6 @@ import dev.tributary.pubsub.TimelineQuery;
 import dev.tributary.pubsub.TimelineVersions;
 import dev.tributary.pubsub.TimelineVersions.Stamps;
 import dev.tributary.storage.Entity;
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -170,20 +169,29 @@ class NewestPages {
         return true;
     }
 
+    /** The JSON array in one exact-size buffer (pages are ~65 KB: no growing, no second copy). */
     private Page join(Entries kept, Rendered[] parts) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(parts.length * 1400 + 2);
+        byte[][] chosen = new byte[parts.length][];
+        int size = 2 + Math.max(0, parts.length - 1);
         ByteBuffer tag = ByteBuffer.allocate(4 + parts.length * 13);
         tag.putInt(parts.length);
-        out.write('[');
         for (int i = 0; i < parts.length; i++) {
-            if (i > 0) {
-                out.write(',');
-            }
-            out.writeBytes(kept.read()[i] ? parts[i].read() : parts[i].unread());
+            chosen[i] = kept.read()[i] ? parts[i].read() : parts[i].unread();
+            size += chosen[i].length;
             tag.putLong(kept.ids()[i]).putInt((int) parts[i].hash()).put((byte) (kept.read()[i] ? 1 : 0));
         }
-        out.write(']');
-        return new Page(out.toByteArray(), etag(tag.array()), ids(kept.ids()));
+        byte[] json = new byte[size];
+        int at = 0;
+        json[at++] = '[';
+        for (int i = 0; i < chosen.length; i++) {
+            if (i > 0) {
+                json[at++] = ',';
+            }
+            System.arraycopy(chosen[i], 0, json, at, chosen[i].length);
+            at += chosen[i].length;
+        }
+        json[at] = ']';
+        return new Page(json, etag(tag.array()), ids(kept.ids()));
     }
 
     /** Without the cache: MySQL, then the page rendered as a whole. */
