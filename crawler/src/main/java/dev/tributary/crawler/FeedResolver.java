@@ -156,7 +156,7 @@ public class FeedResolver {
         URI url = result.movedTo() != null ? FeedUrls.normalize(result.movedTo()) : requested;
         Entity<Source> source = sources.feed(url.toString());
         Duration interval = schedule.initialInterval();
-        if (states.register(source.id(), url, interval, interval)) {
+        if (states.registerFetched(source.id(), url, interval, result.status(), result.etag(), result.lastModified())) {
             ingest.publish(source.id(), document);
             hubs.offer(source.id(), document.hub(), document.self() != null ? document.self() : url);
             log.info("feed {} {} found: {} entries", source.id(), url, document.items().size());

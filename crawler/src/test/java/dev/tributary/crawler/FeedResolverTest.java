@@ -55,6 +55,22 @@ class FeedResolverTest {
     }
 
     @Test
+    void theFetchThatFoundAFeedCountsAsItsFirstCrawl() {
+        server.feed(prefix + "/validated.xml", TestFeeds.numbered("Validated", 1, NEWEST), "application/rss+xml",
+                Map.of("ETag", "\"v1\"", "Last-Modified", "Sat, 21 Nov 2026 04:00:00 GMT"));
+        Instant before = Instant.now().minusSeconds(1);
+
+        long id = resolver.resolve(url("/validated.xml")).id();
+
+        assertThat(states.find(id)).hasValueSatisfying(state -> {
+            assertThat(state.lastFetchedAt()).isAfter(before);
+            assertThat(state.lastHttpStatus()).isEqualTo(200);
+            assertThat(state.etag()).isEqualTo("\"v1\"");
+            assertThat(state.lastModified()).isEqualTo("Sat, 21 Nov 2026 04:00:00 GMT");
+        });
+    }
+
+    @Test
     void aKnownFeedIsAnsweredWithoutFetchingItAgainHoweverItIsSpelled() {
         server.feed(prefix + "/feed.xml", TestFeeds.numbered("Known", 1, NEWEST));
         long id = resolver.resolve(url("/feed.xml")).id();

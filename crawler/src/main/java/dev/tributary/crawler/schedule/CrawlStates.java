@@ -62,6 +62,23 @@ public class CrawlStates {
                 .update() > 0;
     }
 
+    /**
+     * Starts crawling a feed that was just fetched (subscribing by url fetches it once): the fetch
+     * counts as its first, so the source shows when it was fetched and the next poll is
+     * conditional on its validators. False if it was already registered (left alone).
+     */
+    public boolean registerFetched(long sourceId, URI url, Duration interval, int httpStatus, @Nullable String etag,
+            @Nullable String lastModified) {
+        return jdbc.sql("""
+                INSERT IGNORE INTO crawl_state (source_id, url, next_fetch_at, interval_s, created_at, last_fetched_at,
+                    last_http_status, etag, last_modified, fetch_count)
+                VALUES (?, ?, UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6), ?, ?, ?, 1)
+                """)
+                .params(sourceId, url.toString(), micros(interval), seconds(interval), httpStatus,
+                        truncate(etag, 512), truncate(lastModified, 128))
+                .update() > 0;
+    }
+
     public Optional<CrawlState> find(long sourceId) {
         return jdbc.sql(SELECT + " WHERE c.source_id = ?").param(sourceId).query(STATE).optional();
     }
