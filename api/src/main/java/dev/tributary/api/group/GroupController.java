@@ -20,6 +20,8 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -30,6 +32,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
 /**
  * Groups. They are public: anyone may read one and its feed, or follow it; only members post.
@@ -75,6 +78,29 @@ class GroupController {
     List<GroupView> mine(Caller caller) {
         return groups.groupsOf(caller.userId()).stream().map(groups::find).flatMap(Optional::stream)
                 .map(GroupController::view).toList();
+    }
+
+    /**
+     * The members, in the order they are stored (by id), {@code limit} at a time (default 20, at
+     * most 100); {@code since_id} continues after a member, as the {@code next} link says.
+     */
+    @GetMapping("/api/v1/groups/{id}/members")
+    ResponseEntity<List<MemberView>> members(@PathVariable String id,
+            @RequestParam(name = "limit", required = false) @Nullable String limit,
+            @RequestParam(name = "since_id", required = false) @Nullable String sinceId) {
+        Entity<Group> group = find(id);
+        Paging paging = Paging.of(limit, null, sinceId, null);
+        List<Long> ids = groups.members(group.id(), paging.sinceId() == null ? 0 : paging.sinceId(), paging.limit());
+        List<MemberView> members = accounts.getAll(ids).stream()
+                .map(person -> new MemberView(Ids.format(group.id()), Ids.format(person.id()), person.body().username()))
+                .toList();
+        ResponseEntity.BodyBuilder response = ResponseEntity.ok();
+        if (ids.size() == paging.limit()) {
+            String next = ServletUriComponentsBuilder.fromCurrentRequest().replaceQueryParam("since_id", Ids.format(ids.getLast()))
+                    .build().toUriString();
+            response.header(HttpHeaders.LINK, "<" + next + ">; rel=\"next\"");
+        }
+        return response.body(members);
     }
 
     /** 201 when added now, 200 if they already were a member. */

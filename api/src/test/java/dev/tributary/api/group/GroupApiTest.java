@@ -80,6 +80,30 @@ class GroupApiTest {
     }
 
     @Test
+    void membersAreListedInPagesWithANextLink() {
+        TestUser owner = api.newUser("glist");
+        TestUser bob = api.newUser("glist");
+        TestUser carol = api.newUser("glist");
+        String id = group(owner, "Listed");
+        api.post("/api/v1/groups/" + id + "/members", bob.token(), Map.of("username", bob.username()));
+        api.post("/api/v1/groups/" + id + "/members", owner.token(), Map.of("username", carol.username()));
+
+        ApiResponse first = api.get("/api/v1/groups/" + id + "/members?limit=2", carol.token());
+        String next = first.header("Link").replaceAll("^<([^>]+)>.*$", "$1");
+        ApiResponse second = api.get(next.substring(next.indexOf("/api/")), carol.token());
+
+        assertThat(first.status()).isEqualTo(200);
+        assertThat(first.json().findValuesAsString("username")).hasSize(2).contains(owner.username());
+        assertThat(second.json().findValuesAsString("username")).hasSize(1);
+        List<String> everyone = new java.util.ArrayList<>(first.json().findValuesAsString("username"));
+        everyone.addAll(second.json().findValuesAsString("username"));
+        assertThat(everyone).containsExactlyInAnyOrder(owner.username(), bob.username(), carol.username());
+        assertThat(api.get("/api/v1/groups/" + id + "/members?limit=0", carol.token()).status()).isEqualTo(400);
+        assertThat(api.get("/api/v1/groups/" + id + "/members?since_id=x", carol.token()).status()).isEqualTo(400);
+        assertThat(api.get("/api/v1/groups/99999999/members", carol.token()).status()).isEqualTo(404);
+    }
+
+    @Test
     void onlyMembersPost() {
         TestUser owner = api.newUser("gmem");
         TestUser outsider = api.newUser("gmem");
