@@ -53,7 +53,7 @@ class HealthEndpointTest {
                 .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
 
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.body()).contains("http_server_requests").contains("tributary_");
+        assertThat(response.body()).contains("http_server_requests").contains("tributary_").contains("tributary_api_streams");
     }
 
     @Test

@@ -1,6 +1,8 @@
 package dev.tributary.api.stream;
 
 import dev.tributary.pubsub.InboxEvent;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
@@ -49,10 +51,13 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
     private int count;
     private volatile boolean running;
 
-    HomeStreams(RedisMessageListenerContainer listeners, StreamWriter writer, StreamSettings settings) {
+    HomeStreams(RedisMessageListenerContainer listeners, StreamWriter writer, StreamSettings settings,
+            MeterRegistry meters) {
         this.listeners = listeners;
         this.writer = writer;
         this.settings = settings;
+        Gauge.builder("tributary.api.streams", this, HomeStreams::openStreams)
+                .description("live home-timeline streams open on this node").register(meters);
     }
 
     /** Opens a stream of the person's home timeline, first replaying what came after {@code lastEventId}. */
