@@ -1,13 +1,11 @@
 package dev.tributary.api.bench;
 
 import dev.tributary.api.account.Account;
-import dev.tributary.pubsub.MediaType;
-import dev.tributary.pubsub.NewItem;
 import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.UnreadCounts;
 import dev.tributary.pubsub.bench.Bench;
-import dev.tributary.pubsub.bench.InboxLoader;
+import dev.tributary.pubsub.bench.TimelineSeed;
 import dev.tributary.storage.Entity;
 import dev.tributary.storage.EntityKind;
 import dev.tributary.storage.EntityStore;
@@ -40,7 +38,6 @@ import org.springframework.security.crypto.password.PasswordEncoder;
  */
 final class HttpSeed {
 
-    private static final int SOURCES = 50;
     private static final String URL = "https://bench.tributary.test/http/";
     private static final int ACCOUNTS_PER_INSERT = 500;
 
@@ -81,50 +78,10 @@ final class HttpSeed {
 
     // ---------------------------------------------------------------- items
 
-    /** The item pool, published through the service in calls of at most 500; the fan-out tasks are dropped. */
+    /** The item pool, as the timeline benchmark makes it. */
     private long[] publishPool(int poolSize) {
-        Sources sources = context.getBean(Sources.class);
-        Publisher publisher = context.getBean(Publisher.class);
-        long[] sourceIds = new long[SOURCES];
-        for (int s = 0; s < SOURCES; s++) {
-            sourceIds[s] = sources.feed(URL + s).id();
-        }
-        List<Long> pool = new ArrayList<>(poolSize);
-        Instant base = Instant.now().minus(Duration.ofDays(7));
-        int perSource = (poolSize + SOURCES - 1) / SOURCES;
-        int made = 0;
-        // Feeds take turns, up to 500 entries a call, so ids interleave across sources as in life.
-        for (int from = 0; made < poolSize; from += Math.min(perSource, Publisher.MAX_ITEMS_PER_PUBLISH)) {
-            for (int s = 0; s < SOURCES && made < poolSize; s++) {
-                int count = Math.min(Math.min(perSource - from, Publisher.MAX_ITEMS_PER_PUBLISH), poolSize - made);
-                if (count <= 0) {
-                    continue;
-                }
-                List<NewItem> entries = new ArrayList<>(count);
-                for (int i = 0; i < count; i++) {
-                    entries.add(entry("http-" + s + "-" + (from + i), base.plusSeconds(made + i)));
-                }
-                pool.addAll(publisher.publish(sourceIds[s], entries).created());
-                made += count;
-            }
-        }
-        jdbc.update("DELETE FROM fanout_tasks");
-        return pool.stream().mapToLong(Long::longValue).toArray();
-    }
-
-    private static final String[] WORDS = ("feed river item summary people group media video audio image text link "
-            + "source crawler fanout inbox timeline unread count subscribe publish entity index store batch write read "
-            + "page cursor window trim cleaner tombstone delete update guid hash author title url tag").split(" ");
-
-    /** A feed entry of about 1 KB as JSON: title, url, two tags, an HTML summary of ~800 characters (as pub/sub's benchmarks make them). */
-    private NewItem entry(String guid, Instant published) {
-        StringBuilder summary = new StringBuilder(900);
-        while (summary.length() < 800) {
-            summary.append(WORDS[random.nextInt(WORDS.length)]).append(random.nextInt(10) == 0 ? ". " : " ");
-        }
-        return new NewItem(guid, "Item " + guid + " about " + WORDS[random.nextInt(WORDS.length)], "<p>" + summary + "</p>",
-                "https://example.org/items/" + guid, "author " + random.nextInt(100), MediaType.TEXT, List.of(),
-                List.of(WORDS[random.nextInt(WORDS.length)], WORDS[random.nextInt(WORDS.length)]), published);
+        return TimelineSeed.publishPool(context.getBean(Sources.class), context.getBean(Publisher.class), jdbc, URL, "http-",
+                poolSize, random);
     }
 
     // ---------------------------------------------------------------- people
@@ -184,7 +141,7 @@ final class HttpSeed {
     // ---------------------------------------------------------------- inboxes and counters
 
     private long fillInboxes(long[] people, long[] pool, int perInbox) {
-        return InboxLoader.fill(dataSource, jdbc, people, pool, perInbox, random);
+        return TimelineSeed.fillInboxes(dataSource, jdbc, people, pool, perInbox, random);
     }
 
     /** Reads every person's counts once, which builds their hash in Redis from the inbox. */

@@ -5,7 +5,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -17,7 +16,6 @@ import javax.sql.DataSource;
 
 import dev.tributary.pubsub.HomeTimeline;
 import dev.tributary.pubsub.Items;
-import dev.tributary.pubsub.NewItem;
 import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.TimelineEntry;
@@ -55,7 +53,6 @@ import org.springframework.jdbc.core.JdbcTemplate;
 public final class TimelineBenchmark {
 
     private static final int PAGE = 50;
-    private static final int SOURCES = 50;
     private static final String URL = "https://bench.tributary.test/timeline/";
 
     /** One measured step: queries done, in how long, and their latencies (ns). */
@@ -142,7 +139,7 @@ public final class TimelineBenchmark {
                 WHERE table_schema = DATABASE() AND table_name = 'inbox'""", Long.class);
         System.out.println(Bench.format("timeline benchmark: %,d people x %d inbox entries (window %d) = %,d rows from a pool "
                 + "of %,d items (%d feeds, ~1 KB of JSON each, %d bytes stored); pages of %d, %d thread(s) each side, %,d queries per "
-                + "step, %s limit, %d measured rounds after 1 warm-up", users, perInbox, window, rows, pool.length, SOURCES,
+                + "step, %s limit, %d measured rounds after 1 warm-up", users, perInbox, window, rows, pool.length, TimelineSeed.SOURCES,
                 averageBodyBytes(), PAGE, threads, queries, limit, rounds));
         System.out.println(Bench.format("  setup %.1f s: items published in %.1f s, inboxes filled in %.1f s (%,.0f rows/s); "
                 + "inbox table ~%,d MB, InnoDB buffer pool %,d MB", (System.nanoTime() - setupStart) / 1e9, publishSeconds,
@@ -371,37 +368,12 @@ public final class TimelineBenchmark {
 
     // ---------------------------------------------------------------- setup
 
-    /** The item pool, published through the service in calls of at most 500; the fan-out tasks are dropped. */
     private long[] publishPool() {
-        long[] sourceIds = new long[SOURCES];
-        for (int s = 0; s < SOURCES; s++) {
-            sourceIds[s] = sources.feed(URL + s).id();
-        }
-        List<Long> pool = new ArrayList<>(poolSize);
-        Instant base = Instant.now().minus(Duration.ofDays(7));
-        int perSource = (poolSize + SOURCES - 1) / SOURCES;
-        int made = 0;
-        // Feeds take turns, a call of up to 500 entries each, so ids interleave across sources as in life.
-        for (int from = 0; made < poolSize; from += Math.min(perSource, Publisher.MAX_ITEMS_PER_PUBLISH)) {
-            for (int s = 0; s < SOURCES && made < poolSize; s++) {
-                int count = Math.min(Math.min(perSource - from, Publisher.MAX_ITEMS_PER_PUBLISH), poolSize - made);
-                if (count <= 0) {
-                    continue;
-                }
-                List<NewItem> entries = new ArrayList<>(count);
-                for (int i = 0; i < count; i++) {
-                    entries.add(Bench.entry(random, "tl-" + s + "-" + (from + i), base.plusSeconds(made + i)));
-                }
-                pool.addAll(publisher.publish(sourceIds[s], entries).created());
-                made += count;
-            }
-        }
-        jdbc.update("DELETE FROM fanout_tasks");
-        return pool.stream().mapToLong(Long::longValue).toArray();
+        return TimelineSeed.publishPool(sources, publisher, jdbc, URL, "tl-", poolSize, random);
     }
 
     private long fillInboxes(long[] people, long[] pool) {
-        return InboxLoader.fill(dataSource, jdbc, people, pool, perInbox, random);
+        return TimelineSeed.fillInboxes(dataSource, jdbc, people, pool, perInbox, random);
     }
 
     private long averageBodyBytes() {

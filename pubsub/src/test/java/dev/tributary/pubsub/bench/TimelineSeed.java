@@ -4,7 +4,11 @@ import dev.tributary.pubsub.MediaType;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import dev.tributary.pubsub.NewItem;
+import dev.tributary.pubsub.Publisher;
+import dev.tributary.pubsub.Sources;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -17,10 +21,47 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-/** Fills benchmark inboxes fast with raw multi-row INSERTs: the set-up of the timeline and HTTP benchmarks. */
-public final class InboxLoader {
+/** The set-up of the timeline and HTTP benchmarks: an item pool, and inboxes filled fast with raw multi-row INSERTs. */
+public final class TimelineSeed {
 
-    private InboxLoader() {
+    /** Feeds the pool is spread over. */
+    public static final int SOURCES = 50;
+
+    private TimelineSeed() {
+    }
+
+    /**
+     * A pool of ~1 KB items over {@code SOURCES} feeds ({@code urlPrefix} + n), published through
+     * the service in calls of at most 500; the fan-out tasks are dropped (inboxes are filled by
+     * {@link #fillInboxes}). Returns the items' ids.
+     */
+    public static long[] publishPool(Sources sources, Publisher publisher, JdbcTemplate jdbc, String urlPrefix,
+            String guidPrefix, int poolSize, Random random) {
+        long[] sourceIds = new long[SOURCES];
+        for (int s = 0; s < SOURCES; s++) {
+            sourceIds[s] = sources.feed(urlPrefix + s).id();
+        }
+        List<Long> pool = new ArrayList<>(poolSize);
+        Instant base = Instant.now().minus(Duration.ofDays(7));
+        int perSource = (poolSize + SOURCES - 1) / SOURCES;
+        int made = 0;
+        // Feeds take turns, a call of up to 500 entries each, so ids interleave across sources as in life.
+        for (int from = 0; made < poolSize; from += Math.min(perSource, Publisher.MAX_ITEMS_PER_PUBLISH)) {
+            for (int s = 0; s < SOURCES && made < poolSize; s++) {
+                int count = Math.min(Math.min(perSource - from, Publisher.MAX_ITEMS_PER_PUBLISH), poolSize - made);
+                if (count <= 0) {
+                    continue;
+                }
+                List<NewItem> entries = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    entries.add(Bench.entry(random, guidPrefix + s + "-" + (from + i), base.plusSeconds(made + i)));
+                }
+                pool.addAll(publisher.publish(sourceIds[s], entries).created());
+                made += count;
+            }
+        }
+        jdbc.update("DELETE FROM fanout_tasks");
+        return pool.stream().mapToLong(Long::longValue).toArray();
     }
 
     /**
@@ -28,7 +69,7 @@ public final class InboxLoader {
      * sources are read from {@code item_sources}), in multi-row INSERTs of a few people each, in
      * primary-key order, on 2 threads. About a fifth of the entries are read. Returns the inbox's rows.
      */
-    public static long fill(DataSource dataSource, JdbcTemplate jdbc, long[] people, long[] pool, int perInbox, Random random) {
+    public static long fillInboxes(DataSource dataSource, JdbcTemplate jdbc, long[] people, long[] pool, int perInbox, Random random) {
         Map<Long, Long> sourceOf = new HashMap<>();
         jdbc.query("SELECT source_id, item_id FROM item_sources", rs -> {
             sourceOf.put(rs.getLong(2), rs.getLong(1));
