@@ -7,16 +7,18 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 
 /**
- * The sign-in form a person meets when an app sends them to authorise it. Spring Security
- * handles the POST (through {@code PasswordLogin}, so it is throttled) and sends failures back
- * here with {@code ?error} or {@code ?throttled=<minutes>}.
+ * The sign-in form: the web front end's, and the one a person meets when an app sends them to
+ * authorise it. Spring Security handles the POST (through {@code PasswordLogin}, so it is
+ * throttled) and sends failures back here with {@code ?error} or {@code ?throttled=<minutes>}.
  */
 @Controller
 class LoginPage {
 
     @GetMapping("/login")
     String login(@RequestParam(required = false) @Nullable String error,
-            @RequestParam(required = false) @Nullable String throttled, Model model) {
+            @RequestParam(required = false) @Nullable String throttled,
+            @RequestParam(name = "signed_out", required = false) @Nullable String signedOut, Model model) {
+        model.addAttribute("signedOut", signedOut != null);
         model.addAttribute("wrongPassword", error != null);
         model.addAttribute("throttledMinutes", minutes(throttled));
         return "login";

@@ -1,5 +1,6 @@
 package dev.tributary.api.ratelimit;
 
+import dev.tributary.api.security.Caller;
 import dev.tributary.api.security.CallerAuthentication;
 import dev.tributary.api.web.ProblemWriter;
 import jakarta.servlet.FilterChain;
@@ -21,12 +22,12 @@ import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Limits API requests per token, and per client address for the open endpoints (account
- * creation, app registration, token creation). It runs after Spring Security, so it knows whether
- * the token was valid; every answer carries {@code RateLimit-Limit}, {@code RateLimit-Remaining}
- * and {@code RateLimit-Reset}, and one over the limit is a 429 with {@code Retry-After}. When
- * Redis cannot be reached, requests go through uncounted: an outage of the counter must not
- * become an outage of the API.
+ * Limits API requests per token (per person for the web front end's session), and per client
+ * address for the open endpoints (account creation, app registration, token creation). It runs
+ * after Spring Security, so it knows whether the token was valid; every answer carries
+ * {@code RateLimit-Limit}, {@code RateLimit-Remaining} and {@code RateLimit-Reset}, and one over
+ * the limit is a 429 with {@code Retry-After}. When Redis cannot be reached, requests go through
+ * uncounted: an outage of the counter must not become an outage of the API.
  */
 class RateLimitFilter extends OncePerRequestFilter {
 
@@ -71,12 +72,13 @@ class RateLimitFilter extends OncePerRequestFilter {
 
     private @Nullable Bucket take(HttpServletRequest request) {
         String token = bearerToken(request);
-        boolean authenticated = token != null && authenticatedCaller();
-        int limit = authenticated ? settings.requests() : settings.anonymousRequests();
+        Caller caller = authenticatedCaller();
+        int limit = caller != null ? settings.requests() : settings.anonymousRequests();
         // The limit and window are in the key: a changed setting starts new buckets instead of
-        // judging old counts by it.
+        // judging old counts by it. A browser session counts against its person.
         String key = "ratelimit:" + limit + "/" + settings.window().toMillis() + ":"
-                + (authenticated ? "token:" + sha256(token) : "addr:" + request.getRemoteAddr());
+                + (caller == null ? "addr:" + request.getRemoteAddr()
+                        : token != null ? "token:" + sha256(token) : "session:" + caller.userId());
         try {
             return buckets.take(key, limit, settings.window());
         } catch (RuntimeException unreachable) {
@@ -89,9 +91,10 @@ class RateLimitFilter extends OncePerRequestFilter {
         }
     }
 
-    private static boolean authenticatedCaller() {
+    private static @Nullable Caller authenticatedCaller() {
         Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
-        return authentication instanceof CallerAuthentication && authentication.isAuthenticated();
+        return authentication instanceof CallerAuthentication signedIn && signedIn.isAuthenticated()
+                ? signedIn.getPrincipal() : null;
     }
 
     private static @Nullable String bearerToken(HttpServletRequest request) {

@@ -11,6 +11,7 @@ import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.crypto.factory.PasswordEncoderFactories;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.csrf.HttpSessionCsrfTokenRepository;
 import org.springframework.web.cors.CorsConfiguration;
 import org.springframework.web.cors.UrlBasedCorsConfigurationSource;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
@@ -19,7 +20,9 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 /**
  * The API's security: {@code /api/**} is stateless and takes bearer tokens (personal access
  * tokens or OAuth access tokens), {@code read} for GET and {@code write} for the rest; the three
- * ways in (account creation, app registration, token creation by password) are open.
+ * ways in (account creation, app registration, token creation by password) are open. The web
+ * front end calls the same endpoints with its signed-in session and a CSRF token instead
+ * ({@link SessionCallers}).
  */
 @Configuration(proxyBeanMethods = false)
 class ApiSecurityConfiguration implements WebMvcConfigurer {
@@ -46,13 +49,19 @@ class ApiSecurityConfiguration implements WebMvcConfigurer {
                         .accessDeniedHandler(problems))
                 .exceptionHandling(errors -> errors.authenticationEntryPoint(problems).accessDeniedHandler(problems))
                 .sessionManagement(sessions -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                .securityContext(context -> context.securityContextRepository(new SessionCallers()))
                 .requestCache(cache -> cache.disable())
-                .csrf(csrf -> csrf.disable())
+                // Only requests that ride on the browser session can be forged cross-site; bearer ones can't.
+                .csrf(csrf -> csrf.csrfTokenRepository(new HttpSessionCsrfTokenRepository())
+                        .requireCsrfProtectionMatcher(SessionCallers.needsCsrfToken))
                 .cors(cors -> cors.configurationSource(apiCors()));
         return http.build();
     }
 
-    /** Third-party web apps call the API from their own origins with bearer tokens (no cookies). */
+    /**
+     * Third-party web apps call the API from their own origins with bearer tokens. No credentials:
+     * another origin can never ride on a Tributary browser session.
+     */
     private static UrlBasedCorsConfigurationSource apiCors() {
         CorsConfiguration cors = new CorsConfiguration();
         cors.addAllowedOriginPattern("*");

@@ -10,6 +10,7 @@ import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.oauth2.server.resource.InvalidBearerTokenException;
 import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.access.AccessDeniedHandler;
+import org.springframework.security.web.csrf.CsrfException;
 import org.springframework.stereotype.Component;
 
 /**
@@ -42,6 +43,12 @@ class SecurityProblems implements AuthenticationEntryPoint, AccessDeniedHandler 
     @Override
     public void handle(HttpServletRequest request, HttpServletResponse response, AccessDeniedException denied)
             throws IOException {
+        if (denied instanceof CsrfException) {
+            problems.write(request, response, HttpStatus.FORBIDDEN, "csrf",
+                    "This request acts through a signed-in browser session, so it must carry the session's CSRF token "
+                            + "in the X-CSRF-TOKEN header (or use Authorization: Bearer instead).");
+            return;
+        }
         String scope = "GET".equals(request.getMethod()) || "HEAD".equals(request.getMethod()) ? "read" : "write";
         response.setHeader("WWW-Authenticate", "Bearer error=\"insufficient_scope\", scope=\"" + scope + "\"");
         problems.write(request, response, HttpStatus.FORBIDDEN, "insufficient-scope",

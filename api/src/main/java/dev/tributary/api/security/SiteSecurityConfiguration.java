@@ -1,31 +1,49 @@
 package dev.tributary.api.security;
 
+import dev.tributary.api.site.SitePaths;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpMethod;
 import org.springframework.security.authentication.ProviderManager;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter.ReferrerPolicy;
 
 /**
- * Everything outside {@code /api/**} and the OAuth endpoints: public pages and feeds, the
- * WebSub callback (hubs post without CSRF tokens; pushes are signed instead), operations
- * endpoints, and the browser login and consent page that the OAuth flow uses.
+ * Everything outside {@code /api/**} and the OAuth endpoints: the web front end (its pages need a
+ * signed-in person; sign-in, sign-up and sign-out), public feeds, the WebSub callback (hubs post
+ * without CSRF tokens; pushes are signed instead), operations endpoints, and the login and consent
+ * pages the OAuth flow shares with the front end.
  */
 @Configuration(proxyBeanMethods = false)
 class SiteSecurityConfiguration {
+
+    /**
+     * Pages run only their own scripts and styles, so HTML from a feed that got past both
+     * sanitisers still could not run; images and media come from anywhere, as feeds link them.
+     * No {@code form-action}: browsers apply it to the OAuth consent's redirect to the app.
+     */
+    private static final String CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; "
+            + "img-src 'self' data: https: http:; media-src 'self' https: http:; connect-src 'self'; "
+            + "object-src 'none'; frame-src 'none'; frame-ancestors 'none'; base-uri 'none'";
 
     @Bean
     @Order(3)
     SecurityFilterChain siteSecurity(HttpSecurity http, PasswordLogin login) {
         http.authorizeHttpRequests(requests -> requests
                         .requestMatchers("/oauth2/consent").authenticated()
+                        .requestMatchers(HttpMethod.GET, SitePaths.signedIn()).authenticated()
                         .anyRequest().permitAll())
                 .csrf(csrf -> csrf.ignoringRequestMatchers("/websub/**"))
+                .headers(headers -> headers
+                        .contentSecurityPolicy(csp -> csp.policyDirectives(CONTENT_SECURITY_POLICY))
+                        .referrerPolicy(referrer -> referrer.policy(ReferrerPolicy.SAME_ORIGIN)))
+                .logout(logout -> logout.logoutSuccessUrl("/login?signed_out"))
                 // Its own manager: the context's only AuthenticationManager bean is the API's bearer one.
                 .authenticationManager(new ProviderManager(new PasswordLoginAuthenticationProvider(login)))
                 .formLogin(form -> form.loginPage("/login").failureHandler(SiteSecurityConfiguration::loginFailed)

@@ -1,0 +1,74 @@
+package dev.tributary.api.site;
+
+import java.util.regex.Pattern;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Controller;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.servlet.ModelAndView;
+
+/**
+ * The web front end's pages. Each is a server-rendered shell (layout, forms, CSRF token); its
+ * script fills it from the public API with the browser's session, so the front end can do nothing
+ * a third-party client can't. Signing in is required for all but sign-up ({@code SitePaths}).
+ */
+@Controller
+class SitePages {
+
+    private static final Pattern ID = Pattern.compile("[1-9][0-9]{0,18}");
+    private static final Pattern USERNAME = Pattern.compile("[a-z0-9_]{3,30}");
+
+    @GetMapping("/")
+    ModelAndView home() {
+        return page("home");
+    }
+
+    @GetMapping("/signup")
+    ModelAndView signUp() {
+        return page("signup");
+    }
+
+    @GetMapping("/sources")
+    ModelAndView sources() {
+        return page("sources");
+    }
+
+    @GetMapping("/sources/{id}")
+    ModelAndView source(@PathVariable String id) {
+        return ID.matcher(id).matches() ? page("source").addObject("id", id) : notFound();
+    }
+
+    @GetMapping("/items/{id}")
+    ModelAndView item(@PathVariable String id) {
+        return ID.matcher(id).matches() ? page("item").addObject("id", id) : notFound();
+    }
+
+    @GetMapping("/people/{username}")
+    ModelAndView person(@PathVariable String username) {
+        return USERNAME.matcher(username).matches() ? page("person").addObject("username", username) : notFound();
+    }
+
+    @GetMapping("/groups")
+    ModelAndView groups() {
+        return page("groups");
+    }
+
+    @GetMapping("/groups/{id}")
+    ModelAndView group(@PathVariable String id) {
+        return ID.matcher(id).matches() ? page("group").addObject("id", id) : notFound();
+    }
+
+    @GetMapping("/settings")
+    ModelAndView settings() {
+        return page("settings");
+    }
+
+    private static ModelAndView page(String name) {
+        return new ModelAndView("site/" + name);
+    }
+
+    /** A path that can't name anything: the page would only say so after a round trip. */
+    private static ModelAndView notFound() {
+        return new ModelAndView("site/not-found", HttpStatus.NOT_FOUND);
+    }
+}

@@ -1,0 +1,111 @@
+// Small DOM helpers shared by every page: elements are built with textContent, never from HTML
+// strings, so API data can't inject markup; the one exception is item HTML, which goes through
+// sanitize() first.
+
+import DOMPurify from '/webjars/dompurify/dist/purify.es.mjs';
+
+/** An element with attributes (`on*` functions become listeners) and children (strings become text). */
+export function el(tag, attributes = {}, ...children) {
+    const element = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes)) {
+        if (value === undefined || value === null || value === false) {
+            continue;
+        }
+        if (name.startsWith('on') && typeof value === 'function') {
+            element.addEventListener(name.slice(2), value);
+        } else if (name === 'dataset') {
+            Object.assign(element.dataset, value);
+        } else {
+            element.setAttribute(name, value === true ? '' : String(value));
+        }
+    }
+    for (const child of children.flat()) {
+        if (child !== undefined && child !== null && child !== false) {
+            element.append(child instanceof Node ? child : String(child));
+        }
+    }
+    return element;
+}
+
+DOMPurify.addHook('afterSanitizeAttributes', node => {
+    if (node.tagName === 'A' && node.hasAttribute('href')) {
+        node.setAttribute('target', '_blank');
+        node.setAttribute('rel', 'noopener noreferrer nofollow');
+    }
+    if (node.tagName === 'IMG') {
+        node.setAttribute('loading', 'lazy');
+        node.setAttribute('decoding', 'async');
+        node.setAttribute('referrerpolicy', 'no-referrer');
+    }
+});
+
+/**
+ * Item HTML as nodes. The server sanitised it when the item was stored; it is sanitised again
+ * here, in case a stored item predates a sanitiser fix, with forms, styles and frames dropped.
+ */
+export function sanitize(html) {
+    return DOMPurify.sanitize(html ?? '', {
+        RETURN_DOM_FRAGMENT: true,
+        FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'object', 'embed', 'svg', 'math'],
+        FORBID_ATTR: ['style', 'class', 'id'],
+        ALLOW_DATA_ATTR: false,
+    });
+}
+
+const relative = new Intl.RelativeTimeFormat(undefined, {numeric: 'auto'});
+const absolute = new Intl.DateTimeFormat(undefined, {dateStyle: 'medium', timeStyle: 'short'});
+
+/** A <time> that says how long ago, with the exact time on hover. */
+export function time(iso) {
+    if (!iso) {
+        return null;
+    }
+    const date = new Date(iso);
+    return el('time', {datetime: iso, title: absolute.format(date)}, ago(date));
+}
+
+function ago(date) {
+    const seconds = Math.round((date.getTime() - Date.now()) / 1000);
+    const steps = [[60, 'second'], [60, 'minute'], [24, 'hour'], [30, 'day'], [12, 'month'], [Infinity, 'year']];
+    let value = seconds;
+    for (const [size, unit] of steps) {
+        if (Math.abs(value) < size) {
+            return relative.format(value, unit);
+        }
+        value = Math.round(value / size);
+    }
+    return absolute.format(date);
+}
+
+/** A short message at the bottom of the screen. */
+export function toast(message) {
+    const note = el('div', {class: 'toast', role: 'status'}, message);
+    document.body.append(note);
+    setTimeout(() => note.remove(), 4000);
+}
+
+/** Shows an error in an element (role=alert), or hides it when `error` is null. */
+export function showError(target, error) {
+    target.hidden = !error;
+    target.textContent = error ? [error.message, error.fieldErrors].filter(Boolean).join(' — ') : '';
+}
+
+/** Runs `action` with the button disabled, reporting a failure in `errorTarget` (or a toast). */
+export async function busy(button, action, errorTarget) {
+    button.disabled = true;
+    try {
+        if (errorTarget) {
+            showError(errorTarget, null);
+        }
+        return await action();
+    } catch (error) {
+        if (errorTarget) {
+            showError(errorTarget, error);
+        } else {
+            toast(error.message);
+        }
+        return undefined;
+    } finally {
+        button.disabled = false;
+    }
+}

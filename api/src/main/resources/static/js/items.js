@@ -1,0 +1,120 @@
+// Items as every page shows them: one card per item, and lists paged with "Load more" until an
+// explicit end.
+
+import {call, page} from './api.js';
+import {busy, el, sanitize, time} from './dom.js';
+
+const MEDIA_LABELS = {text: 'Text', link: 'Link', image: 'Image', video: 'Video', audio: 'Audio'};
+
+/** The page that shows a source: a person's profile for people, else the source page. */
+export function sourceHref(source) {
+    return `/sources/${encodeURIComponent(source.id)}`;
+}
+
+/**
+ * A card for an item (API.md's `item`). `options.onReadChange(item, read)` is told when the
+ * reader marks it read or unread from the card.
+ */
+export function itemCard(item, options = {}) {
+    const card = el('article', {class: `item${item.read ? ' read' : ''}`, dataset: {id: item.id, source: item.source.id}},
+        el('div', {class: 'item-meta'},
+            el('a', {class: 'item-source', href: sourceHref(item.source)}, item.source.title || item.source.url || 'Untitled source'),
+            item.author ? el('span', {class: 'item-author'}, item.author) : null,
+            el('a', {href: `/items/${encodeURIComponent(item.id)}`, class: 'item-time'}, time(item.published_at)),
+            el('span', {class: 'badge media-type'}, MEDIA_LABELS[item.media_type] ?? item.media_type)),
+        el('h2', {class: 'item-title'}, item.url
+            ? el('a', {href: safeUrl(item.url), target: '_blank', rel: 'noopener noreferrer', class: 'item-link'}, item.title || item.url)
+            : el('a', {href: `/items/${encodeURIComponent(item.id)}`}, item.title || 'Untitled')),
+        item.summary ? el('div', {class: 'item-summary'}, sanitize(item.summary)) : null,
+        mediaStrip(item),
+        item.tags?.length ? el('div', {class: 'item-tags'},
+            item.tags.map(tag => el('a', {class: 'tag', href: `/?tag=${encodeURIComponent(tag)}`}, `#${tag}`))) : null,
+        actions(item, options));
+    return card;
+}
+
+function actions(item, options) {
+    const toggle = el('button', {type: 'button', class: 'link-button mark-read', 'aria-pressed': String(item.read)},
+        item.read ? 'Mark unread' : 'Mark read');
+    toggle.addEventListener('click', () => setRead(item, !item.read, toggle.closest('.item'), options));
+    return el('div', {class: 'item-actions'},
+        toggle,
+        el('a', {class: 'likes', href: `/items/${encodeURIComponent(item.id)}`},
+            `${item.likes_count} like${item.likes_count === 1 ? '' : 's'}`),
+        el('a', {class: 'comments', href: `/items/${encodeURIComponent(item.id)}#comments`},
+            `${item.comments_count} comment${item.comments_count === 1 ? '' : 's'}`));
+}
+
+/** Marks an item read or unread through the API and updates its card. */
+export async function setRead(item, read, card, options = {}) {
+    const button = card?.querySelector('.mark-read');
+    const done = await busy(button ?? el('button'), async () => {
+        await call(read ? 'POST' : 'DELETE', `/api/v1/items/${encodeURIComponent(item.id)}/read`);
+        return true;
+    });
+    if (!done) {
+        return;
+    }
+    item.read = read;
+    card?.classList.toggle('read', read);
+    if (button) {
+        button.textContent = read ? 'Mark unread' : 'Mark read';
+        button.setAttribute('aria-pressed', String(read));
+    }
+    options.onReadChange?.(item, read);
+}
+
+function mediaStrip(item) {
+    const shown = (item.media ?? []).filter(media => media.url).slice(0, 4);
+    if (!shown.length) {
+        return null;
+    }
+    return el('div', {class: 'item-media'}, shown.map(media => {
+        const url = safeUrl(media.url);
+        if (media.type?.startsWith('image/') || (!media.type && item.media_type === 'image')) {
+            return el('img', {src: url, alt: '', loading: 'lazy', decoding: 'async', referrerpolicy: 'no-referrer',
+                width: media.width, height: media.height});
+        }
+        if (media.type?.startsWith('video/')) {
+            return el('video', {src: url, controls: true, preload: 'none'});
+        }
+        if (media.type?.startsWith('audio/')) {
+            return el('audio', {src: url, controls: true, preload: 'none'});
+        }
+        return el('a', {href: url, target: '_blank', rel: 'noopener noreferrer'}, 'Attachment');
+    }));
+}
+
+/** Only http(s) links are followed; anything else (javascript:, data:) becomes inert. */
+export function safeUrl(url) {
+    try {
+        const parsed = new URL(url, location.origin);
+        return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : '#';
+    } catch (malformed) {
+        return '#';
+    }
+}
+
+/**
+ * Fills `container` with the items at `path` (a far-back list: a source's, a person's, a group's
+ * items), a page at a time behind a "Load more" button, ending with an explicit end marker.
+ */
+export async function pagedItems(container, path, query = {limit: 20}) {
+    const list = el('div', {class: 'items'});
+    const more = el('button', {type: 'button', class: 'load-more'}, 'Load more');
+    const end = el('p', {class: 'timeline-end', hidden: true}, 'That’s everything.');
+    container.replaceChildren(list, more, end);
+    let next = null;
+    const show = result => {
+        list.append(...result.entries.map(item => itemCard(item)));
+        next = result.next;
+        more.hidden = !next || result.entries.length === 0;
+        end.hidden = !more.hidden;
+        if (!list.children.length) {
+            end.textContent = 'Nothing here yet.';
+        }
+    };
+    more.addEventListener('click', () => busy(more, async () => show(await page(next))));
+    show(await page(path, query));
+}
+
