@@ -81,6 +81,21 @@ class RateLimitFilterTest {
     }
 
     @Test
+    void aSignedInBrowserSessionIsCountedPerPersonAgainstTheTokenLimit() throws Exception {
+        RateLimitFilter filter = new RateLimitFilter(memory, settings, problems);
+        SecurityContextHolder.getContext().setAuthentication(
+                new CallerAuthentication(new Caller(42, Set.of(Scope.READ, Scope.WRITE))));
+
+        run(filter, request("10.0.0.1", null));
+        run(filter, request("10.0.0.2", null));
+        run(filter, request("10.0.0.3", null));
+        MockHttpServletResponse fourth = run(filter, request("10.0.0.4", null));
+
+        assertThat(counts).containsOnlyKeys("ratelimit:3/300000:session:42");
+        assertThat(fourth.getStatus()).isEqualTo(429);
+    }
+
+    @Test
     void anUnreachableCounterLetsRequestsThrough() throws Exception {
         Buckets down = (key, limit, window) -> {
             throw new IllegalStateException("Redis is down");
