@@ -60,10 +60,21 @@ public final class HttpBenchmark {
     private static final Map<String, Endpoint> KNOWN = Map.of(
             "home", new Endpoint("home", "/api/v1/timelines/home?limit=" + PAGE, 0.50, BASELINE),
             "unread", new Endpoint("unread", "/api/v1/unread", 0.80, SMALL_BASELINE),
-            "me", new Endpoint("me", "/api/v1/me", Double.NaN, SMALL_BASELINE));
+            "me", new Endpoint("me", "/api/v1/me", Double.NaN, SMALL_BASELINE),
+            // The web front end: the same unread call through a browser session (compared with the
+            // bearer call, so the ratio is the session's cost), and a page shell.
+            "unread-web", new Endpoint("unread-web", "/api/v1/unread", Double.NaN, "unread", true, "application/json"),
+            "page", new Endpoint("page", "/", Double.NaN, SMALL_BASELINE, true, "text/html"));
 
-    /** An endpoint under load, and the baseline (a constant body of about its answer's size) it is compared with. */
-    record Endpoint(String name, String path, double target, String comparedWith) {
+    /**
+     * An endpoint under load, and what it is compared with: a baseline (a constant body of about
+     * its answer's size) or another endpoint. {@code viaSession}: called as a signed-in browser.
+     */
+    record Endpoint(String name, String path, double target, String comparedWith, boolean viaSession, String accept) {
+        Endpoint(String name, String path, double target, String comparedWith) {
+            this(name, path, target, comparedWith, false, "application/json");
+        }
+
         boolean baseline() {
             return name.equals(BASELINE) || name.equals(SMALL_BASELINE);
         }
@@ -93,6 +104,10 @@ public final class HttpBenchmark {
     private final Duration firstWarmup;
     private final long maxRequests;
     private final List<Endpoint> endpoints;
+    private final int sessions;
+    private final String label;
+    /** The endpoint the last line reports; empty: the weakest ratio among those with targets. */
+    private final String headline;
 
     HttpBenchmark(ConfigurableApplicationContext context, Args args) {
         this.context = context;
@@ -106,6 +121,9 @@ public final class HttpBenchmark {
         this.firstWarmup = args.seconds("first-warmup", 10);
         this.maxRequests = Long.parseLong(args.text("max-requests", "5000000"));
         this.endpoints = endpoints(args.text("endpoints", "home,unread"));
+        this.sessions = args.integer("sessions", 100);
+        this.label = args.text("label", "http");
+        this.headline = args.text("headline", "");
     }
 
     public static void main(String[] args) {
@@ -140,16 +158,24 @@ public final class HttpBenchmark {
             all.add(new Endpoint(SMALL_BASELINE, ConstantController.SMALL_PATH, Double.NaN, SMALL_BASELINE));
         }
         all.addAll(endpoints);
+        String bearer = "Authorization: Bearer " + token;
+        List<String> cookies = endpoints.stream().anyMatch(Endpoint::viaSession)
+                ? WebSignIn.cookies(port, Math.min(sessions, users), context.getEnvironment().getProperty(
+                        "tributary.web.session-cookie", "TRIBUTARY_SESSION"))
+                : List.of();
         for (Endpoint endpoint : all) {
-            System.out.println(probe(port, token, endpoint));
+            System.out.println(probe(port, endpoint.viaSession() ? cookies.getFirst() : bearer, endpoint));
         }
-        LoadGenerator load = new LoadGenerator(server, people.tokens());
+        LoadGenerator byToken = LoadGenerator.bearer(server, people.tokens());
+        LoadGenerator bySession = cookies.isEmpty() ? byToken : new LoadGenerator(server, cookies);
         System.out.println(Bench.format("warm-up: each endpoint %d s at %d connections; then %d rounds of every endpoint "
                 + "at %s connections, each %d s warm-up + %d s measured (cap %,d requests per cell); tokens of %,d people "
-                + "in turn", firstWarmup.toSeconds(), connections[0], rounds, Arrays.toString(connections),
-                warmup.toSeconds(), measured.toSeconds(), maxRequests, people.tokens().size()));
+                + "in turn%s", firstWarmup.toSeconds(), connections[0], rounds, Arrays.toString(connections),
+                warmup.toSeconds(), measured.toSeconds(), maxRequests, people.tokens().size(),
+                cookies.isEmpty() ? "" : Bench.format(" (browser sessions of %,d people for the web endpoints)", cookies.size())));
         for (Endpoint endpoint : all) {
-            load.run(endpoint.path(), connections[0], firstWarmup, Duration.ZERO, maxRequests);
+            (endpoint.viaSession() ? bySession : byToken).run(endpoint.path(), endpoint.accept(), connections[0],
+                    firstWarmup, Duration.ZERO, maxRequests);
         }
 
         Map<String, Cell> cells = new LinkedHashMap<>();
@@ -163,7 +189,8 @@ public final class HttpBenchmark {
                 for (int i = 0; i < all.size(); i++) {
                     // The order rotates each round, so no endpoint always follows the same one.
                     Endpoint endpoint = all.get((i + round - 1) % all.size());
-                    LoadGenerator.Result result = load.run(endpoint.path(), n, warmup, measured, maxRequests);
+                    LoadGenerator.Result result = (endpoint.viaSession() ? bySession : byToken)
+                            .run(endpoint.path(), endpoint.accept(), n, warmup, measured, maxRequests);
                     record(cells.get(endpoint.name() + "@" + n), result);
                     System.out.println(Bench.format("  round %d  %3d conns  %-8s %,9d 2xx in %5.2f s = %,8.0f req/s, "
                             + "p50 %7.2f ms, p99 %7.2f ms, errors %,d%s, reconnects %,d, body %,.0f bytes%s", round, n,
@@ -198,8 +225,9 @@ public final class HttpBenchmark {
             System.out.println(Bench.format("%-10s %6d %10.0f %10.0f %10.0f %9.2f %9.2f %8d %10s", cell.endpoint().name(),
                     cell.connections(), cell.rate().median(), cell.rate().min(), cell.rate().max(), cell.p50().median(),
                     cell.p99().median(), cell.errors(), cell.endpoint().baseline() ? "" : Bench.format("%.2f", ratio)));
-            boolean counts = !cell.endpoint().baseline()
-                    && (!Double.isNaN(cell.endpoint().target()) || endpoints.stream().allMatch(e -> Double.isNaN(e.target())));
+            boolean counts = !cell.endpoint().baseline() && (headline.isEmpty()
+                    ? !Double.isNaN(cell.endpoint().target()) || endpoints.stream().allMatch(e -> Double.isNaN(e.target()))
+                    : headline.equals(cell.endpoint().name()));
             if (counts && (weakest == null || ratio < ratio(cells, weakest))) {
                 weakest = cell;
             }
@@ -234,9 +262,10 @@ public final class HttpBenchmark {
         }
         if (weakest != null) {
             Cell base = cells.get(weakest.endpoint().comparedWith() + "@" + weakest.connections());
-            System.out.println(Bench.format("(last line: %s at %d connections, the weakest ratio to the baseline)",
-                    weakest.endpoint().name(), weakest.connections()));
-            System.out.println(Bench.format("http: %.0f req/s vs baseline %.0f req/s = %.2f", weakest.rate().median(),
+            System.out.println(Bench.format("(last line: %s at %d connections, %s)", weakest.endpoint().name(),
+                    weakest.connections(), headline.isEmpty() ? "the weakest ratio to the baseline"
+                            : "against " + weakest.endpoint().comparedWith()));
+            System.out.println(Bench.format("%s: %.0f req/s vs baseline %.0f req/s = %.2f", label, weakest.rate().median(),
                     base.rate().median(), ratio(cells, weakest)));
         }
         return errors;
@@ -280,7 +309,10 @@ public final class HttpBenchmark {
                 String path = name.substring(equals + 1);
                 String known = name.substring(0, equals);
                 double target = KNOWN.containsKey(known) ? KNOWN.get(known).target() : Double.NaN;
-                list.add(new Endpoint(known, path, target, KNOWN.containsKey(known) ? KNOWN.get(known).comparedWith() : BASELINE));
+                list.add(KNOWN.containsKey(known)
+                        ? new Endpoint(known, path, target, KNOWN.get(known).comparedWith(), KNOWN.get(known).viaSession(),
+                                KNOWN.get(known).accept())
+                        : new Endpoint(known, path, target, BASELINE));
             } else if (KNOWN.containsKey(name)) {
                 list.add(KNOWN.get(name));
             } else {
@@ -291,6 +323,14 @@ public final class HttpBenchmark {
         if (list.isEmpty() || list.stream().anyMatch(e -> e.name().startsWith(BASELINE) || !e.path().startsWith("/"))) {
             throw new IllegalArgumentException("--endpoints needs at least one endpoint, paths starting with /, "
                     + "and no name 'baseline': " + spec);
+        }
+        for (Endpoint endpoint : list) {
+            boolean comparable = endpoint.comparedWith().startsWith(BASELINE)
+                    || list.stream().anyMatch(other -> other.name().equals(endpoint.comparedWith()));
+            if (!comparable) {
+                throw new IllegalArgumentException(endpoint.name() + " is compared with " + endpoint.comparedWith()
+                        + ", so --endpoints must include it too: " + spec);
+            }
         }
         return list;
     }
@@ -323,10 +363,10 @@ public final class HttpBenchmark {
         return body;
     }
 
-    private String probe(int port, String token, Endpoint endpoint) {
-        HttpResponse<byte[]> response = get(port, token, endpoint.path());
+    private String probe(int port, String credential, Endpoint endpoint) {
+        HttpResponse<byte[]> response = get(port, credential, endpoint.path(), endpoint.accept());
         String shape = "";
-        if (response.statusCode() / 100 == 2) {
+        if (response.statusCode() / 100 == 2 && endpoint.accept().contains("json")) {
             JsonNode json = context.getBean(JsonMapper.class).readTree(response.body());
             shape = json.isArray() ? Bench.format(", %d elements", json.size()) : "";
         }
@@ -335,9 +375,15 @@ public final class HttpBenchmark {
     }
 
     private static HttpResponse<byte[]> get(int port, String token, String path) {
+        return get(port, "Authorization: Bearer " + token, path, "application/json");
+    }
+
+    /** A GET with one credential header line ({@code Authorization: ...} or {@code Cookie: ...}). */
+    private static HttpResponse<byte[]> get(int port, String credential, String path, String accept) {
+        int colon = credential.indexOf(':');
         try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
             HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                    .header("Authorization", "Bearer " + token).header("Accept", "application/json")
+                    .header(credential.substring(0, colon), credential.substring(colon + 1).strip()).header("Accept", accept)
                     .timeout(Duration.ofSeconds(30)).build();
             return client.send(request, HttpResponse.BodyHandlers.ofByteArray());
         } catch (IOException e) {

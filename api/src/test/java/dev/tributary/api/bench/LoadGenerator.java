@@ -31,14 +31,20 @@ final class LoadGenerator {
     private static final int READ_TIMEOUT_MILLIS = 30_000;
 
     private final InetSocketAddress server;
-    private final List<String> tokens;
+    private final List<String> credentials;
 
-    LoadGenerator(InetSocketAddress server, List<String> tokens) {
-        if (tokens.isEmpty()) {
-            throw new IllegalArgumentException("no tokens to send");
+    /** {@code credentials}: one header line per caller (e.g. {@code Cookie: ...}), sent in turn. */
+    LoadGenerator(InetSocketAddress server, List<String> credentials) {
+        if (credentials.isEmpty()) {
+            throw new IllegalArgumentException("no credentials to send");
         }
         this.server = server;
-        this.tokens = List.copyOf(tokens);
+        this.credentials = List.copyOf(credentials);
+    }
+
+    /** Requests with {@code Authorization: Bearer} and each token in turn. */
+    static LoadGenerator bearer(InetSocketAddress server, List<String> tokens) {
+        return new LoadGenerator(server, tokens.stream().map(token -> "Authorization: Bearer " + token).toList());
     }
 
     /**
@@ -65,9 +71,15 @@ final class LoadGenerator {
 
     /** Runs {@code connections} connections on {@code path} for {@code warmup + measured}, or until {@code maxRequests}. */
     Result run(String path, int connections, Duration warmup, Duration measured, long maxRequests) {
+        return run(path, "application/json", connections, warmup, measured, maxRequests);
+    }
+
+    /** The same, asking for {@code accept} (a page asks for {@code text/html}). */
+    Result run(String path, String accept, int connections, Duration warmup, Duration measured, long maxRequests) {
         byte[] head = ("GET " + path + " HTTP/1.1\r\nHost: " + server.getHostString() + ":" + server.getPort()
-                + "\r\nAccept: application/json\r\nAuthorization: Bearer ").getBytes(StandardCharsets.US_ASCII);
-        byte[][] auth = tokens.stream().map(t -> (t + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII)).toArray(byte[][]::new);
+                + "\r\nAccept: " + accept + "\r\n").getBytes(StandardCharsets.US_ASCII);
+        byte[][] auth = credentials.stream().map(line -> (line + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII))
+                .toArray(byte[][]::new);
         AtomicInteger nextToken = new AtomicInteger();
         AtomicLong issued = new AtomicLong();
         long start = System.nanoTime();

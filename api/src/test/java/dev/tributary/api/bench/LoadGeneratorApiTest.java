@@ -35,7 +35,7 @@ class LoadGeneratorApiTest {
         TestUser alice = api.newUser("load");
         TestUser bob = api.newUser("load");
 
-        LoadGenerator.Result result = new LoadGenerator(server, List.of(alice.token(), bob.token()))
+        LoadGenerator.Result result = LoadGenerator.bearer(server, List.of(alice.token(), bob.token()))
                 .run("/api/v1/me", 4, Duration.ZERO, WINDOW, 200);
 
         assertThat(result.requests()).isEqualTo(200);
@@ -51,7 +51,7 @@ class LoadGeneratorApiTest {
         TestUser alice = api.newUser("load");
 
         // One connection, more requests than Tomcat serves on one keep-alive connection (100 by default).
-        LoadGenerator.Result result = new LoadGenerator(server, List.of(alice.token())).run("/api/v1/me", 1, Duration.ZERO,
+        LoadGenerator.Result result = LoadGenerator.bearer(server, List.of(alice.token())).run("/api/v1/me", 1, Duration.ZERO,
                 WINDOW, 250);
 
         assertThat(result.requests()).isEqualTo(250);
@@ -62,7 +62,7 @@ class LoadGeneratorApiTest {
 
     @Test
     void refusedRequestsAreCountedByStatusAndHaveNoLatency() {
-        LoadGenerator.Result result = new LoadGenerator(server, List.of("trb_not-a-real-token"))
+        LoadGenerator.Result result = LoadGenerator.bearer(server, List.of("trb_not-a-real-token"))
                 .run("/api/v1/me", 2, Duration.ZERO, WINDOW, 50);
 
         assertThat(result.requests()).isZero();
