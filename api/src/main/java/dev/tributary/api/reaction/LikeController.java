@@ -3,13 +3,15 @@ package dev.tributary.api.reaction;
 import dev.tributary.api.security.Caller;
 import dev.tributary.api.timeline.VisibleItems;
 import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Likes. Both verbs are idempotent and answer {@code 200 {likes_count, liked}}, so a client
- * can show the new count without reading the item again.
+ * Likes. Both changing verbs are idempotent and answer {@code 200 {likes_count, liked}}, so a
+ * client can show the new count without reading the item again; GET answers the same for a
+ * client that opens an item and must show whether the reader likes it.
  */
 @RestController
 class LikeController {
@@ -20,6 +22,11 @@ class LikeController {
     LikeController(Likes likes, VisibleItems items) {
         this.likes = likes;
         this.items = items;
+    }
+
+    @GetMapping("/api/v1/items/{id}/like")
+    Likes.LikeState state(Caller caller, @PathVariable("id") String id) {
+        return likes.state(items.get(caller.userId(), id).id(), caller.userId());
     }
 
     @PostMapping("/api/v1/items/{id}/like")

@@ -12,7 +12,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Repository
 class Likes {
 
-    /** An item's like count and whether the person likes it, after a change. */
+    /** An item's like count and whether the person likes it. */
     record LikeState(long likesCount, boolean liked) {
     }
 
@@ -24,6 +24,13 @@ class Likes {
         this.jdbc = jdbc;
         this.counts = counts;
         this.tx = new TransactionTemplate(transactions);
+    }
+
+    /** The item's count and whether the person likes it, without changing either. */
+    LikeState state(long itemId, long userId) {
+        boolean liked = jdbc.sql("SELECT 1 FROM likes WHERE item_id = ? AND user_id = ?").params(itemId, userId)
+                .query(Integer.class).optional().isPresent();
+        return new LikeState(count(itemId), liked);
     }
 
     LikeState like(long itemId, long userId) {

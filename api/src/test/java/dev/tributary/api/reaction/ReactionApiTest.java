@@ -146,6 +146,46 @@ class ReactionApiTest {
     }
 
     @Test
+    void theLikeStateIsReadWithoutChangingIt() {
+        String path = "/api/v1/items/" + item + "/like";
+        ApiResponse before = api.get(path, alice.token());
+        assertThat(before.status()).isEqualTo(200);
+        assertThat(before.json().path("likes_count").asLong()).isZero();
+        assertThat(before.json().path("liked").asBoolean()).isFalse();
+
+        api.post(path, bob.token(), null);
+        ApiResponse others = api.get(path, alice.token());
+        assertThat(others.json().path("likes_count").asLong()).as("bob's like counts").isEqualTo(1);
+        assertThat(others.json().path("liked").asBoolean()).as("but is not alice's").isFalse();
+        ApiResponse bobs = api.get(path, bob.token());
+        assertThat(bobs.json().path("liked").asBoolean()).isTrue();
+        assertThat(api.get(path, bob.token()).json().path("likes_count").asLong()).as("reading changes nothing").isEqualTo(1);
+
+        api.delete(path, bob.token());
+        assertThat(api.get(path, bob.token()).json().path("liked").asBoolean()).isFalse();
+        assertThat(api.get(path, bob.token()).json().path("likes_count").asLong()).isZero();
+    }
+
+    @Test
+    void theLikeStateOfAnItemOneCannotSeeIsNotFound() {
+        String group = api.post("/api/v1/groups", alice.token(), Map.of("name", "Secret club")).json().path("id").asString();
+        ApiResponse posted = api.post("/api/v1/groups/" + group + "/posts", alice.token(), Map.of("text", "members only"));
+        assertThat(posted.status()).as(posted.toString()).isEqualTo(201);
+        String groupItem = posted.json().path("id").asString();
+        TestUser outsider = api.newUser("outsider");
+
+        assertThat(api.get("/api/v1/items/" + groupItem + "/like", alice.token()).status()).isEqualTo(200);
+        ApiResponse hidden = api.get("/api/v1/items/" + groupItem + "/like", outsider.token());
+        assertThat(hidden.status()).isEqualTo(404);
+        assertThat(hidden.contentType()).startsWith("application/problem+json");
+        assertThat(api.get("/api/v1/items/777/like", alice.token()).status()).isEqualTo(404);
+        assertThat(api.get("/api/v1/items/nope/like", alice.token()).status()).isEqualTo(404);
+        assertThat(api.get("/api/v1/items/" + item + "/like", null).status()).isEqualTo(401);
+        publisher.tombstone(item);
+        assertThat(api.get("/api/v1/items/" + item + "/like", alice.token()).status()).isEqualTo(404);
+    }
+
+    @Test
     void aTombstonedItemTakesNoReactionsAndStaysOutOfInboxes() {
         TestUser carol = api.newUser("bystander");
         comment(alice, "before");
