@@ -22,15 +22,22 @@ export function itemCard(item, options = {}) {
             item.author ? el('span', {class: 'item-author'}, item.author) : null,
             el('a', {href: `/items/${encodeURIComponent(item.id)}`, class: 'item-time'}, time(item.published_at)),
             el('span', {class: 'badge media-type'}, MEDIA_LABELS[item.media_type] ?? item.media_type)),
-        el('h2', {class: 'item-title'}, item.url
-            ? el('a', {href: safeUrl(item.url), target: '_blank', rel: 'noopener noreferrer', class: 'item-link'}, item.title || item.url)
-            : el('a', {href: `/items/${encodeURIComponent(item.id)}`}, item.title || 'Untitled')),
+        heading(item),
         item.summary ? el('div', {class: 'item-summary'}, sanitize(item.summary)) : null,
         mediaStrip(item),
         item.tags?.length ? el('div', {class: 'item-tags'},
             item.tags.map(tag => el('a', {class: 'tag', href: `/?tag=${encodeURIComponent(tag)}`}, `#${tag}`))) : null,
         actions(item, options));
     return card;
+}
+
+/** The title, linking to the original; a post has none, and its text speaks for itself. */
+function heading(item) {
+    if (item.url) {
+        return el('h2', {class: 'item-title'},
+            el('a', {href: safeUrl(item.url), target: '_blank', rel: 'noopener noreferrer', class: 'item-link'}, item.title || item.url));
+    }
+    return item.title ? el('h2', {class: 'item-title'}, el('a', {href: `/items/${encodeURIComponent(item.id)}`}, item.title)) : null;
 }
 
 function actions(item, options) {
