@@ -28,9 +28,17 @@ const ACTIONS = {
     '?': toggleHelp,
 };
 
+// Checkboxes and buttons take no letters, so shortcuts still work right after using a filter.
+const NOT_TYPED = ['checkbox', 'radio', 'button', 'submit', 'reset'];
+
 function typing(target) {
-    return target instanceof HTMLElement
-        && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+    if (!(target instanceof HTMLElement)) {
+        return false;
+    }
+    if (target instanceof HTMLInputElement) {
+        return !NOT_TYPED.includes(target.type);
+    }
+    return target.isContentEditable || ['TEXTAREA', 'SELECT'].includes(target.tagName);
 }
 
 function openSelected() {
