@@ -142,6 +142,7 @@ export function addLive(item, {streamed = false} = {}) {
     card.toggleAttribute('data-streamed', streamed);
     list.insertBefore(card, older ?? null);
     empty.hidden = true;
+    end.hidden = Boolean(next);
     return true;
 }
 
@@ -151,6 +152,8 @@ export function remove(id) {
     if (entry) {
         entry.card.remove();
         shown.delete(id);
+        end.hidden = Boolean(next) || shown.size === 0;
+        showEmpty();
     }
 }
 

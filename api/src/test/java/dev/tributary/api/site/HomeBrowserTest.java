@@ -320,6 +320,7 @@ class HomeBrowserTest {
         // The friend deletes it: it goes away.
         assertThat(api.delete("/api/v1/posts/" + postId, friend.token()).status()).isEqualTo(204);
         browser.waitUntil("the deleted post removed", () -> !browser.exists("#timeline .item[data-id='" + postId + "']"));
+        browser.waitForText("#timeline-empty", "Nothing here yet");
 
         assertCleanConsole(browser);
 
