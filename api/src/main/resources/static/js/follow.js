@@ -54,7 +54,7 @@ export function statusBadge(status) {
  */
 export function healthDetails(source) {
     if (source.kind !== 'feed') {
-        return el('p', {class: 'health muted'}, statusBadge(source.status), ' Posts arrive as they are written; nothing is fetched.');
+        return el('p', {class: 'health-note muted'}, statusBadge(source.status), ' Posts arrive as they are written; nothing is fetched.');
     }
     return el('dl', {class: 'health'},
         el('dt', {}, 'Status'), el('dd', {}, statusBadge(source.status)),

@@ -195,7 +195,7 @@ class SourcesBrowserTest {
         browser.waitForText(".subscriptions-user .source-link", bob.username());
         assertThat(browser.find(".subscriptions-user .source-link").getAttribute("href"))
                 .endsWith("/people/" + bob.username());
-        assertThat(browser.text(".subscriptions-user .health")).contains("nothing is fetched");
+        assertThat(browser.text(".subscriptions-user .health-note")).contains("nothing is fetched");
         assertThat(browser.all(".subscriptions-user .last-fetched")).isEmpty();
         assertThat(browser.text("#subscription-count")).isEqualTo("(2)");
 
