@@ -111,10 +111,12 @@ export async function pagedItems(container, path, query = {limit: 20}) {
     const more = el('button', {type: 'button', class: 'load-more'}, 'Load more');
     const end = el('p', {class: 'timeline-end', hidden: true}, 'That’s everything.');
     container.replaceChildren(list, more, end);
+    const limit = Number(query.limit ?? 20);
     let next = null;
     const show = result => {
         list.append(...result.entries.map(item => itemCard(item)));
-        next = result.next;
+        // The API links a next page even after a short one; a short page is the last.
+        next = result.entries.length < limit ? null : result.next;
         more.hidden = !next || result.entries.length === 0;
         end.hidden = !more.hidden;
         if (!list.children.length) {

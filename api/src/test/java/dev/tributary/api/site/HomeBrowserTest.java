@@ -6,6 +6,9 @@ import dev.tributary.api.testing.ApiClient;
 import dev.tributary.api.testing.ApiResponse;
 import dev.tributary.api.testing.Browser;
 import dev.tributary.api.testing.BrowserTest;
+import dev.tributary.crawler.refresh.FeedRefresher;
+import dev.tributary.crawler.schedule.CrawlState;
+import dev.tributary.crawler.schedule.CrawlStates;
 import dev.tributary.crawler.testing.FeedServer;
 import dev.tributary.crawler.testing.TestFeeds;
 import java.time.Duration;
@@ -21,6 +24,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
@@ -41,6 +45,8 @@ class HomeBrowserTest {
             """;
 
     @LocalServerPort int port;
+    @Autowired CrawlStates crawlStates;
+    @Autowired FeedRefresher refresher;
 
     @AfterAll
     static void stopFeeds() {
@@ -353,7 +359,13 @@ class HomeBrowserTest {
     void loadsMoreUntilTheEndAndMovesWithTheKeyboard(Browser browser) {
         ApiClient api = new ApiClient(port);
         Person person = signUp(browser, api);
-        subscribe(api, person, feed(TestFeeds.numbered("Long", 45, Instant.now().minus(1, ChronoUnit.HOURS))));
+        // Subscribed while the feed is empty, then crawled with 45 entries: a new subscriber gets
+        // only a source's latest few entries, so the entries must arrive after the subscription.
+        String path = feed(TestFeeds.numbered("Long", 0, Instant.now()));
+        String sourceId = subscribe(api, person, path);
+        FEEDS.feed(path, TestFeeds.numbered("Long", 45, Instant.now().minus(1, ChronoUnit.HOURS)));
+        CrawlState due = crawlStates.claim(Long.parseLong(sourceId), "home-test", Duration.ofMinutes(1)).orElseThrow();
+        refresher.refresh(due);
         awaitTimeline(api, person, 45);
         browser.open("/");
         browser.waitUntil("the first page", () -> cardTitles(browser).size() == 20);
