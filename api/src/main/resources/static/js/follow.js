@@ -13,30 +13,26 @@ export const subscriptions = () => get('/api/v1/subscriptions');
 /** The groups the reader belongs to ({id, name, source_id, owner_id}). */
 export const myGroups = () => get('/api/v1/groups');
 
-/** Where a source's page for people is: a person's profile, a group's page (when known), else the source page. */
-export function sourcePage(source, groupsBySource = new Map()) {
+/** Where a source's page for people is: a person's profile, a group's page, else the source page. */
+export function sourcePage(source) {
     if (source.kind === 'user' && source.title) {
         return `/people/${encodeURIComponent(source.title)}`;
     }
-    const group = groupsBySource.get(source.id);
-    if (source.kind === 'group' && group) {
-        return `/groups/${encodeURIComponent(group.id)}`;
+    if (source.kind === 'group' && source.group_id) {
+        return `/groups/${encodeURIComponent(source.group_id)}`;
     }
     return `/sources/${encodeURIComponent(source.id)}`;
 }
 
 /** The body that subscribes to `source` again (to follow it or to change its filter); null if it can't be named. */
-export function subscribeBody(source, groupsBySource = new Map()) {
+export function subscribeBody(source) {
     switch (source.kind) {
         case 'feed':
             return source.url ? {url: source.url} : null;
         case 'user':
             return source.title ? {user: source.title} : null;
-        case 'group': {
-            // A group's source doesn't carry the group's id; only the reader's own groups map back to it.
-            const group = groupsBySource.get(source.id);
-            return group ? {group_id: group.id} : null;
-        }
+        case 'group':
+            return source.group_id ? {group_id: source.group_id} : null;
         default:
             return null;
     }

@@ -4,7 +4,7 @@ import './layout.js';
 import {get} from './api.js';
 import {el, showError} from './dom.js';
 import {pagedItems, safeUrl} from './items.js';
-import {followToggle, healthDetails, myGroups, notFoundOr, showMessage, sourcePage, subscribeBody} from './follow.js';
+import {followToggle, healthDetails, notFoundOr, showMessage, sourcePage, subscribeBody} from './follow.js';
 
 const id = document.querySelector('#source-page').dataset.sourceId;
 const missing = document.querySelector('#source-missing');
@@ -19,17 +19,14 @@ async function load() {
         showMessage(missing, notFoundOr(failure, 'This source'));
         return;
     }
-    // Only the reader's own groups map a group's source back to the group (and its id, to follow it).
-    const groups = source.kind === 'group' ? await myGroups().catch(() => []) : [];
-    const groupsBySource = new Map(groups.map(group => [group.source_id, group]));
     const name = source.title || source.url || 'Untitled source';
     document.title = `${name} – Tributary`;
     document.querySelector('#source-title').textContent = name;
-    document.querySelector('#source-about').replaceChildren(...about(source, groupsBySource));
+    document.querySelector('#source-about').replaceChildren(...about(source));
     document.querySelector('#source-health').replaceChildren(healthDetails(source));
     found.hidden = false;
 
-    const body = subscribeBody(source, groupsBySource);
+    const body = subscribeBody(source);
     if (body) {
         const toggle = followToggle({
             find: list => list.find(subscription => subscription.source.id === source.id),
@@ -48,16 +45,12 @@ async function load() {
 }
 
 /** A line saying what the source is, linking to the person's or group's page, or to the feed and its site. */
-function about(source, groupsBySource) {
+function about(source) {
     switch (source.kind) {
         case 'user':
             return ['Posts by ', el('a', {class: 'owner-link', href: sourcePage(source)}, source.title ?? 'someone'), '.'];
-        case 'group': {
-            const page = sourcePage(source, groupsBySource);
-            return page.startsWith('/groups/')
-                ? ['Posts to the group ', el('a', {class: 'owner-link', href: page}, source.title ?? 'a group'), '.']
-                : ['Posts to the group ', el('strong', {}, source.title ?? 'a group'), '.'];
-        }
+        case 'group':
+            return ['Posts to the group ', el('a', {class: 'owner-link', href: sourcePage(source)}, source.title ?? 'a group'), '.'];
         default:
             return ['Feed at ', el('a', {class: 'feed-url', href: safeUrl(source.url), target: '_blank', rel: 'noopener noreferrer'}, source.url),
                 ...(source.site_url ? [' · ', el('a', {href: safeUrl(source.site_url), target: '_blank', rel: 'noopener noreferrer'}, 'website')] : [])];

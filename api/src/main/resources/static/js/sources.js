@@ -6,7 +6,7 @@ import './layout.js';
 import {call, del, get, post} from './api.js';
 import {busy, el, showError, toast} from './dom.js';
 import {
-    confirmStep, healthDetails, mediaChosen, mediaFieldset, mediaText, myGroups, showMessage, sourcePage,
+    confirmStep, healthDetails, mediaChosen, mediaFieldset, mediaText, showMessage, sourcePage,
     subscribeBody, subscriptions,
 } from './follow.js';
 
@@ -21,15 +21,10 @@ const subscribeForm = document.querySelector('#subscribe-form');
 const subscribeMedia = mediaFieldset('subscribe-media');
 document.querySelector('#subscribe-media').replaceWith(subscribeMedia);
 
-// The reader's groups map group sources back to their groups (a group's source doesn't name it).
-let groupsBySource = new Map();
-
 /** Reloads the whole list: after a change the server's answer is the truth (health, filters). */
 async function refresh() {
     try {
-        const [all, groups] = await Promise.all([subscriptions(), myGroups()]);
-        groupsBySource = new Map(groups.map(group => [group.source_id, group]));
-        render(all);
+        render(await subscriptions());
         showError(listError, null);
     } catch (error) {
         showError(listError, error);
@@ -61,7 +56,7 @@ function row(subscription) {
     const media = el('p', {class: 'media-filter'}, 'Shows: ', el('span', {class: 'media-value'}, mediaText(subscription.media)));
     const item = el('li', {class: 'subscription', dataset: {id: subscription.id, source: source.id, kind: source.kind}},
         el('div', {class: 'subscription-name'},
-            el('a', {class: 'source-link', href: sourcePage(source, groupsBySource)}, name),
+            el('a', {class: 'source-link', href: sourcePage(source)}, name),
             source.kind !== 'user' ? el('a', {class: 'source-details muted', href: `/sources/${encodeURIComponent(source.id)}`},
                 'source details') : null),
         source.kind === 'feed' && source.url ? el('small', {class: 'source-url'}, source.url) : null,
@@ -69,7 +64,7 @@ function row(subscription) {
         media,
         actions,
         error);
-    const body = subscribeBody(source, groupsBySource);
+    const body = subscribeBody(source);
     if (body) {
         const change = el('button', {type: 'button', class: 'change-media'}, 'Change filter');
         change.addEventListener('click', () => editMedia(item, subscription, body, change, error));

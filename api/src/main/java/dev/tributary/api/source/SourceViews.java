@@ -6,10 +6,12 @@ import dev.tributary.api.web.Ids;
 import dev.tributary.crawler.CrawlStatus;
 import dev.tributary.crawler.SourceHealth;
 import dev.tributary.pubsub.Source;
+import dev.tributary.pubsub.SourceKind;
 import dev.tributary.storage.Entity;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 
 /** Turns stored sources into {@link SourceView}s: names from {@link SourceRefs}, health from the crawler. */
@@ -41,9 +43,13 @@ public class SourceViews {
             CrawlStatus status = statuses.getOrDefault(source.id(), NOT_CRAWLED);
             views.add(new SourceView(Ids.format(source.id()), source.body().kind().wireName(),
                     ref == null ? null : ref.title(), source.body().url(), source.body().siteUrl(), status.status(),
-                    status.lastFetchedAt(), status.nextFetchAt(), status.lastError()));
+                    status.lastFetchedAt(), status.nextFetchAt(), status.lastError(), groupId(source.body())));
         }
         return views;
+    }
+
+    private static @Nullable String groupId(Source source) {
+        return source.kind() == SourceKind.GROUP && source.ownerId() != null ? Ids.format(source.ownerId()) : null;
     }
 
     public SourceView of(Entity<Source> source) {

@@ -356,7 +356,7 @@ class HomeBrowserTest {
     }
 
     @Test
-    void loadsMoreUntilTheEndAndMovesWithTheKeyboard(Browser browser) {
+    void loadsMoreUntilTheEndAndMovesWithTheKeyboard(Browser browser) throws InterruptedException {
         ApiClient api = new ApiClient(port);
         Person person = signUp(browser, api);
         // Subscribed while the feed is empty, then crawled with 45 entries: a new subscriber gets

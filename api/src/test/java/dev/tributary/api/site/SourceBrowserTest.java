@@ -102,7 +102,8 @@ class SourceBrowserTest {
         TestUser bob = api.newUser("webkind");
         String bobSource = api.post("/api/v1/posts", bob.token(), Map.of("text", "Bob was here")).json()
                 .path("source").path("id").asString();
-        ApiResponse group = api.post("/api/v1/groups", alice.token(), Map.of("name", "Source club"));
+        // Bob's group: Alice, not a member, still reaches it from its source.
+        ApiResponse group = api.post("/api/v1/groups", bob.token(), Map.of("name", "Source club"));
         String groupId = group.json().path("id").asString();
         String groupSource = group.json().path("source_id").asString();
         browser.signIn(alice.username(), alice.password());

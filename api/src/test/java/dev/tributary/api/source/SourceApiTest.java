@@ -61,6 +61,21 @@ class SourceApiTest {
         assertThat(source.json().path("status").asString()).isEqualTo("ok");
         assertThat(source.json().has("next_fetch_at")).isTrue();
         assertThat(source.json().has("last_error")).isTrue();
+        assertThat(source.json().path("group_id").isNull()).isTrue();
+    }
+
+    @Test
+    void aGroupsSourceNamesTheGroupForAnyone() {
+        TestUser owner = api.newUser("srcg");
+        TestUser outsider = api.newUser("srcg");
+        ApiResponse group = api.post("/api/v1/groups", owner.token(), Map.of("name", "Gardeners"));
+
+        ApiResponse source = api.get("/api/v1/sources/" + group.json().path("source_id").asString(), outsider.token());
+
+        assertThat(source.status()).as(source.toString()).isEqualTo(200);
+        assertThat(source.json().path("kind").asString()).isEqualTo("group");
+        assertThat(source.json().path("title").asString()).isEqualTo("Gardeners");
+        assertThat(source.json().path("group_id").asString()).isEqualTo(group.json().path("id").asString());
     }
 
     @Test
