@@ -68,7 +68,7 @@ class SourceBrowserTest {
         browser.open("/sources");
         browser.waitForText(".subscription .badge.status", "Error");
         assertThat(browser.text(".subscription .last-error")).isEqualTo(lastError);
-        assertThat(browser.consoleMessages()).noneMatch(message -> message.contains("SEVERE"));
+        assertThat(browser.consoleErrors()).isEmpty();
     }
 
     @Test
@@ -93,7 +93,7 @@ class SourceBrowserTest {
 
         browser.resize(375, 800);
         assertThat(browser.horizontalOverflow()).isLessThanOrEqualTo(0);
-        assertThat(browser.consoleMessages()).noneMatch(message -> message.contains("SEVERE"));
+        assertThat(browser.consoleErrors()).isEmpty();
     }
 
     @Test
@@ -118,7 +118,7 @@ class SourceBrowserTest {
         browser.waitForText("#source-title", "Source club");
         browser.waitFor("#source-about .owner-link");
         assertThat(browser.find("#source-about .owner-link").getAttribute("href")).endsWith("/groups/" + groupId);
-        assertThat(browser.consoleMessages()).noneMatch(message -> message.contains("SEVERE"));
+        assertThat(browser.consoleErrors()).isEmpty();
     }
 
     @Test

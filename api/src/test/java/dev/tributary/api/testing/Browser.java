@@ -194,6 +194,21 @@ public final class Browser implements AutoCloseable {
                 .map(LogEntry::toString).toList();
     }
 
+    /** The console's errors since the last read: script errors, CSP violations, failed loads. */
+    public List<String> consoleErrors() {
+        return consoleMessages().stream().filter(message -> message.contains("SEVERE")).toList();
+    }
+
+    /**
+     * The console's errors but Chromium's own line for each API call the server refused with a 4xx
+     * (which a test provoked and the page showed as a message). A failed load of anything else,
+     * such as a script, still counts.
+     */
+    public List<String> consoleErrorsBesidesApiRefusals() {
+        return consoleErrors().stream().filter(message -> !(message.contains("/api/v1/")
+                && message.contains("Failed to load resource: the server responded with a status of 4"))).toList();
+    }
+
     byte[] screenshot() {
         return driver.getScreenshotAs(OutputType.BYTES);
     }
