@@ -7,10 +7,11 @@ import dev.tributary.api.testing.ApiResponse;
 import dev.tributary.api.testing.ApiTest;
 import dev.tributary.api.testing.OAuthFlow;
 import dev.tributary.api.testing.TestUser;
+import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /** The front end's pages over HTTP: who may open them, what bad addresses get, the headers they carry. */
@@ -59,8 +60,11 @@ class SitePagesTest {
     @Test
     void pagesRunOnlyTheirOwnScripts() {
         BrowserSession browser = signedIn();
-        for (String page : List.of("/", "/settings", "/login", "/signup")) {
+        List<String> pages = new ArrayList<>(SIGNED_IN_PAGES);
+        pages.addAll(List.of("/login", "/signup"));
+        for (String page : pages) {
             ApiResponse response = browser.get(page);
+            assertThat(response.status()).as(page).isEqualTo(200);
             String policy = response.header("Content-Security-Policy");
             assertThat(policy).as(page).contains("script-src 'self'").contains("style-src 'self'")
                     .contains("object-src 'none'").contains("frame-ancestors 'none'");
