@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tributary.TributaryApplication;
 import dev.tributary.api.testing.ApiClient;
 import dev.tributary.api.testing.ApiResponse;
+import dev.tributary.api.testing.BrowserSession;
 import dev.tributary.api.testing.ApiTest;
 import dev.tributary.api.testing.OAuthFlow;
 import dev.tributary.api.testing.TestUser;

@@ -2,21 +2,14 @@ package dev.tributary.api.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.CookieManager;
-import java.net.CookiePolicy;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -47,9 +40,11 @@ public final class OAuthFlow {
     private static final Pattern INPUT = Pattern.compile("<input\\b[^>]*>", Pattern.CASE_INSENSITIVE);
 
     private final ApiClient api;
+    private final int port;
 
     public OAuthFlow(int port) {
         this.api = new ApiClient(port);
+        this.port = port;
     }
 
     public ApiClient api() {
@@ -188,34 +183,24 @@ public final class OAuthFlow {
         return new Browser();
     }
 
-    /** A browser: cookies kept, redirects returned rather than followed. */
+    /** A browser ({@link BrowserSession}) that asks for pages as HTML, and the consent page's steps. */
     public final class Browser {
 
-        private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
-                .cookieHandler(new CookieManager(null, CookiePolicy.ACCEPT_ALL))
-                .followRedirects(HttpClient.Redirect.NEVER).build();
+        private final BrowserSession session = new BrowserSession(port);
 
         /** GET a path or absolute URL. */
         public ApiResponse get(String pathOrUrl) {
-            return send(HttpRequest.newBuilder(uri(pathOrUrl)).header("Accept", "text/html").GET());
+            return session.send(HttpRequest.newBuilder(session.uri(pathOrUrl)).header("Accept", "text/html").GET());
         }
 
         /** POST a form; values repeat for repeated names. */
         public ApiResponse postForm(String path, List<Map.Entry<String, String>> fields) {
-            StringBuilder body = new StringBuilder();
-            for (Map.Entry<String, String> field : fields) {
-                body.append(body.isEmpty() ? "" : "&").append(encode(field.getKey())).append('=').append(encode(field.getValue()));
-            }
-            return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/x-www-form-urlencoded")
-                    .header("Accept", "text/html").POST(HttpRequest.BodyPublishers.ofString(body.toString())));
+            return session.postForm(path, fields);
         }
 
         /** Opens the sign-in form and submits it; returns the form's answer (a redirect). */
         public ApiResponse signIn(String username, String password) {
-            ApiResponse page = get("/login");
-            assertThat(page.status()).as(page.toString()).isEqualTo(200);
-            return postForm("/login", List.of(Map.entry("username", username), Map.entry("password", password),
-                    Map.entry("_csrf", hiddenField(page.body(), "_csrf").orElseThrow())));
+            return session.signIn(username, password);
         }
 
         /**
@@ -238,23 +223,6 @@ public final class OAuthFlow {
         public ApiResponse follow(ApiResponse redirect) {
             assertThat(redirect.status()).as(redirect.toString()).isIn(302, 303);
             return get(redirect.header("Location"));
-        }
-
-        private ApiResponse send(HttpRequest.Builder request) {
-            try {
-                HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(30)).build(),
-                        HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-                return new ApiResponse(response.statusCode(), response.headers(), response.body());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
-
-        private URI uri(String pathOrUrl) {
-            return URI.create(pathOrUrl.startsWith("/") ? api.url(pathOrUrl) : pathOrUrl);
         }
     }
 

@@ -1,29 +1,32 @@
-package dev.tributary.api.site;
+package dev.tributary.api.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tributary.api.testing.ApiResponse;
-import dev.tributary.api.testing.OAuthFlow;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.CookieManager;
 import java.net.CookiePolicy;
 import java.net.HttpCookie;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A browser as plain HTTP: a cookie jar, redirects returned rather than followed, and the
- * requests the web front end's scripts make (the session cookie, the page's CSRF token).
+ * A browser as plain HTTP: a cookie jar, redirects returned rather than followed, the sign-in
+ * form, and the requests the web front end's scripts make (the session cookie, the page's CSRF
+ * token). The OAuth flow's browser, the session tests and the web benchmark all sign in with it.
  */
-final class BrowserSession {
+public final class BrowserSession {
 
     private static final Pattern CSRF_META = Pattern.compile("<meta name=\"csrf-token\" content=\"([^\"]+)\"");
 
@@ -32,28 +35,27 @@ final class BrowserSession {
             .cookieHandler(cookies).followRedirects(HttpClient.Redirect.NEVER).build();
     private final String base;
 
-    BrowserSession(int port) {
+    public BrowserSession(int port) {
         this.base = "http://127.0.0.1:" + port;
     }
 
     /** The same browser (its cookies) talking to another node. */
-    BrowserSession on(int port) {
+    public BrowserSession on(int port) {
         BrowserSession other = new BrowserSession(port);
         cookies.getCookieStore().getCookies().forEach(cookie -> other.cookies.getCookieStore().add(URI.create(other.base), cookie));
         return other;
     }
 
-    /** Signs in with the form, as a person does; returns the form's answer. */
-    ApiResponse signIn(String username, String password) {
+    /** Opens the sign-in form and submits it, as a person does; returns the form's answer (a redirect). */
+    public ApiResponse signIn(String username, String password) {
         ApiResponse page = get("/login");
         assertThat(page.status()).as(page.toString()).isEqualTo(200);
-        String csrf = OAuthFlow.hiddenField(page.body(), "_csrf").orElseThrow();
-        return send(HttpRequest.newBuilder(uri("/login")).header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString("username=" + username + "&password=" + password + "&_csrf=" + csrf)));
+        return postForm("/login", List.of(Map.entry("username", username), Map.entry("password", password),
+                Map.entry("_csrf", OAuthFlow.hiddenField(page.body(), "_csrf").orElseThrow())));
     }
 
     /** The CSRF token a signed-in page hands its script. */
-    String csrfToken() {
+    public String csrfToken() {
         ApiResponse home = get("/");
         assertThat(home.status()).as(home.toString()).isEqualTo(200);
         Matcher meta = CSRF_META.matcher(home.body());
@@ -61,17 +63,27 @@ final class BrowserSession {
         return meta.group(1);
     }
 
-    @Nullable String cookie(String name) {
+    public @Nullable String cookie(String name) {
         return cookies.getCookieStore().getCookies().stream().filter(cookie -> cookie.getName().equals(name))
                 .map(HttpCookie::getValue).findFirst().orElse(null);
     }
 
-    ApiResponse get(String path) {
-        return send(HttpRequest.newBuilder(uri(path)).GET());
+    /** GET a path on this node or an absolute URL. */
+    public ApiResponse get(String pathOrUrl) {
+        return send(HttpRequest.newBuilder(uri(pathOrUrl)).GET());
+    }
+
+    /** POST a form; values repeat for repeated names. */
+    public ApiResponse postForm(String path, List<Map.Entry<String, String>> fields) {
+        String body = fields.stream().map(field -> encode(field.getKey()) + "=" + encode(field.getValue()))
+                .collect(Collectors.joining("&"));
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Accept", "text/html")
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
     /** A JSON request; {@code headers} are name, value pairs. */
-    ApiResponse send(String method, String path, @Nullable String json, String... headers) {
+    public ApiResponse send(String method, String path, @Nullable String json, String... headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).method(method,
                 json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
         if (json != null) {
@@ -83,7 +95,7 @@ final class BrowserSession {
         return send(request);
     }
 
-    ApiResponse send(HttpRequest.Builder request) {
+    public ApiResponse send(HttpRequest.Builder request) {
         try {
             HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(30)).build(),
                     HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
@@ -96,7 +108,12 @@ final class BrowserSession {
         }
     }
 
-    private URI uri(String path) {
-        return URI.create(base + path);
+    /** A path on this node, or an absolute URL as given. */
+    public URI uri(String pathOrUrl) {
+        return URI.create(pathOrUrl.startsWith("/") ? base + pathOrUrl : pathOrUrl);
+    }
+
+    private static String encode(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
     }
 }
