@@ -61,6 +61,9 @@ public record CrawlerSettings(
         @Min(50) @Max(100_000) @DefaultValue("1000") int summaryLength,
         @NotNull @DefaultValue("7d") Duration websubLease) {
 
+    /** The node role ({@code tributary.roles}) under which crawl workers run. */
+    public static final String ROLE = "crawler";
+
     public CrawlerSettings {
         positive("poll-interval", pollInterval);
         positive("connect-timeout", connectTimeout);

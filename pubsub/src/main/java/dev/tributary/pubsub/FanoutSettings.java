@@ -32,6 +32,9 @@ public record FanoutSettings(
         @Min(0) @Max(100) @DefaultValue("10") int backfill,
         @Min(1) @Max(10_000_000) @DefaultValue("10000") int splitSize) {
 
+    /** The node role ({@code tributary.roles}) under which fan-out workers and inbox trimming run. */
+    public static final String ROLE = "fanout";
+
     public FanoutSettings {
         if (leaseTtl != null && leaseTtl.compareTo(Duration.ofMillis(100)) < 0) {
             throw new IllegalArgumentException("tributary.fanout.lease-ttl must be at least 100ms, not " + leaseTtl);

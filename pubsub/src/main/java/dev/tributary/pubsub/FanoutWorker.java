@@ -1,5 +1,6 @@
 package dev.tributary.pubsub;
 
+import dev.tributary.storage.Transactions;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -31,7 +32,7 @@ class FanoutWorker {
     /** At most this many tasks come out of splitting one audience. */
     private static final int MAX_SPLIT = 64;
 
-    private final PubsubTransactions tx;
+    private final Transactions tx;
     private final FanoutTasks tasks;
     private final Subscriptions subscriptions;
     private final Inbox inbox;
@@ -42,7 +43,7 @@ class FanoutWorker {
     private final PubsubMetrics metrics;
     private final FanoutSignal signal;
 
-    FanoutWorker(PubsubTransactions tx, FanoutTasks tasks, Subscriptions subscriptions, Inbox inbox,
+    FanoutWorker(Transactions tx, FanoutTasks tasks, Subscriptions subscriptions, Inbox inbox,
             UnreadCounters counters, InboxTrimQueue trimQueue, Items items, FanoutSettings settings,
             PubsubMetrics metrics, FanoutSignal signal) {
         this.signal = signal;

@@ -35,7 +35,7 @@ class FanoutWorkers implements SmartLifecycle {
         this.worker = worker;
         this.signal = signal;
         this.settings = settings;
-        this.poolSize = roles.runs(NodeRoles.Role.FANOUT) ? settings.workers() : 0;
+        this.poolSize = roles.runs(FanoutSettings.ROLE) ? settings.workers() : 0;
         this.nodeName = ManagementFactory.getRuntimeMXBean().getName();
     }
 

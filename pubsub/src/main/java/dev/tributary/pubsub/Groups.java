@@ -1,5 +1,6 @@
 package dev.tributary.pubsub;
 
+import dev.tributary.storage.Transactions;
 import dev.tributary.storage.Entity;
 import dev.tributary.storage.EntityStore;
 import dev.tributary.storage.IdGenerator;
@@ -28,12 +29,12 @@ public class Groups {
     private final Sources sources;
     private final Subscriptions subscriptions;
     private final Publisher publisher;
-    private final PubsubTransactions tx;
+    private final Transactions tx;
     private final JdbcClient jdbc;
     private final Clock clock;
 
     Groups(EntityStore store, IdGenerator ids, Sources sources, Subscriptions subscriptions, Publisher publisher,
-            PubsubTransactions tx, JdbcClient jdbc, ObjectProvider<Clock> clock) {
+            Transactions tx, JdbcClient jdbc, ObjectProvider<Clock> clock) {
         this.store = store;
         this.ids = ids;
         this.sources = sources;

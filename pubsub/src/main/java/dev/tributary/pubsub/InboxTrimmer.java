@@ -1,5 +1,6 @@
 package dev.tributary.pubsub;
 
+import dev.tributary.storage.Transactions;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -20,7 +21,7 @@ class InboxTrimmer implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(InboxTrimmer.class);
 
-    private final PubsubTransactions tx;
+    private final Transactions tx;
     private final Inbox inbox;
     private final InboxTrimQueue queue;
     private final UnreadCounters counters;
@@ -28,14 +29,14 @@ class InboxTrimmer implements SmartLifecycle {
     private final boolean enabled;
     private ScheduledExecutorService scheduler;
 
-    InboxTrimmer(PubsubTransactions tx, Inbox inbox, InboxTrimQueue queue, UnreadCounters counters,
+    InboxTrimmer(Transactions tx, Inbox inbox, InboxTrimQueue queue, UnreadCounters counters,
             TimelineSettings settings, FanoutSettings fanout, NodeRoles roles) {
         this.tx = tx;
         this.inbox = inbox;
         this.queue = queue;
         this.counters = counters;
         this.settings = settings;
-        this.enabled = roles.runs(NodeRoles.Role.FANOUT) && fanout.workers() > 0;
+        this.enabled = roles.runs(FanoutSettings.ROLE) && fanout.workers() > 0;
     }
 
     /** Rows per trim transaction, so that trimming a long-neglected inbox never holds many locks. */

@@ -1,5 +1,6 @@
 package dev.tributary.pubsub;
 
+import dev.tributary.storage.Transactions;
 import dev.tributary.storage.DuplicateIndexKeyException;
 import dev.tributary.storage.Entity;
 import dev.tributary.storage.EntityStore;
@@ -37,12 +38,12 @@ public class Publisher {
     private final Sources sources;
     private final FanoutTasks tasks;
     private final FanoutSignal signal;
-    private final PubsubTransactions tx;
+    private final Transactions tx;
     private final Clock clock;
     private final TimelineVersions versions;
 
     Publisher(EntityStore store, IndexReader indexes, Sources sources, FanoutTasks tasks, FanoutSignal signal,
-            PubsubTransactions tx, TimelineVersions versions, ObjectProvider<Clock> clock) {
+            Transactions tx, TimelineVersions versions, ObjectProvider<Clock> clock) {
         this.store = store;
         this.versions = versions;
         this.indexes = indexes;

@@ -1,5 +1,6 @@
 package dev.tributary.pubsub;
 
+import dev.tributary.storage.Transactions;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -18,11 +19,11 @@ public class ReadState {
     /** Read state changed otherwise than by a new entry: the live stream refreshes its counts. */
     private static final InboxEvent UNREAD = new InboxEvent(InboxEvent.Type.UNREAD, 0);
 
-    private final PubsubTransactions tx;
+    private final Transactions tx;
     private final Inbox inbox;
     private final UnreadCounters counters;
 
-    ReadState(PubsubTransactions tx, Inbox inbox, UnreadCounters counters) {
+    ReadState(Transactions tx, Inbox inbox, UnreadCounters counters) {
         this.tx = tx;
         this.inbox = inbox;
         this.counters = counters;

@@ -1,5 +1,6 @@
 package dev.tributary.pubsub;
 
+import dev.tributary.storage.Transactions;
 import dev.tributary.storage.Entity;
 import java.util.List;
 import org.springframework.stereotype.Component;
@@ -15,10 +16,10 @@ class SubscriptionBackfill {
     private final Items items;
     private final Inbox inbox;
     private final UnreadCounters counters;
-    private final PubsubTransactions tx;
+    private final Transactions tx;
     private final int count;
 
-    SubscriptionBackfill(Items items, Inbox inbox, UnreadCounters counters, PubsubTransactions tx, FanoutSettings settings) {
+    SubscriptionBackfill(Items items, Inbox inbox, UnreadCounters counters, Transactions tx, FanoutSettings settings) {
         this.items = items;
         this.inbox = inbox;
         this.counters = counters;

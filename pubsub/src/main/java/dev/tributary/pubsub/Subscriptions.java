@@ -1,5 +1,6 @@
 package dev.tributary.pubsub;
 
+import dev.tributary.storage.Transactions;
 import dev.tributary.storage.IdGenerator;
 import java.time.Clock;
 import java.time.Instant;
@@ -29,11 +30,11 @@ public class Subscriptions {
     private final JdbcClient jdbc;
     private final Sources sources;
     private final IdGenerator ids;
-    private final PubsubTransactions tx;
+    private final Transactions tx;
     private final SubscriptionBackfill backfill;
     private final Clock clock;
 
-    Subscriptions(JdbcClient jdbc, Sources sources, IdGenerator ids, PubsubTransactions tx, SubscriptionBackfill backfill,
+    Subscriptions(JdbcClient jdbc, Sources sources, IdGenerator ids, Transactions tx, SubscriptionBackfill backfill,
             ObjectProvider<Clock> clock) {
         this.jdbc = jdbc;
         this.backfill = backfill;

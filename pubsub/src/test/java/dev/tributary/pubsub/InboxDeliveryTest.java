@@ -1,5 +1,6 @@
 package dev.tributary.pubsub;
 
+import dev.tributary.storage.Transactions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -11,7 +12,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 class InboxDeliveryTest {
 
     @Autowired Inbox inbox;
-    @Autowired PubsubTransactions tx;
+    @Autowired Transactions tx;
     @Autowired Fixtures fixtures;
 
     private static InboxRow row(long user, long item) {

@@ -43,7 +43,7 @@ public class CrawlWorkers implements SmartLifecycle {
         this.states = states;
         this.refresher = refresher;
         this.settings = settings;
-        this.concurrency = roles.runs(NodeRoles.Role.CRAWLER) ? settings.concurrency() : 0;
+        this.concurrency = roles.runs(CrawlerSettings.ROLE) ? settings.concurrency() : 0;
         this.slots = new Semaphore(concurrency);
         String node = ManagementFactory.getRuntimeMXBean().getName() + "/crawl";
         this.owner = node.length() <= 64 ? node : node.substring(node.length() - 64);
