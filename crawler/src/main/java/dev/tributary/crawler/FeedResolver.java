@@ -16,7 +16,7 @@ import dev.tributary.crawler.schedule.FetchSchedule;
 import dev.tributary.crawler.websub.HubSubscriptions;
 import dev.tributary.pubsub.Source;
 import dev.tributary.pubsub.Sources;
-import dev.tributary.storage.Entity;
+import dev.tributary.pubsub.Stored;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -69,9 +69,9 @@ public class FeedResolver {
      *
      * @throws FeedRejectedException if it cannot be subscribed to, saying why
      */
-    public Entity<Source> resolve(String url) {
+    public Stored<Source> resolve(String url) {
         URI given = FeedUrls.normalize(url);
-        Optional<Entity<Source>> known = knownFeed(given);
+        Optional<Stored<Source>> known = knownFeed(given);
         if (known.isPresent()) {
             return known.get();
         }
@@ -93,15 +93,15 @@ public class FeedResolver {
      *
      * @throws FeedRejectedException if the url is not a valid http(s) url
      */
-    public Entity<Source> register(String url) {
+    public Stored<Source> register(String url) {
         URI given = FeedUrls.normalize(url);
-        Entity<Source> source = sources.feed(given.toString());
+        Stored<Source> source = sources.feed(given.toString());
         states.register(source.id(), given, schedule.initialInterval(), Duration.ZERO);
         return source;
     }
 
-    private Optional<Entity<Source>> knownFeed(URI url) {
-        Optional<Entity<Source>> source = sources.findFeed(url.toString());
+    private Optional<Stored<Source>> knownFeed(URI url) {
+        Optional<Stored<Source>> source = sources.findFeed(url.toString());
         source.ifPresent(found -> {
             states.register(found.id(), url, schedule.initialInterval(), Duration.ZERO);
             states.find(found.id()).filter(state -> state.status() == CrawlStatusKind.GONE).ifPresent(state -> {
@@ -125,7 +125,7 @@ public class FeedResolver {
         };
     }
 
-    private Entity<Source> discover(URI given, FetchResult page, FeedFormatException notAFeed) {
+    private Stored<Source> discover(URI given, FetchResult page, FeedFormatException notAFeed) {
         List<URI> candidates = links.find(page.body(), page.contentType(), page.finalUrl());
         if (candidates.isEmpty()) {
             throw new FeedRejectedException("not_a_feed", "no feed found at this address: " + notAFeed.getMessage());
@@ -134,7 +134,7 @@ public class FeedResolver {
         for (URI candidate : candidates.subList(0, Math.min(CANDIDATES, candidates.size()))) {
             try {
                 URI url = FeedUrls.normalize(candidate);
-                Optional<Entity<Source>> known = knownFeed(url);
+                Optional<Stored<Source>> known = knownFeed(url);
                 if (known.isPresent()) {
                     return known.get();
                 }
@@ -152,9 +152,9 @@ public class FeedResolver {
         throw last;
     }
 
-    private Entity<Source> accept(URI requested, FetchResult result, FeedDocument document) {
+    private Stored<Source> accept(URI requested, FetchResult result, FeedDocument document) {
         URI url = result.movedTo() != null ? FeedUrls.normalize(result.movedTo()) : requested;
-        Entity<Source> source = sources.feed(url.toString());
+        Stored<Source> source = sources.feed(url.toString());
         Duration interval = schedule.initialInterval();
         if (states.registerFetched(source.id(), url, interval, result.status(), result.etag(), result.lastModified())) {
             ingest.publish(source.id(), document);

@@ -12,7 +12,7 @@ import dev.tributary.crawler.testing.TestFeeds;
 import dev.tributary.pubsub.Item;
 import dev.tributary.pubsub.Items;
 import dev.tributary.pubsub.Sources;
-import dev.tributary.storage.Entity;
+import dev.tributary.pubsub.Stored;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -97,7 +97,7 @@ class FeedRefresherTest {
         server.feed(prefix + "/feed.xml", TestFeeds.rss("Gamma", List.of(new TestFeeds.Entry("g-1", "Corrected title", "body", when))));
         crawl.refresh(feed);
 
-        List<Entity<Item>> stored = items.ofSource(feed, null, null, 10);
+        List<Stored<Item>> stored = items.ofSource(feed, null, null, 10);
         assertThat(stored).hasSize(1);
         assertThat(stored.getFirst().id()).isEqualTo(id);
         assertThat(stored.getFirst().body().title()).isEqualTo("Corrected title");

@@ -8,7 +8,7 @@ import dev.tributary.crawler.testing.FeedServer;
 import dev.tributary.crawler.testing.TestFeeds;
 import dev.tributary.pubsub.Items;
 import dev.tributary.pubsub.Source;
-import dev.tributary.storage.Entity;
+import dev.tributary.pubsub.Stored;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,7 +42,7 @@ class FeedResolverTest {
     void aFeedIsAcceptedAndItsEntriesPublishedAtOnce() {
         server.feed(prefix + "/feed.xml", TestFeeds.numbered("Found", 4, NEWEST));
 
-        Entity<Source> source = resolver.resolve(url("/feed.xml"));
+        Stored<Source> source = resolver.resolve(url("/feed.xml"));
 
         assertThat(source.body().url()).isEqualTo(url("/feed.xml"));
         assertThat(source.body().title()).isEqualTo("Found");
@@ -86,7 +86,7 @@ class FeedResolverTest {
         server.feed(prefix + "/blog/index.html", TestFeeds.htmlPage("feed.xml"), "text/html; charset=utf-8", Map.of());
         server.feed(prefix + "/blog/feed.xml", TestFeeds.numbered("Blog", 2, NEWEST));
 
-        Entity<Source> source = resolver.resolve(url("/blog/index.html"));
+        Stored<Source> source = resolver.resolve(url("/blog/index.html"));
 
         assertThat(source.body().url()).isEqualTo(url("/blog/feed.xml"));
         assertThat(source.body().title()).isEqualTo("Blog");

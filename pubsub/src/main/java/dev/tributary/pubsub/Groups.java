@@ -1,9 +1,8 @@
 package dev.tributary.pubsub;
 
-import dev.tributary.storage.Transactions;
-import dev.tributary.storage.Entity;
 import dev.tributary.storage.EntityStore;
 import dev.tributary.storage.IdGenerator;
+import dev.tributary.storage.Transactions;
 import dev.tributary.storage.WrongKindException;
 import java.time.Clock;
 import java.time.Instant;
@@ -46,39 +45,39 @@ public class Groups {
     }
 
     /** Creates a group owned by {@code ownerId}, with its source; the owner is its first member. */
-    public Entity<Group> create(long ownerId, String name) {
+    public Stored<Group> create(long ownerId, String name) {
         String trimmed = name == null ? "" : name.strip();
         if (trimmed.isEmpty() || trimmed.length() > MAX_NAME_LENGTH) {
             throw new IllegalArgumentException("a group name is 1.." + MAX_NAME_LENGTH + " characters");
         }
         long groupId = ids.next();
-        Entity<Group> group = tx.write("create group", status -> {
-            Entity<Source> source = sources.owned(SourceKind.GROUP, groupId);
-            return store.put(PubsubKinds.GROUP, groupId, new Group(trimmed, ownerId, source.id(), now()));
+        Stored<Group> group = tx.write("create group", status -> {
+            Stored<Source> source = sources.owned(SourceKind.GROUP, groupId);
+            return Stored.of(store.put(PubsubKinds.GROUP, groupId, new Group(trimmed, ownerId, source.id(), now())));
         });
         addMember(groupId, ownerId);
         return group;
     }
 
-    public Optional<Entity<Group>> find(long groupId) {
+    public Optional<Stored<Group>> find(long groupId) {
         if (groupId <= 0) {
             return Optional.empty();
         }
         try {
-            return store.find(PubsubKinds.GROUP, groupId);
+            return store.find(PubsubKinds.GROUP, groupId).map(Stored::of);
         } catch (WrongKindException e) {
             return Optional.empty();
         }
     }
 
     /** @throws GroupNotFoundException if there is no such group */
-    public Entity<Group> get(long groupId) {
+    public Stored<Group> get(long groupId) {
         return find(groupId).orElseThrow(() -> new GroupNotFoundException(groupId));
     }
 
     /** Adds a member and subscribes them to the group's source; false if they already were one. */
     public boolean addMember(long groupId, long userId) {
-        Entity<Group> group = get(groupId);
+        Stored<Group> group = get(groupId);
         int added = jdbc.sql("INSERT IGNORE INTO group_members (group_id, user_id, created_at) VALUES (?, ?, ?)")
                 .params(groupId, userId, now()).update();
         // Subscribing is idempotent, so a crash between the two statements is mended by adding again.
@@ -88,7 +87,7 @@ public class Groups {
 
     /** Removes a member and their subscription (what they already received stays); false if not a member. */
     public boolean removeMember(long groupId, long userId) {
-        Entity<Group> group = get(groupId);
+        Stored<Group> group = get(groupId);
         int removed = jdbc.sql("DELETE FROM group_members WHERE group_id = ? AND user_id = ?").params(groupId, userId).update();
         subscriptions.unsubscribe(userId, group.body().sourceId());
         return removed > 0;
@@ -117,7 +116,7 @@ public class Groups {
      * @throws NotAMemberException if {@code userId} is not a member
      */
     public PublishResult post(long groupId, long userId, NewItem post) {
-        Entity<Group> group = get(groupId);
+        Stored<Group> group = get(groupId);
         if (!isMember(groupId, userId)) {
             throw new NotAMemberException(groupId, userId);
         }

@@ -1,6 +1,5 @@
 package dev.tributary.pubsub;
 
-import dev.tributary.storage.Entity;
 import dev.tributary.storage.EntityStore;
 import dev.tributary.storage.IndexKey;
 import dev.tributary.storage.IndexReader;
@@ -28,12 +27,12 @@ public class Items {
     }
 
     /** The live item with this id; empty if there is none, it is tombstoned, or the id is not an item's. */
-    public Optional<Entity<Item>> find(long itemId) {
+    public Optional<Stored<Item>> find(long itemId) {
         if (itemId <= 0) {
             return Optional.empty();
         }
         try {
-            return store.find(PubsubKinds.ITEM, itemId).filter(item -> !item.body().deleted());
+            return store.find(PubsubKinds.ITEM, itemId).filter(item -> !item.body().deleted()).map(Stored::of);
         } catch (WrongKindException e) {
             return Optional.empty();
         }
@@ -43,18 +42,33 @@ public class Items {
      * The live items with these ids in one round trip, in the order asked. Items are shared by
      * many timelines, so decoded ones are cached (and checked against their row on every read).
      */
-    public List<Entity<Item>> getAll(Collection<Long> ids) {
-        return store.getAllCached(PubsubKinds.ITEM, ids).stream().filter(item -> !item.body().deleted()).toList();
+    public List<Stored<Item>> getAll(Collection<Long> ids) {
+        return store.getAllCached(PubsubKinds.ITEM, ids).stream().filter(item -> !item.body().deleted()).map(Stored::of).toList();
     }
 
     /**
      * A page of a source's live items, newest first: older than {@code maxId} and newer than
      * {@code sinceId} (either may be null).
      */
-    public List<Entity<Item>> ofSource(long sourceId, @Nullable Long maxId, @Nullable Long sinceId, int limit) {
+    public List<Stored<Item>> ofSource(long sourceId, @Nullable Long maxId, @Nullable Long sinceId, int limit) {
+        checkLimit(limit);
+        return indexes.range(PubsubKinds.ITEM_SOURCES, IndexKey.of(sourceId), sinceId, maxId, limit, SortOrder.DESCENDING)
+                .stream().map(Stored::of).toList();
+    }
+
+    /**
+     * A page of a source's live items read upwards: the oldest ones newer than {@code afterId}
+     * (and older than {@code maxId}, which may be null), oldest first.
+     */
+    public List<Stored<Item>> ofSourceAfter(long sourceId, long afterId, @Nullable Long maxId, int limit) {
+        checkLimit(limit);
+        return indexes.range(PubsubKinds.ITEM_SOURCES, IndexKey.of(sourceId), afterId, maxId, limit, SortOrder.ASCENDING)
+                .stream().map(Stored::of).toList();
+    }
+
+    private static void checkLimit(int limit) {
         if (limit < 1 || limit > MAX_PAGE) {
             throw new IllegalArgumentException("limit must be 1.." + MAX_PAGE + ", not " + limit);
         }
-        return indexes.range(PubsubKinds.ITEM_SOURCES, IndexKey.of(sourceId), sinceId, maxId, limit, SortOrder.DESCENDING);
     }
 }

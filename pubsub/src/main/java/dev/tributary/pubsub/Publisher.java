@@ -1,11 +1,13 @@
 package dev.tributary.pubsub;
 
-import dev.tributary.storage.Transactions;
+import dev.tributary.pubsub.fanout.FanoutQueue;
+import dev.tributary.pubsub.inbox.Inbox;
 import dev.tributary.storage.DuplicateIndexKeyException;
 import dev.tributary.storage.Entity;
 import dev.tributary.storage.EntityStore;
 import dev.tributary.storage.IndexKey;
 import dev.tributary.storage.IndexReader;
+import dev.tributary.storage.Transactions;
 import dev.tributary.storage.WrongKindException;
 import java.time.Clock;
 import java.time.Instant;
@@ -18,8 +20,6 @@ import java.util.Map;
 import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Publishing: {@link #publish} stores each entry once per (source, guid) and, in the same
@@ -36,20 +36,18 @@ public class Publisher {
     private final EntityStore store;
     private final IndexReader indexes;
     private final Sources sources;
-    private final FanoutTasks tasks;
-    private final FanoutSignal signal;
+    private final FanoutQueue fanout;
     private final Transactions tx;
     private final Clock clock;
-    private final TimelineVersions versions;
+    private final Inbox inbox;
 
-    Publisher(EntityStore store, IndexReader indexes, Sources sources, FanoutTasks tasks, FanoutSignal signal,
-            Transactions tx, TimelineVersions versions, ObjectProvider<Clock> clock) {
+    Publisher(EntityStore store, IndexReader indexes, Sources sources, FanoutQueue fanout, Transactions tx, Inbox inbox,
+            ObjectProvider<Clock> clock) {
         this.store = store;
-        this.versions = versions;
+        this.inbox = inbox;
         this.indexes = indexes;
         this.sources = sources;
-        this.tasks = tasks;
-        this.signal = signal;
+        this.fanout = fanout;
         this.tx = tx;
         this.clock = clock.getIfAvailable(Clock::systemUTC);
     }
@@ -101,13 +99,10 @@ public class Publisher {
             fresh.sort(Comparator.comparing(NewItem::publishedAt));
             List<Entity<Item>> created = store.insertAll(PubsubKinds.ITEM,
                     fresh.stream().map(entry -> Item.from(sourceId, entry, now)).toList());
-            tasks.add(deliveries(sourceId, created));
+            deliver(sourceId, created);
+            inbox.itemsChanged(updated);
             return new PublishResult(created.stream().map(Entity::id).toList(), updated, unchanged);
         });
-        if (!result.created().isEmpty()) {
-            afterCommit(signal::wake);
-        }
-        versions.itemsChanged(result.updated());
         return result;
     }
 
@@ -126,20 +121,16 @@ public class Publisher {
     }
 
     /** One delivery per item and audience: the source itself and every profile that relays it. */
-    private List<FanoutTasks.NewTask> deliveries(long sourceId, List<Entity<Item>> created) {
+    private void deliver(long sourceId, List<Entity<Item>> created) {
         if (created.isEmpty()) {
-            return List.of();
+            return;
         }
         List<Long> audiences = new ArrayList<>();
         audiences.add(sourceId);
         audiences.addAll(sources.relaysOf(sourceId));
-        List<FanoutTasks.NewTask> list = new ArrayList<>(created.size() * audiences.size());
-        for (Entity<Item> item : created) {
-            for (long audience : audiences) {
-                list.add(new FanoutTasks.NewTask(FanoutTask.Kind.DELIVER, item.id(), sourceId, audience, item.body().mediaType()));
-            }
-        }
-        return list;
+        Map<Long, MediaType> items = new LinkedHashMap<>();
+        created.forEach(item -> items.put(item.id(), item.body().mediaType()));
+        fanout.deliver(sourceId, audiences, items);
     }
 
     /**
@@ -163,27 +154,11 @@ public class Publisher {
             }
             Item body = item.get().body();
             store.put(PubsubKinds.ITEM, itemId, body.tombstoned(now()));
-            tasks.add(List.of(new FanoutTasks.NewTask(FanoutTask.Kind.RETRACT, itemId, body.sourceId(), body.sourceId(), body.mediaType())));
+            fanout.retract(itemId, body.sourceId(), body.mediaType());
+            inbox.itemsChanged(List.of(itemId));
             return true;
         });
-        if (done) {
-            afterCommit(signal::wake);
-            versions.itemsChanged(List.of(itemId));
-        }
         return done;
-    }
-
-    private static void afterCommit(Runnable action) {
-        if (TransactionSynchronizationManager.isSynchronizationActive()) {
-            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-                @Override
-                public void afterCommit() {
-                    action.run();
-                }
-            });
-        } else {
-            action.run();
-        }
     }
 
     private Instant now() {

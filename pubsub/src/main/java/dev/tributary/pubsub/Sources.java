@@ -1,10 +1,10 @@
 package dev.tributary.pubsub;
 
 import dev.tributary.storage.DuplicateIndexKeyException;
-import dev.tributary.storage.Entity;
 import dev.tributary.storage.EntityStore;
 import dev.tributary.storage.IndexKey;
 import dev.tributary.storage.IndexReader;
+import dev.tributary.storage.WrongKindException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -38,53 +38,58 @@ public class Sources {
     }
 
     /** The feed source of {@code url} (already normalised by the caller), created on first use. */
-    public Entity<Source> feed(String url) {
+    public Stored<Source> feed(String url) {
         return findFeed(url).orElseGet(() -> create(new Source(SourceKind.FEED, url, null, null, null, now()),
                 () -> findFeed(url)));
     }
 
-    public Optional<Entity<Source>> findFeed(String url) {
-        return indexes.lookupUnique(PubsubKinds.SOURCE_URLS, IndexKey.of(url));
+    public Optional<Stored<Source>> findFeed(String url) {
+        return indexes.lookupUnique(PubsubKinds.SOURCE_URLS, IndexKey.of(url)).map(Stored::of);
     }
 
     /** A person's own source, created on first use. */
-    public Entity<Source> ofUser(long userId) {
+    public Stored<Source> ofUser(long userId) {
         return owned(SourceKind.USER, userId);
     }
 
-    Entity<Source> owned(SourceKind kind, long ownerId) {
+    Stored<Source> owned(SourceKind kind, long ownerId) {
         return findOwned(kind, ownerId).orElseGet(() -> create(new Source(kind, null, null, null, ownerId, now()),
                 () -> findOwned(kind, ownerId)));
     }
 
-    Optional<Entity<Source>> findOwned(SourceKind kind, long ownerId) {
-        return indexes.lookupUnique(PubsubKinds.SOURCE_OWNERS, IndexKey.of(kind.wireName(), ownerId));
+    Optional<Stored<Source>> findOwned(SourceKind kind, long ownerId) {
+        return indexes.lookupUnique(PubsubKinds.SOURCE_OWNERS, IndexKey.of(kind.wireName(), ownerId)).map(Stored::of);
     }
 
-    public Optional<Entity<Source>> find(long id) {
+    /** The source with this id; empty if there is none or the id is not a source's. */
+    public Optional<Stored<Source>> find(long id) {
         if (id <= 0) {
             return Optional.empty();
         }
-        return store.find(PubsubKinds.SOURCE, id);
+        try {
+            return store.find(PubsubKinds.SOURCE, id).map(Stored::of);
+        } catch (WrongKindException e) {
+            return Optional.empty();
+        }
     }
 
     /** @throws SourceNotFoundException if there is no such source */
-    public Entity<Source> get(long id) {
+    public Stored<Source> get(long id) {
         return find(id).orElseThrow(() -> new SourceNotFoundException(id));
     }
 
     /** The sources with these ids, in the order asked, skipping missing ones. */
-    public List<Entity<Source>> getAll(Collection<Long> ids) {
-        return store.getAll(PubsubKinds.SOURCE, ids);
+    public List<Stored<Source>> getAll(Collection<Long> ids) {
+        return store.getAll(PubsubKinds.SOURCE, ids).stream().map(Stored::of).toList();
     }
 
     /** Records what a feed says about itself (its title and web page). */
-    public Entity<Source> describe(long id, @Nullable String title, @Nullable String siteUrl) {
-        Entity<Source> source = get(id);
+    public Stored<Source> describe(long id, @Nullable String title, @Nullable String siteUrl) {
+        Stored<Source> source = get(id);
         if (Objects.equals(source.body().title(), title) && Objects.equals(source.body().siteUrl(), siteUrl)) {
             return source;
         }
-        return store.put(PubsubKinds.SOURCE, id, source.body().withDetails(title, siteUrl));
+        return Stored.of(store.put(PubsubKinds.SOURCE, id, source.body().withDetails(title, siteUrl)));
     }
 
     /**
@@ -92,7 +97,7 @@ public class Sources {
      * leaving it where it was, if another feed source already has that url.
      */
     public boolean moveFeed(long id, String newUrl) {
-        Entity<Source> source = get(id);
+        Stored<Source> source = get(id);
         if (source.body().kind() != SourceKind.FEED) {
             throw new IllegalArgumentException("only feeds have a url to move, not source " + id);
         }
@@ -112,7 +117,7 @@ public class Sources {
      * on also reach everyone who follows that person. Idempotent.
      */
     public void attach(long userId, long feedSourceId) {
-        Entity<Source> feed = get(feedSourceId);
+        Stored<Source> feed = get(feedSourceId);
         if (feed.body().kind() != SourceKind.FEED) {
             throw new IllegalArgumentException("only feeds can be attached to a profile, not source " + feedSourceId);
         }
@@ -124,7 +129,7 @@ public class Sources {
 
     /** Detaches a feed from a person's profile; false if it was not attached. */
     public boolean detach(long userId, long feedSourceId) {
-        Optional<Entity<Source>> own = findOwned(SourceKind.USER, userId);
+        Optional<Stored<Source>> own = findOwned(SourceKind.USER, userId);
         return own.isPresent() && jdbc.sql("DELETE FROM source_relays WHERE source_id = ? AND relay_source_id = ?")
                 .params(feedSourceId, own.get().id())
                 .update() > 0;
@@ -132,7 +137,7 @@ public class Sources {
 
     /** The feeds attached to a person's profile. */
     public List<Long> attachedFeeds(long userId) {
-        Optional<Entity<Source>> own = findOwned(SourceKind.USER, userId);
+        Optional<Stored<Source>> own = findOwned(SourceKind.USER, userId);
         if (own.isEmpty()) {
             return List.of();
         }
@@ -151,9 +156,9 @@ public class Sources {
     }
 
     /** Two callers may race to create the same source: the unique index lets one win, the other reads it. */
-    private Entity<Source> create(Source source, Supplier<Optional<Entity<Source>>> existing) {
+    private Stored<Source> create(Source source, Supplier<Optional<Stored<Source>>> existing) {
         try {
-            return store.insert(PubsubKinds.SOURCE, source);
+            return Stored.of(store.insert(PubsubKinds.SOURCE, source));
         } catch (DuplicateIndexKeyException e) {
             return existing.get().orElseThrow(() -> e);
         }

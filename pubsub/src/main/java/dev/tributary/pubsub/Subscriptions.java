@@ -1,7 +1,8 @@
 package dev.tributary.pubsub;
 
-import dev.tributary.storage.Transactions;
+import dev.tributary.pubsub.fanout.SubscriptionBackfill;
 import dev.tributary.storage.IdGenerator;
+import dev.tributary.storage.Transactions;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -17,7 +18,7 @@ import org.springframework.stereotype.Service;
 /**
  * Who follows what, in both directions: {@code subscriptions} (by person) and
  * {@code subscribers} (by source, paged by fan-out), always written together. A new subscription
- * receives the source's latest few entries ({@link SubscriptionBackfill}) and then whatever is
+ * receives the source's latest few entries (see {@link SubscriptionBackfill}) and then whatever is
  * published; unsubscribing leaves delivered entries in place.
  */
 @Service
@@ -121,42 +122,6 @@ public class Subscriptions {
     /** How many people follow a source. */
     public long subscriberCount(long sourceId) {
         return jdbc.sql("SELECT COUNT(*) FROM subscribers WHERE source_id = ?").param(sourceId).query(Long.class).single();
-    }
-
-    /** One page of a source's subscribers after {@code afterUserId}, by user id: fan-out never holds them all. */
-    List<Subscriber> subscribers(long sourceId, long afterUserId, int limit) {
-        return subscribers(sourceId, afterUserId, Long.MAX_VALUE, limit);
-    }
-
-    /** One page of a source's subscribers in (afterUserId, upToUserId], by user id. */
-    List<Subscriber> subscribers(long sourceId, long afterUserId, long upToUserId, int limit) {
-        return jdbc.sql("""
-                SELECT user_id, media_mask FROM subscribers
-                WHERE source_id = ? AND user_id > ? AND user_id <= ? ORDER BY user_id LIMIT ?
-                """)
-                .params(sourceId, afterUserId, upToUserId, limit)
-                .query((rs, n) -> new Subscriber(rs.getLong(1), rs.getInt(2)))
-                .list();
-    }
-
-    /**
-     * Cuts a source's subscribers after {@code afterUserId} into ranges of {@code size}: the last
-     * user id of each full range (at most {@code maxRanges}), for splitting a large fan-out.
-     */
-    List<Long> rangeEnds(long sourceId, long afterUserId, int size, int maxRanges) {
-        List<Long> ends = new java.util.ArrayList<>();
-        long after = afterUserId;
-        while (ends.size() < maxRanges) {
-            Optional<Long> end = jdbc.sql("""
-                    SELECT user_id FROM subscribers WHERE source_id = ? AND user_id > ? ORDER BY user_id LIMIT 1 OFFSET ?
-                    """).params(sourceId, after, size - 1).query(Long.class).optional();
-            if (end.isEmpty()) {
-                break;
-            }
-            ends.add(end.get());
-            after = end.get();
-        }
-        return ends;
     }
 
     private Optional<Subscription> findForUpdate(long userId, long sourceId) {

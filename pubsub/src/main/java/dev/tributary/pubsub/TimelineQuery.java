@@ -34,6 +34,23 @@ public record TimelineQuery(
         return new TimelineQuery(null, null, null, limit, null, null, null, false);
     }
 
+    /**
+     * Whether the page is the newest entries with no cursor and no filter: what clients poll, the
+     * page a node may keep (and the only one whose rows are the inbox's newest {@code limit}).
+     */
+    public boolean isNewest() {
+        return readsFromTheTop() && sinceId == null && tag == null;
+    }
+
+    /**
+     * Whether the rows this page reads are the inbox's newest ones (a {@code sinceId} only stops
+     * early; a tag is filtered after the rows are read), so a first read within the window needs
+     * no floor.
+     */
+    public boolean readsFromTheTop() {
+        return maxId == null && minId == null && media == null && sourceId == null && !unreadOnly;
+    }
+
     public TimelineQuery olderThan(long id) {
         return new TimelineQuery(id, sinceId, null, limit, media, tag, sourceId, unreadOnly);
     }

@@ -1,10 +1,12 @@
 package dev.tributary.pubsub;
 
-import static dev.tributary.pubsub.Fixtures.entry;
+import static dev.tributary.pubsub.testing.Fixtures.entry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tributary.storage.Entity;
+import dev.tributary.pubsub.fanout.Fanout;
+import dev.tributary.pubsub.testing.Fixtures;
+import dev.tributary.pubsub.testing.WithEmbeddedPubsub;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -24,7 +26,7 @@ class GroupsTest {
         long owner = fixtures.person();
         long member = fixtures.person();
         long outsider = fixtures.person();
-        Entity<Group> group = groups.create(owner, "  Climbers  ");
+        Stored<Group> group = groups.create(owner, "  Climbers  ");
         groups.addMember(group.id(), member);
 
         long post = groups.post(group.id(), member, entry("hello")).created().getFirst();
@@ -35,7 +37,7 @@ class GroupsTest {
         assertThat(fixtures.inbox(owner)).containsExactly(post);
         assertThat(fixtures.inbox(member)).containsExactly(post);
         assertThat(fixtures.inbox(outsider)).isEmpty();
-        assertThat(items.ofSource(group.body().sourceId(), null, null, 10)).extracting(Entity::id).containsExactly(post);
+        assertThat(items.ofSource(group.body().sourceId(), null, null, 10)).extracting(Stored::id).containsExactly(post);
         assertThatThrownBy(() -> groups.post(group.id(), outsider, entry("intrude"))).isInstanceOf(NotAMemberException.class);
     }
 
@@ -43,7 +45,7 @@ class GroupsTest {
     void membershipIsIdempotentAndLeavingStopsDeliveryButKeepsHistory() {
         long owner = fixtures.person();
         long member = fixtures.person();
-        Entity<Group> group = groups.create(owner, "Readers");
+        Stored<Group> group = groups.create(owner, "Readers");
         assertThat(groups.addMember(group.id(), member)).isTrue();
         assertThat(groups.addMember(group.id(), member)).isFalse();
         long before = groups.post(group.id(), owner, entry("one")).created().getFirst();

@@ -1,10 +1,12 @@
 package dev.tributary.pubsub;
 
-import static dev.tributary.pubsub.Fixtures.entry;
+import static dev.tributary.pubsub.testing.Fixtures.entry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tributary.storage.Entity;
+import dev.tributary.pubsub.fanout.Fanout;
+import dev.tributary.pubsub.testing.Fixtures;
+import dev.tributary.pubsub.testing.WithEmbeddedPubsub;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -21,7 +23,7 @@ class PublisherTest {
 
     @Autowired Publisher publisher;
     @Autowired Items items;
-    @Autowired UnreadCounts unread;
+    @Autowired HomeFeed unread;
     @Autowired Fixtures fixtures;
     @Autowired Fanout fanout;
 
@@ -39,7 +41,7 @@ class PublisherTest {
         assertThat(first.created()).hasSize(2);
         assertThat(again).isEqualTo(new PublishResult(List.of(), List.of(), 2));
         assertThat(fixtures.inbox(reader)).containsExactlyElementsOf(first.created());
-        assertThat(unread.of(reader).total()).isEqualTo(2);
+        assertThat(unread.unread(reader).total()).isEqualTo(2);
     }
 
     @Test
@@ -58,7 +60,7 @@ class PublisherTest {
         assertThat(result).isEqualTo(new PublishResult(List.of(), List.of(id), 0));
         assertThat(items.find(id).orElseThrow().body().title()).isEqualTo("new title");
         assertThat(fixtures.inbox(reader)).containsExactly(id);
-        assertThat(unread.of(reader).total()).isEqualTo(1);
+        assertThat(unread.unread(reader).total()).isEqualTo(1);
         assertThat(fanout.pending()).isZero();
     }
 
@@ -123,7 +125,7 @@ class PublisherTest {
 
             assertThat(created).hasSize(1);
             assertThat(fixtures.inbox(reader)).containsExactlyElementsOf(created);
-            assertThat(unread.of(reader).total()).isEqualTo(1);
+            assertThat(unread.unread(reader).total()).isEqualTo(1);
         } finally {
             pool.shutdownNow();
         }
@@ -154,13 +156,13 @@ class PublisherTest {
         }
         List<Long> ids = publisher.publish(feed, entries).created();
 
-        List<Entity<Item>> first = items.ofSource(feed, null, null, 5);
-        List<Entity<Item>> second = items.ofSource(feed, first.getLast().id(), null, 5);
-        List<Entity<Item>> newer = items.ofSource(feed, null, ids.get(9), 5);
+        List<Stored<Item>> first = items.ofSource(feed, null, null, 5);
+        List<Stored<Item>> second = items.ofSource(feed, first.getLast().id(), null, 5);
+        List<Stored<Item>> newer = items.ofSource(feed, null, ids.get(9), 5);
 
-        assertThat(first).extracting(Entity::id).containsExactlyElementsOf(ids.reversed().subList(0, 5));
-        assertThat(second).extracting(Entity::id).containsExactlyElementsOf(ids.reversed().subList(5, 10));
-        assertThat(newer).extracting(Entity::id).containsExactly(ids.get(11), ids.get(10));
+        assertThat(first).extracting(Stored::id).containsExactlyElementsOf(ids.reversed().subList(0, 5));
+        assertThat(second).extracting(Stored::id).containsExactlyElementsOf(ids.reversed().subList(5, 10));
+        assertThat(newer).extracting(Stored::id).containsExactly(ids.get(11), ids.get(10));
     }
 
     @Test

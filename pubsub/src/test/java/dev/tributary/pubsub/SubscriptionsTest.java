@@ -1,9 +1,12 @@
 package dev.tributary.pubsub;
 
-import static dev.tributary.pubsub.Fixtures.entry;
+import static dev.tributary.pubsub.testing.Fixtures.entry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tributary.pubsub.fanout.Fanout;
+import dev.tributary.pubsub.testing.Fixtures;
+import dev.tributary.pubsub.testing.WithEmbeddedPubsub;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +28,7 @@ class SubscriptionsTest {
     @Autowired Publisher publisher;
     @Autowired Fixtures fixtures;
     @Autowired Fanout fanout;
-    @Autowired UnreadCounts unread;
+    @Autowired HomeFeed unread;
     @Autowired RedisConnectionFactory redis;
 
     @Test
@@ -89,7 +92,7 @@ class SubscriptionsTest {
         assertThat(fixtures.inbox(follower)).containsExactly(item);
         assertThat(fixtures.inbox(both)).as("reached twice, delivered once").containsExactly(item);
         assertThat(fixtures.truth(both).total()).isEqualTo(1);
-        assertThat(unread.of(both)).isEqualTo(fixtures.truth(both));
+        assertThat(unread.unread(both)).isEqualTo(fixtures.truth(both));
 
         assertThat(sources.detach(alice, feed)).isTrue();
         publisher.publish(feed, List.of(entry("not relayed")));

@@ -1,9 +1,8 @@
 package dev.tributary.api.account;
 
-import dev.tributary.api.security.Caller;
+import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Ids;
-import dev.tributary.storage.Entity;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Email;
 import jakarta.validation.constraints.NotNull;
@@ -54,7 +53,7 @@ class AccountController {
             throw ApiProblem.invalid("password", "must be at most 72 bytes in UTF-8");
         }
         try {
-            Entity<Account> account = accounts.register(registration.username(), registration.password(), registration.email());
+            StoredAccount account = accounts.register(registration.username(), registration.password(), registration.email());
             return new AccountView(Ids.format(account.id()), account.body().username(), account.body().createdAt());
         } catch (UsernameTakenException taken) {
             throw ApiProblem.conflict(taken.getMessage());
@@ -72,7 +71,7 @@ class AccountController {
         return me(accounts.rotateFeedToken(caller.userId()));
     }
 
-    private static MeView me(Entity<Account> account) {
+    private static MeView me(StoredAccount account) {
         return new MeView(Ids.format(account.id()), account.body().username(), account.body().createdAt(),
                 account.body().feedToken());
     }

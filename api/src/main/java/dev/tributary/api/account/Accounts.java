@@ -39,11 +39,11 @@ public class Accounts {
      * Creates an account; the caller has validated the username's form.
      * @throws UsernameTakenException if someone has that username (the index decides a race)
      */
-    public Entity<Account> register(String username, String password, @Nullable String email) {
+    public StoredAccount register(String username, String password, @Nullable String email) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
         Account account = new Account(username, passwords.encode(password), email, newFeedToken(), now);
         try {
-            return store.insert(AccountKinds.ACCOUNT, account);
+            return stored(store.insert(AccountKinds.ACCOUNT, account));
         } catch (DuplicateIndexKeyException e) {
             if (e.index().equals(AccountKinds.USERNAMES.name())) {
                 throw new UsernameTakenException(username);
@@ -52,28 +52,28 @@ public class Accounts {
         }
     }
 
-    public Optional<Entity<Account>> find(long id) {
-        return store.find(AccountKinds.ACCOUNT, id);
+    public Optional<StoredAccount> find(long id) {
+        return store.find(AccountKinds.ACCOUNT, id).map(Accounts::stored);
     }
 
     /** The accounts with these ids, in the order asked, skipping missing ones. */
-    public List<Entity<Account>> getAll(Collection<Long> ids) {
-        return store.getAll(AccountKinds.ACCOUNT, ids);
+    public List<StoredAccount> getAll(Collection<Long> ids) {
+        return store.getAll(AccountKinds.ACCOUNT, ids).stream().map(Accounts::stored).toList();
     }
 
-    public Optional<Entity<Account>> findByUsername(String username) {
+    public Optional<StoredAccount> findByUsername(String username) {
         if (!Usernames.valid(username)) {
             return Optional.empty();
         }
-        return indexes.lookupUnique(AccountKinds.USERNAMES, IndexKey.of(username));
+        return indexes.lookupUnique(AccountKinds.USERNAMES, IndexKey.of(username)).map(Accounts::stored);
     }
 
     /** The account whose private feed url carries {@code token}. */
-    public Optional<Entity<Account>> findByFeedToken(String token) {
+    public Optional<StoredAccount> findByFeedToken(String token) {
         if (token == null || token.isEmpty() || token.length() > 100) {
             return Optional.empty();
         }
-        return indexes.lookupUnique(AccountKinds.FEED_TOKENS, IndexKey.of(token))
+        return indexes.lookupUnique(AccountKinds.FEED_TOKENS, IndexKey.of(token)).map(Accounts::stored)
                 .filter(account -> account.body().feedToken().equals(token));
     }
 
@@ -83,9 +83,13 @@ public class Accounts {
     }
 
     /** Gives the account a new feed token: the old private feed url stops working at once. */
-    public Entity<Account> rotateFeedToken(long id) {
-        Entity<Account> account = store.get(AccountKinds.ACCOUNT, id);
-        return store.put(AccountKinds.ACCOUNT, id, account.body().withFeedToken(newFeedToken()));
+    public StoredAccount rotateFeedToken(long id) {
+        Account account = store.get(AccountKinds.ACCOUNT, id).body();
+        return stored(store.put(AccountKinds.ACCOUNT, id, account.withFeedToken(newFeedToken())));
+    }
+
+    private static StoredAccount stored(Entity<Account> entity) {
+        return new StoredAccount(entity.id(), entity.body());
     }
 
     private static String newFeedToken() {

@@ -1,7 +1,7 @@
 package dev.tributary.api.contract;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import dev.tributary.api.security.Caller;
+import dev.tributary.api.web.Caller;
 import io.swagger.v3.core.jackson.ModelResolver;
 import io.swagger.v3.core.util.Json31;
 import io.swagger.v3.oas.models.Components;

@@ -1,7 +1,7 @@
 package dev.tributary.api.export;
 
 import dev.tributary.pubsub.Item;
-import dev.tributary.storage.Entity;
+import dev.tributary.pubsub.Stored;
 import java.time.Instant;
 import java.util.List;
 
@@ -16,5 +16,5 @@ import java.util.List;
  * @param items newest first
  */
 record FeedDocument(String id, String title, String link, String selfUrl, String description, Instant since,
-        List<Entity<Item>> items) {
+        List<Stored<Item>> items) {
 }

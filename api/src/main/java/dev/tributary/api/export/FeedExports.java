@@ -1,14 +1,15 @@
 package dev.tributary.api.export;
 
+import dev.tributary.api.account.StoredAccount;
 import dev.tributary.api.account.Account;
 import dev.tributary.api.account.Accounts;
-import dev.tributary.pubsub.HomeTimeline;
+import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.Item;
 import dev.tributary.pubsub.Items;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.TimelineEntry;
 import dev.tributary.pubsub.TimelineQuery;
-import dev.tributary.storage.Entity;
+import dev.tributary.pubsub.Stored;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -28,9 +29,9 @@ class FeedExports {
     private final Accounts accounts;
     private final Sources sources;
     private final Items items;
-    private final HomeTimeline home;
+    private final HomeFeed home;
 
-    FeedExports(Accounts accounts, Sources sources, Items items, HomeTimeline home) {
+    FeedExports(Accounts accounts, Sources sources, Items items, HomeFeed home) {
         this.accounts = accounts;
         this.sources = sources;
         this.items = items;
@@ -49,18 +50,18 @@ class FeedExports {
     }
 
     /** The newest of the person's own source and every attached feed, merged by id (ids are time-ordered). */
-    private List<Entity<Item>> profileItems(long userId) {
+    private List<Stored<Item>> profileItems(long userId) {
         List<Long> sourceIds = new ArrayList<>();
         sourceIds.add(sources.ofUser(userId).id());
         sourceIds.addAll(sources.attachedFeeds(userId));
-        List<Entity<Item>> merged = new ArrayList<>();
+        List<Stored<Item>> merged = new ArrayList<>();
         for (long sourceId : sourceIds) {
             merged.addAll(items.ofSource(sourceId, null, null, ENTRIES));
         }
-        return merged.stream().sorted(Comparator.comparingLong(Entity<Item>::id).reversed()).distinct().limit(ENTRIES).toList();
+        return merged.stream().sorted(Comparator.comparingLong(Stored<Item>::id).reversed()).distinct().limit(ENTRIES).toList();
     }
 
     /** Whose feed it is and its items, newest first. */
-    record Export(Entity<Account> account, List<Entity<Item>> items) {
+    record Export(StoredAccount account, List<Stored<Item>> items) {
     }
 }

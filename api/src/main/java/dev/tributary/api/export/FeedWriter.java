@@ -23,7 +23,7 @@ import dev.tributary.api.item.SourceRefs;
 import dev.tributary.api.web.Ids;
 import dev.tributary.pubsub.Item;
 import dev.tributary.pubsub.Media;
-import dev.tributary.storage.Entity;
+import dev.tributary.pubsub.Stored;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -60,7 +60,7 @@ class FeedWriter {
         Map<Long, SourceRef> refs = sources.of(document.items().stream().map(i -> i.body().sourceId()).distinct().toList());
         SyndFeed feed = feed(document, format);
         List<SyndEntry> entries = new ArrayList<>(document.items().size());
-        for (Entity<Item> item : document.items()) {
+        for (Stored<Item> item : document.items()) {
             entries.add(entry(item, refs.get(item.body().sourceId())));
         }
         feed.setEntries(entries);
@@ -90,7 +90,7 @@ class FeedWriter {
         return feed;
     }
 
-    private static SyndEntry entry(Entity<Item> entity, @Nullable SourceRef source) {
+    private static SyndEntry entry(Stored<Item> entity, @Nullable SourceRef source) {
         Item item = entity.body();
         SyndEntry entry = new SyndEntryImpl();
         entry.setUri(guid(entity.id()));
@@ -187,7 +187,7 @@ class FeedWriter {
 
     /** The latest write among the items (an in-place update counts), else the owner's start. */
     private static Instant lastModified(FeedDocument document) {
-        return document.items().stream().map(Entity::updated).max(Instant::compareTo).orElse(document.since());
+        return document.items().stream().map(Stored::updated).max(Instant::compareTo).orElse(document.since());
     }
 
     private static String etag(byte[] body) {

@@ -1,19 +1,20 @@
 package dev.tributary.api.group;
 
+import dev.tributary.api.account.StoredAccount;
 import dev.tributary.api.account.Account;
 import dev.tributary.api.account.Accounts;
 import dev.tributary.api.item.ItemView;
 import dev.tributary.api.item.ItemViews;
 import dev.tributary.api.post.PostRequest;
 import dev.tributary.api.post.Posts;
-import dev.tributary.api.security.Caller;
+import dev.tributary.api.web.Caller;
 import dev.tributary.api.source.SourcePages;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Ids;
 import dev.tributary.api.web.Paging;
 import dev.tributary.pubsub.Group;
 import dev.tributary.pubsub.Groups;
-import dev.tributary.storage.Entity;
+import dev.tributary.pubsub.Stored;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
@@ -88,7 +89,7 @@ class GroupController {
     ResponseEntity<List<MemberView>> members(@PathVariable String id,
             @RequestParam(name = "limit", required = false) @Nullable String limit,
             @RequestParam(name = "since_id", required = false) @Nullable String sinceId) {
-        Entity<Group> group = find(id);
+        Stored<Group> group = find(id);
         Paging paging = Paging.of(limit, null, sinceId, null);
         List<Long> ids = groups.members(group.id(), paging.sinceId() == null ? 0 : paging.sinceId(), paging.limit());
         List<MemberView> members = accounts.getAll(ids).stream()
@@ -106,8 +107,8 @@ class GroupController {
     /** 201 when added now, 200 if they already were a member. */
     @PostMapping("/api/v1/groups/{id}/members")
     ResponseEntity<MemberView> addMember(Caller caller, @PathVariable String id, @Valid @RequestBody NewMember request) {
-        Entity<Group> group = find(id);
-        Entity<Account> person = accounts.findByUsername(request.username()).orElseThrow(() -> ApiProblem.unprocessable(
+        Stored<Group> group = find(id);
+        StoredAccount person = accounts.findByUsername(request.username()).orElseThrow(() -> ApiProblem.unprocessable(
                 "no-such-user", "no_such_user", "Nobody is called '" + request.username() + "'."));
         if (person.id() != caller.userId() && group.body().ownerId() != caller.userId()) {
             throw ApiProblem.forbidden("Only the group's owner may add others; anyone may join.");
@@ -120,8 +121,8 @@ class GroupController {
     @DeleteMapping("/api/v1/groups/{id}/members/{username}")
     @ResponseStatus(HttpStatus.NO_CONTENT)
     void removeMember(Caller caller, @PathVariable String id, @PathVariable String username) {
-        Entity<Group> group = find(id);
-        Entity<Account> person = accounts.findByUsername(username).orElseThrow(() -> ApiProblem.notFound("member"));
+        Stored<Group> group = find(id);
+        StoredAccount person = accounts.findByUsername(username).orElseThrow(() -> ApiProblem.notFound("member"));
         boolean owner = group.body().ownerId() == caller.userId();
         if (person.id() != caller.userId() && !owner) {
             throw ApiProblem.forbidden("Only the group's owner may remove others; anyone may leave.");
@@ -137,7 +138,7 @@ class GroupController {
     @PostMapping("/api/v1/groups/{id}/posts")
     @ResponseStatus(HttpStatus.CREATED)
     ItemView post(Caller caller, @PathVariable String id, @Valid @RequestBody PostRequest request) {
-        Entity<Group> group = find(id);
+        Stored<Group> group = find(id);
         return itemViews.of(caller.userId(), posts.publishToGroup(group.id(), caller.userId(), request));
     }
 
@@ -150,11 +151,11 @@ class GroupController {
         return pages.response(caller.userId(), List.of(find(id).body().sourceId()), paging);
     }
 
-    private Entity<Group> find(String id) {
+    private Stored<Group> find(String id) {
         return groups.find(Ids.path(id, "group")).orElseThrow(() -> ApiProblem.notFound("group"));
     }
 
-    private static GroupView view(Entity<Group> group) {
+    private static GroupView view(Stored<Group> group) {
         return new GroupView(Ids.format(group.id()), group.body().name(), Ids.format(group.body().sourceId()),
                 Ids.format(group.body().ownerId()), group.body().createdAt());
     }

@@ -1,13 +1,11 @@
 package dev.tributary.api.item;
 
-import dev.tributary.api.reaction.ReactionCount;
-import dev.tributary.api.reaction.ReactionCounts;
 import dev.tributary.api.web.Ids;
 import dev.tributary.pubsub.Item;
 import dev.tributary.pubsub.Media;
-import dev.tributary.pubsub.ReadState;
+import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.TimelineEntry;
-import dev.tributary.storage.Entity;
+import dev.tributary.pubsub.Stored;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -27,45 +25,45 @@ public class ItemViews {
 
     private final SourceRefs sources;
     private final ReactionCounts reactions;
-    private final ReadState readState;
+    private final HomeFeed home;
 
-    ItemViews(SourceRefs sources, ReactionCounts reactions, ReadState readState) {
+    ItemViews(SourceRefs sources, ReactionCounts reactions, HomeFeed home) {
         this.sources = sources;
         this.reactions = reactions;
-        this.readState = readState;
+        this.home = home;
     }
 
     /** A home-timeline page, whose entries already know whether they are read. */
     public List<ItemView> ofTimeline(List<TimelineEntry> entries) {
-        List<Entity<Item>> items = entries.stream().map(TimelineEntry::item).toList();
+        List<Stored<Item>> items = entries.stream().map(TimelineEntry::item).toList();
         Set<Long> read = new HashSet<>();
         entries.stream().filter(TimelineEntry::read).forEach(e -> read.add(e.id()));
         return views(items, read);
     }
 
     /** Items outside the home timeline (a source's or person's feed): read if read in the reader's inbox. */
-    public List<ItemView> of(long readerId, List<Entity<Item>> items) {
-        return views(items, readState.readAmong(readerId, items.stream().map(Entity::id).toList()));
+    public List<ItemView> of(long readerId, List<Stored<Item>> items) {
+        return views(items, home.readAmong(readerId, items.stream().map(Stored::id).toList()));
     }
 
     /** Items for nobody in particular (public exports): none read. */
-    public List<ItemView> ofPublic(List<Entity<Item>> items) {
+    public List<ItemView> ofPublic(List<Stored<Item>> items) {
         return views(items, Set.of());
     }
 
-    public ItemView of(long readerId, Entity<Item> item) {
+    public ItemView of(long readerId, Stored<Item> item) {
         return of(readerId, List.of(item)).getFirst();
     }
 
-    private List<ItemView> views(List<Entity<Item>> items, Set<Long> read) {
+    private List<ItemView> views(List<Stored<Item>> items, Set<Long> read) {
         if (items.isEmpty()) {
             return List.of();
         }
-        List<Long> ids = items.stream().map(Entity::id).toList();
+        List<Long> ids = items.stream().map(Stored::id).toList();
         Map<Long, SourceRef> refs = sources.of(items.stream().map(i -> i.body().sourceId()).distinct().toList());
         Map<Long, ReactionCount> counts = reactions.of(ids);
         List<ItemView> views = new ArrayList<>(items.size());
-        for (Entity<Item> entity : items) {
+        for (Stored<Item> entity : items) {
             Item item = entity.body();
             ReactionCount count = counts.getOrDefault(entity.id(), ReactionCount.NONE);
             views.add(new ItemView(Ids.format(entity.id()), refs.getOrDefault(item.sourceId(), UNKNOWN_SOURCE),

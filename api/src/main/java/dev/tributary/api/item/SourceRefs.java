@@ -1,5 +1,6 @@
 package dev.tributary.api.item;
 
+import dev.tributary.api.account.StoredAccount;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tributary.api.account.Account;
@@ -10,7 +11,7 @@ import dev.tributary.pubsub.Groups;
 import dev.tributary.pubsub.Source;
 import dev.tributary.pubsub.SourceKind;
 import dev.tributary.pubsub.Sources;
-import dev.tributary.storage.Entity;
+import dev.tributary.pubsub.Stored;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -57,7 +58,7 @@ public class SourceRefs {
         return found;
     }
 
-    public SourceRef of(Entity<Source> source) {
+    public SourceRef of(Stored<Source> source) {
         return load(List.of(source)).getFirst();
     }
 
@@ -66,15 +67,15 @@ public class SourceRefs {
         cache.invalidate(sourceId);
     }
 
-    private List<SourceRef> load(List<Entity<Source>> loaded) {
+    private List<SourceRef> load(List<Stored<Source>> loaded) {
         Map<Long, String> usernames = new HashMap<>();
         List<Long> owners = loaded.stream().filter(s -> s.body().kind() == SourceKind.USER)
                 .map(s -> s.body().ownerId()).toList();
-        for (Entity<Account> account : accounts.getAll(owners)) {
+        for (StoredAccount account : accounts.getAll(owners)) {
             usernames.put(account.id(), account.body().username());
         }
         List<SourceRef> refs = new ArrayList<>(loaded.size());
-        for (Entity<Source> source : loaded) {
+        for (Stored<Source> source : loaded) {
             refs.add(new SourceRef(Ids.format(source.id()), source.body().kind().wireName(),
                     title(source.body(), usernames), url(source.body())));
         }
@@ -85,7 +86,7 @@ public class SourceRefs {
         return switch (source.kind()) {
             case FEED -> source.title() != null && !source.title().isBlank() ? source.title() : source.url();
             case USER -> usernames.get(source.ownerId());
-            case GROUP -> groups.find(source.ownerId()).map(Entity::body).map(Group::name).orElse(null);
+            case GROUP -> groups.find(source.ownerId()).map(Stored::body).map(Group::name).orElse(null);
         };
     }
 

@@ -1,6 +1,6 @@
 package dev.tributary.api.oauth;
 
-import dev.tributary.api.security.Scope;
+import dev.tributary.api.web.Scope;
 import dev.tributary.api.web.ApiProblem;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;

@@ -1,7 +1,7 @@
 package dev.tributary.api.oauth;
 
-import dev.tributary.api.security.Caller;
-import dev.tributary.api.security.Scope;
+import dev.tributary.api.web.Caller;
+import dev.tributary.api.web.Scope;
 import dev.tributary.api.web.ApiProblem;
 import java.time.Instant;
 import java.util.List;

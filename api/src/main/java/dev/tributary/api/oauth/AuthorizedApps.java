@@ -1,6 +1,6 @@
 package dev.tributary.api.oauth;
 
-import dev.tributary.api.security.Scope;
+import dev.tributary.api.web.Scope;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Arrays;

@@ -1,7 +1,7 @@
 package dev.tributary.api.opml;
 
 import dev.tributary.api.opml.ImportResult.ImportError;
-import dev.tributary.api.security.Caller;
+import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.crawler.FeedRejectedException;
 import dev.tributary.crawler.FeedResolver;
@@ -10,7 +10,7 @@ import dev.tributary.pubsub.SourceKind;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Subscription;
 import dev.tributary.pubsub.Subscriptions;
-import dev.tributary.storage.Entity;
+import dev.tributary.pubsub.Stored;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -72,7 +72,7 @@ class OpmlController {
         int skipped = 0;
         List<ImportError> errors = new ArrayList<>();
         for (OpmlFeed outline : outlines) {
-            Entity<Source> source;
+            Stored<Source> source;
             try {
                 source = feeds.register(outline.xmlUrl());
             } catch (FeedRejectedException e) {

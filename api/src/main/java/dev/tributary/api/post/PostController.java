@@ -2,7 +2,7 @@ package dev.tributary.api.post;
 
 import dev.tributary.api.item.ItemView;
 import dev.tributary.api.item.ItemViews;
-import dev.tributary.api.security.Caller;
+import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.Ids;
 import jakarta.validation.Valid;
 import org.springframework.http.HttpStatus;

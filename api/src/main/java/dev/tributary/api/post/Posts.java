@@ -2,6 +2,7 @@ package dev.tributary.api.post;
 
 import dev.tributary.api.account.Account;
 import dev.tributary.api.account.Accounts;
+import dev.tributary.api.account.StoredAccount;
 import dev.tributary.api.subscription.OwnSource;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.pubsub.Groups;
@@ -14,7 +15,7 @@ import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.Source;
 import dev.tributary.pubsub.SourceKind;
 import dev.tributary.pubsub.Sources;
-import dev.tributary.storage.Entity;
+import dev.tributary.pubsub.Stored;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Clock;
@@ -56,14 +57,14 @@ public class Posts {
     }
 
     /** Publishes to the author's own source, subscribing them to it first so they see it at home. */
-    public Entity<Item> publish(long authorId, PostRequest post) {
+    public Stored<Item> publish(long authorId, PostRequest post) {
         NewItem item = compose(authorId, post);
-        Entity<Source> own = ownSource.followed(authorId);
+        Stored<Source> own = ownSource.followed(authorId);
         return created(publisher.publish(own.id(), List.of(item)));
     }
 
     /** @throws dev.tributary.pubsub.NotAMemberException if the author is not a member */
-    public Entity<Item> publishToGroup(long groupId, long authorId, PostRequest post) {
+    public Stored<Item> publishToGroup(long groupId, long authorId, PostRequest post) {
         NewItem item = compose(authorId, post);
         return created(groups.post(groupId, authorId, item));
     }
@@ -73,7 +74,7 @@ public class Posts {
      * 403 rather than a pretended 404; an item that does not exist or is deleted is a 404.
      */
     public void delete(long userId, long itemId) {
-        Entity<Item> item = items.find(itemId).orElseThrow(() -> ApiProblem.notFound("post"));
+        Stored<Item> item = items.find(itemId).orElseThrow(() -> ApiProblem.notFound("post"));
         if (!authoredBy(userId, item.body())) {
             throw ApiProblem.forbidden("Only the author of a post may delete it.");
         }
@@ -87,7 +88,7 @@ public class Posts {
             return false;
         }
         // Feeds choose their own guids: only people's and groups' sources hold posts.
-        return sources.find(item.sourceId()).map(Entity::body)
+        return sources.find(item.sourceId()).map(Stored::body)
                 .map(source -> OwnSource.isOwn(userId, source) || source.kind() == SourceKind.GROUP).orElse(false);
     }
 
@@ -97,13 +98,13 @@ public class Posts {
             throw ApiProblem.invalid("text", "must not be blank");
         }
         String url = url(post.url());
-        String author = accounts.find(authorId).map(Entity::body).map(Account::username).orElse(null);
+        String author = accounts.find(authorId).map(StoredAccount::body).map(Account::username).orElse(null);
         return new NewItem(guidPrefix(authorId) + UUID.randomUUID(), null, PostText.toHtml(text), url, author,
                 url == null ? MediaType.TEXT : MediaType.LINK, List.of(), tags(post.tags()),
                 clock.instant().truncatedTo(ChronoUnit.MICROS));
     }
 
-    private Entity<Item> created(PublishResult result) {
+    private Stored<Item> created(PublishResult result) {
         return items.find(result.created().getFirst()).orElseThrow(() -> ApiProblem.notFound("post"));
     }
 

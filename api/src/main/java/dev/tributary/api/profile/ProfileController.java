@@ -1,9 +1,10 @@
 package dev.tributary.api.profile;
 
+import dev.tributary.api.account.StoredAccount;
 import dev.tributary.api.account.Account;
 import dev.tributary.api.account.Accounts;
 import dev.tributary.api.item.ItemView;
-import dev.tributary.api.security.Caller;
+import dev.tributary.api.web.Caller;
 import dev.tributary.api.source.SourcePages;
 import dev.tributary.api.source.SourceView;
 import dev.tributary.api.source.SourceViews;
@@ -14,7 +15,7 @@ import dev.tributary.api.web.Paging;
 import dev.tributary.crawler.FeedResolver;
 import dev.tributary.pubsub.Source;
 import dev.tributary.pubsub.Sources;
-import dev.tributary.storage.Entity;
+import dev.tributary.pubsub.Stored;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
@@ -65,7 +66,7 @@ class ProfileController {
             @RequestParam(name = "since_id", required = false) String sinceId,
             @RequestParam(name = "min_id", required = false) String minId) {
         Paging paging = Paging.of(limit, maxId, sinceId, minId);
-        Entity<Account> person = accounts.findByUsername(username).orElseThrow(() -> ApiProblem.notFound("person"));
+        StoredAccount person = accounts.findByUsername(username).orElseThrow(() -> ApiProblem.notFound("person"));
         List<Long> sourceIds = new ArrayList<>();
         sourceIds.add(sources.ofUser(person.id()).id());
         sourceIds.addAll(sources.attachedFeeds(person.id()));
@@ -78,7 +79,7 @@ class ProfileController {
      */
     @PostMapping("/api/v1/me/feeds")
     ResponseEntity<SourceView> attach(Caller caller, @Valid @RequestBody AttachRequest request) {
-        Entity<Source> feed = feeds.resolve(request.url());
+        Stored<Source> feed = feeds.resolve(request.url());
         boolean already = sources.attachedFeeds(caller.userId()).contains(feed.id());
         ownSource.followed(caller.userId());
         sources.attach(caller.userId(), feed.id());

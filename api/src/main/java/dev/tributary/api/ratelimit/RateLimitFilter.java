@@ -1,6 +1,6 @@
 package dev.tributary.api.ratelimit;
 
-import dev.tributary.api.security.Caller;
+import dev.tributary.api.web.Caller;
 import dev.tributary.api.security.CallerAuthentication;
 import dev.tributary.api.web.ProblemWriter;
 import jakarta.servlet.FilterChain;

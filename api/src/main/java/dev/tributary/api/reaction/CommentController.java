@@ -1,13 +1,13 @@
 package dev.tributary.api.reaction;
 
+import dev.tributary.api.account.StoredAccount;
 import dev.tributary.api.account.Account;
 import dev.tributary.api.account.Accounts;
-import dev.tributary.api.security.Caller;
-import dev.tributary.api.timeline.VisibleItems;
+import dev.tributary.api.web.Caller;
+import dev.tributary.api.item.ItemAccess;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Ids;
 import dev.tributary.api.web.Paging;
-import dev.tributary.storage.Entity;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Size;
@@ -36,10 +36,10 @@ class CommentController {
     static final int MAX_TEXT = 4000;
 
     private final Comments comments;
-    private final VisibleItems items;
+    private final ItemAccess items;
     private final Accounts accounts;
 
-    CommentController(Comments comments, VisibleItems items, Accounts accounts) {
+    CommentController(Comments comments, ItemAccess items, Accounts accounts) {
         this.comments = comments;
         this.items = items;
         this.accounts = accounts;
@@ -84,7 +84,7 @@ class CommentController {
 
     private List<CommentView> views(List<Comment> page) {
         Map<Long, String> usernames = new HashMap<>();
-        for (Entity<Account> account : accounts.getAll(page.stream().map(Comment::userId).distinct().toList())) {
+        for (StoredAccount account : accounts.getAll(page.stream().map(Comment::userId).distinct().toList())) {
             usernames.put(account.id(), account.body().username());
         }
         List<CommentView> views = new ArrayList<>(page.size());

@@ -9,10 +9,10 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import org.springframework.jdbc.core.RowMapper;
+import dev.tributary.api.item.ReactionCounts;
+import dev.tributary.storage.Transactions;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
-import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The {@code comments} table. Adding or deleting a comment moves the item's comment count in
@@ -27,14 +27,14 @@ class Comments {
     private final JdbcClient jdbc;
     private final ReactionCounts counts;
     private final IdGenerator ids;
-    private final TransactionTemplate tx;
+    private final Transactions tx;
     private final Clock clock = Clock.systemUTC();
 
-    Comments(JdbcClient jdbc, ReactionCounts counts, IdGenerator ids, PlatformTransactionManager transactions) {
+    Comments(JdbcClient jdbc, ReactionCounts counts, IdGenerator ids, Transactions tx) {
         this.jdbc = jdbc;
         this.counts = counts;
         this.ids = ids;
-        this.tx = new TransactionTemplate(transactions);
+        this.tx = tx;
     }
 
     /**
@@ -64,7 +64,7 @@ class Comments {
 
     Comment add(long itemId, long userId, String text) {
         Comment comment = new Comment(ids.next(), itemId, userId, text, clock.instant().truncatedTo(ChronoUnit.MICROS));
-        tx.executeWithoutResult(status -> {
+        tx.run("add a comment to " + itemId, () -> {
             jdbc.sql("INSERT INTO comments (item_id, id, user_id, text, created_at) VALUES (?, ?, ?, ?, ?)")
                     .params(comment.itemId(), comment.id(), comment.userId(), comment.text(), comment.createdAt())
                     .update();
@@ -75,14 +75,14 @@ class Comments {
 
     /** Deletes a comment; false if it was gone already (a concurrent delete won, and moved the count). */
     boolean delete(Comment comment) {
-        return Boolean.TRUE.equals(tx.execute(status -> {
+        return tx.write("delete comment " + comment.id(), () -> {
             int deleted = jdbc.sql("DELETE FROM comments WHERE item_id = ? AND id = ?")
                     .params(comment.itemId(), comment.id()).update();
             if (deleted > 0) {
                 counts.add(comment.itemId(), 0, -1);
             }
             return deleted > 0;
-        }));
+        });
     }
 
     private static void condition(StringBuilder sql, List<Object> args, String clause, Long value) {

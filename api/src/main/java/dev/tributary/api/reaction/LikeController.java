@@ -1,7 +1,7 @@
 package dev.tributary.api.reaction;
 
-import dev.tributary.api.security.Caller;
-import dev.tributary.api.timeline.VisibleItems;
+import dev.tributary.api.web.Caller;
+import dev.tributary.api.item.ItemAccess;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -17,9 +17,9 @@ import org.springframework.web.bind.annotation.RestController;
 class LikeController {
 
     private final Likes likes;
-    private final VisibleItems items;
+    private final ItemAccess items;
 
-    LikeController(Likes likes, VisibleItems items) {
+    LikeController(Likes likes, ItemAccess items) {
         this.likes = likes;
         this.items = items;
     }

@@ -1,9 +1,9 @@
 package dev.tributary.api.reaction;
 
+import dev.tributary.api.item.ReactionCounts;
+import dev.tributary.storage.Transactions;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
-import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The {@code likes} table: one row per (item, person). Liking twice or unliking what was not
@@ -18,12 +18,12 @@ class Likes {
 
     private final JdbcClient jdbc;
     private final ReactionCounts counts;
-    private final TransactionTemplate tx;
+    private final Transactions tx;
 
-    Likes(JdbcClient jdbc, ReactionCounts counts, PlatformTransactionManager transactions) {
+    Likes(JdbcClient jdbc, ReactionCounts counts, Transactions tx) {
         this.jdbc = jdbc;
         this.counts = counts;
-        this.tx = new TransactionTemplate(transactions);
+        this.tx = tx;
     }
 
     /** The item's count and whether the person likes it, without changing either. */
@@ -34,7 +34,7 @@ class Likes {
     }
 
     LikeState like(long itemId, long userId) {
-        return tx.execute(status -> {
+        return tx.write("like " + itemId, () -> {
             int inserted = jdbc.sql("INSERT IGNORE INTO likes (item_id, user_id, created_at) VALUES (?, ?, UTC_TIMESTAMP(6))")
                     .params(itemId, userId).update();
             if (inserted > 0) {
@@ -45,7 +45,7 @@ class Likes {
     }
 
     LikeState unlike(long itemId, long userId) {
-        return tx.execute(status -> {
+        return tx.write("unlike " + itemId, () -> {
             int deleted = jdbc.sql("DELETE FROM likes WHERE item_id = ? AND user_id = ?").params(itemId, userId).update();
             if (deleted > 0) {
                 counts.add(itemId, -1, 0);

@@ -1,5 +1,6 @@
 package dev.tributary.api.security;
 
+import dev.tributary.api.web.Scope;
 import jakarta.servlet.DispatcherType;
 import java.util.List;
 import org.springframework.context.annotation.Bean;

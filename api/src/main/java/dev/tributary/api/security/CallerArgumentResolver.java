@@ -1,5 +1,6 @@
 package dev.tributary.api.security;
 
+import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.ApiProblem;
 import org.springframework.core.MethodParameter;
 import org.springframework.security.core.Authentication;

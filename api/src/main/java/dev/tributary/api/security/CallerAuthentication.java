@@ -1,5 +1,6 @@
 package dev.tributary.api.security;
 
+import dev.tributary.api.web.Caller;
 import org.springframework.security.authentication.AbstractAuthenticationToken;
 import org.springframework.security.core.authority.SimpleGrantedAuthority;
 

@@ -1,8 +1,8 @@
 package dev.tributary.api.security;
 
+import dev.tributary.api.account.StoredAccount;
 import dev.tributary.api.account.Account;
 import dev.tributary.api.account.Accounts;
-import dev.tributary.storage.Entity;
 import java.time.Duration;
 import java.util.Optional;
 import org.springframework.stereotype.Service;
@@ -26,13 +26,13 @@ public class PasswordLogin {
      * The account, if the password is its own.
      * @throws LoginRefusedException for wrong credentials, or with a retry-after when throttled
      */
-    public Entity<Account> authenticate(String username, String password, String clientAddress) {
+    public StoredAccount authenticate(String username, String password, String clientAddress) {
         String name = username == null ? "" : username.toLowerCase(java.util.Locale.ROOT);
         Optional<Duration> locked = throttle.lockedFor(name, clientAddress);
         if (locked.isPresent()) {
             throw new LoginRefusedException("Too many failed logins; try again later.", locked.get());
         }
-        Optional<Entity<Account>> account = accounts.findByUsername(name);
+        Optional<StoredAccount> account = accounts.findByUsername(name);
         if (account.isPresent() && accounts.passwordMatches(account.get().body(), password)) {
             throttle.succeeded(name);
             return account.get();

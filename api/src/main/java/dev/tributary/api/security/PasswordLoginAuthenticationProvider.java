@@ -1,7 +1,7 @@
 package dev.tributary.api.security;
 
+import dev.tributary.api.account.StoredAccount;
 import dev.tributary.api.account.Account;
-import dev.tributary.storage.Entity;
 import java.time.Duration;
 import java.util.List;
 import org.springframework.security.authentication.AuthenticationProvider;
@@ -47,7 +47,7 @@ class PasswordLoginAuthenticationProvider implements AuthenticationProvider {
         String password = authentication.getCredentials() == null ? "" : authentication.getCredentials().toString();
         String address = authentication.getDetails() instanceof WebAuthenticationDetails web && web.getRemoteAddress() != null
                 ? web.getRemoteAddress() : "unknown";
-        Entity<Account> account;
+        StoredAccount account;
         try {
             account = login.authenticate(username, password, address);
         } catch (LoginRefusedException refused) {

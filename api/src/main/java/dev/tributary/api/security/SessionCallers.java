@@ -1,5 +1,7 @@
 package dev.tributary.api.security;
 
+import dev.tributary.api.web.Scope;
+import dev.tributary.api.web.Caller;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;

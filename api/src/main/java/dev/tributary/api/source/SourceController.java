@@ -1,14 +1,13 @@
 package dev.tributary.api.source;
 
 import dev.tributary.api.item.ItemView;
-import dev.tributary.api.security.Caller;
+import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Ids;
 import dev.tributary.api.web.Paging;
 import dev.tributary.pubsub.Source;
 import dev.tributary.pubsub.Sources;
-import dev.tributary.storage.Entity;
-import dev.tributary.storage.WrongKindException;
+import dev.tributary.pubsub.Stored;
 import java.util.List;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -44,12 +43,8 @@ class SourceController {
         return pages.response(caller.userId(), List.of(find(id).id()), paging);
     }
 
-    private Entity<Source> find(String id) {
+    private Stored<Source> find(String id) {
         long sourceId = Ids.path(id, "source");
-        try {
-            return sources.find(sourceId).orElseThrow(() -> ApiProblem.notFound("source"));
-        } catch (WrongKindException notASource) {
-            throw ApiProblem.notFound("source");
-        }
+        return sources.find(sourceId).orElseThrow(() -> ApiProblem.notFound("source"));
     }
 }

@@ -6,16 +6,11 @@ import dev.tributary.api.web.PageLinks;
 import dev.tributary.api.web.Paging;
 import dev.tributary.pubsub.Item;
 import dev.tributary.pubsub.Items;
-import dev.tributary.storage.Entity;
-import dev.tributary.storage.IndexDefinition;
-import dev.tributary.storage.IndexKey;
-import dev.tributary.storage.IndexReader;
-import dev.tributary.storage.SortOrder;
+import dev.tributary.pubsub.Stored;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
-import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
@@ -30,23 +25,18 @@ import org.springframework.stereotype.Component;
 public class SourcePages {
 
     private final Items items;
-    private final IndexReader indexes;
-    private final IndexDefinition<Item> itemsBySource;
     private final ItemViews views;
 
-    SourcePages(Items items, IndexReader indexes, @Qualifier("pubsubItemSources") IndexDefinition<Item> itemsBySource,
-            ItemViews views) {
+    SourcePages(Items items, ItemViews views) {
         this.items = items;
-        this.indexes = indexes;
-        this.itemsBySource = itemsBySource;
         this.views = views;
     }
 
     /** One page of these sources' items for {@code readerId} (whose read flags they carry), with its links. */
     public ResponseEntity<List<ItemView>> response(long readerId, Collection<Long> sourceIds, Paging paging) {
-        List<Entity<Item>> page = page(sourceIds, paging);
+        List<Stored<Item>> page = page(sourceIds, paging);
         ResponseEntity.BodyBuilder response = ResponseEntity.ok();
-        String links = PageLinks.header(page.stream().map(Entity::id).toList());
+        String links = PageLinks.header(page.stream().map(Stored::id).toList());
         if (links != null) {
             response.header(HttpHeaders.LINK, links);
         }
@@ -54,23 +44,22 @@ public class SourcePages {
     }
 
     /** The page itself, newest first: each source's page of the same bounds, merged by id. */
-    List<Entity<Item>> page(Collection<Long> sourceIds, Paging paging) {
-        List<Entity<Item>> merged = new ArrayList<>();
+    List<Stored<Item>> page(Collection<Long> sourceIds, Paging paging) {
+        List<Stored<Item>> merged = new ArrayList<>();
         if (paging.minId() != null) {
             // min_id asks for the oldest entries newer than it: read upwards, keep the first ones, show newest first.
             long after = paging.sinceId() == null ? paging.minId() : Math.max(paging.minId(), paging.sinceId());
             for (long sourceId : sourceIds) {
-                merged.addAll(indexes.range(itemsBySource, IndexKey.of(sourceId), after, paging.maxId(), paging.limit(),
-                        SortOrder.ASCENDING));
+                merged.addAll(items.ofSourceAfter(sourceId, after, paging.maxId(), paging.limit()));
             }
-            merged.sort(Comparator.comparingLong(Entity::id));
-            List<Entity<Item>> oldest = new ArrayList<>(merged.subList(0, Math.min(paging.limit(), merged.size())));
+            merged.sort(Comparator.comparingLong(Stored::id));
+            List<Stored<Item>> oldest = new ArrayList<>(merged.subList(0, Math.min(paging.limit(), merged.size())));
             return oldest.reversed();
         }
         for (long sourceId : sourceIds) {
             merged.addAll(items.ofSource(sourceId, paging.maxId(), paging.sinceId(), paging.limit()));
         }
-        merged.sort(Comparator.comparingLong((Entity<Item> item) -> item.id()).reversed());
+        merged.sort(Comparator.comparingLong((Stored<Item> item) -> item.id()).reversed());
         return List.copyOf(merged.subList(0, Math.min(paging.limit(), merged.size())));
     }
 }

@@ -7,7 +7,7 @@ import dev.tributary.crawler.CrawlStatus;
 import dev.tributary.crawler.SourceHealth;
 import dev.tributary.pubsub.Source;
 import dev.tributary.pubsub.SourceKind;
-import dev.tributary.storage.Entity;
+import dev.tributary.pubsub.Stored;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,15 +30,15 @@ public class SourceViews {
     }
 
     /** Views of these sources in the order given; one query for names and one for health, whatever the count. */
-    public List<SourceView> of(List<Entity<Source>> sources) {
+    public List<SourceView> of(List<Stored<Source>> sources) {
         if (sources.isEmpty()) {
             return List.of();
         }
-        List<Long> ids = sources.stream().map(Entity::id).distinct().toList();
+        List<Long> ids = sources.stream().map(Stored::id).distinct().toList();
         Map<Long, SourceRef> names = refs.of(ids);
         Map<Long, CrawlStatus> statuses = health.of(ids);
         List<SourceView> views = new ArrayList<>(sources.size());
-        for (Entity<Source> source : sources) {
+        for (Stored<Source> source : sources) {
             SourceRef ref = names.get(source.id());
             CrawlStatus status = statuses.getOrDefault(source.id(), NOT_CRAWLED);
             views.add(new SourceView(Ids.format(source.id()), source.body().kind().wireName(),
@@ -52,7 +52,7 @@ public class SourceViews {
         return source.kind() == SourceKind.GROUP && source.ownerId() != null ? Ids.format(source.ownerId()) : null;
     }
 
-    public SourceView of(Entity<Source> source) {
+    public SourceView of(Stored<Source> source) {
         return of(List.of(source)).getFirst();
     }
 }

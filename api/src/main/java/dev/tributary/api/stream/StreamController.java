@@ -1,6 +1,6 @@
 package dev.tributary.api.stream;
 
-import dev.tributary.api.security.Caller;
+import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.Ids;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.ResponseEntity;

@@ -4,12 +4,11 @@ import dev.tributary.api.item.ItemView;
 import dev.tributary.api.item.ItemViews;
 import dev.tributary.api.timeline.UnreadView;
 import dev.tributary.api.web.Ids;
-import dev.tributary.pubsub.HomeTimeline;
+import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.InboxEvent;
 import dev.tributary.pubsub.Items;
 import dev.tributary.pubsub.TimelineEntry;
 import dev.tributary.pubsub.TimelineQuery;
-import dev.tributary.pubsub.UnreadCounts;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -35,16 +34,14 @@ class StreamWriter {
     /** Bounds a replay even if entries keep arriving while it reads. */
     private static final int MAX_REPLAY_PAGES = 20;
 
-    private final HomeTimeline timeline;
+    private final HomeFeed timeline;
     private final Items items;
     private final ItemViews views;
-    private final UnreadCounts unread;
 
-    StreamWriter(HomeTimeline timeline, Items items, ItemViews views, UnreadCounts unread) {
+    StreamWriter(HomeFeed timeline, Items items, ItemViews views) {
         this.timeline = timeline;
         this.items = items;
         this.views = views;
-        this.unread = unread;
     }
 
     /**
@@ -89,7 +86,7 @@ class StreamWriter {
 
     void unread(HomeStream stream) throws IOException {
         stream.emitter().send(SseEmitter.event().name("unread")
-                .data(UnreadView.of(unread.of(stream.userId())), MediaType.APPLICATION_JSON));
+                .data(UnreadView.of(timeline.unread(stream.userId())), MediaType.APPLICATION_JSON));
     }
 
     void heartbeat(HomeStream stream) throws IOException {

@@ -4,7 +4,7 @@ import dev.tributary.pubsub.Source;
 import dev.tributary.pubsub.SourceKind;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Subscriptions;
-import dev.tributary.storage.Entity;
+import dev.tributary.pubsub.Stored;
 import java.util.Objects;
 import org.springframework.stereotype.Component;
 
@@ -27,8 +27,8 @@ public class OwnSource {
     }
 
     /** The person's own source, with the person subscribed to it. */
-    public Entity<Source> followed(long userId) {
-        Entity<Source> own = sources.ofUser(userId);
+    public Stored<Source> followed(long userId) {
+        Stored<Source> own = sources.ofUser(userId);
         if (subscriptions.find(userId, own.id()).isEmpty()) {
             subscriptions.subscribe(userId, own.id(), null);
         }

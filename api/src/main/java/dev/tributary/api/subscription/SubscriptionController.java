@@ -1,8 +1,9 @@
 package dev.tributary.api.subscription;
 
+import dev.tributary.api.account.StoredAccount;
 import dev.tributary.api.account.Account;
 import dev.tributary.api.account.Accounts;
-import dev.tributary.api.security.Caller;
+import dev.tributary.api.web.Caller;
 import dev.tributary.api.source.SourceView;
 import dev.tributary.api.source.SourceViews;
 import dev.tributary.api.web.ApiProblem;
@@ -16,7 +17,7 @@ import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.SubscribeResult;
 import dev.tributary.pubsub.Subscription;
 import dev.tributary.pubsub.Subscriptions;
-import dev.tributary.storage.Entity;
+import dev.tributary.pubsub.Stored;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Size;
 import java.util.ArrayList;
@@ -73,7 +74,7 @@ class SubscriptionController {
     @PostMapping("/api/v1/subscriptions")
     ResponseEntity<SubscriptionView> subscribe(Caller caller, @Valid @RequestBody SubscribeRequest request) {
         Set<MediaType> media = MediaFilter.parse(request.media());
-        Entity<Source> source = target(caller, request);
+        Stored<Source> source = target(caller, request);
         SubscribeResult result = subscriptions.subscribe(caller.userId(), source.id(), media);
         return ResponseEntity.status(result.created() ? HttpStatus.CREATED : HttpStatus.OK)
                 .body(view(result.subscription(), sourceViews.of(source)));
@@ -82,10 +83,10 @@ class SubscriptionController {
     @GetMapping("/api/v1/subscriptions")
     List<SubscriptionView> list(Caller caller) {
         List<Subscription> all = subscriptions.of(caller.userId());
-        Map<Long, Entity<Source>> byId = sources.getAll(all.stream().map(Subscription::sourceId).toList()).stream()
+        Map<Long, Stored<Source>> byId = sources.getAll(all.stream().map(Subscription::sourceId).toList()).stream()
                 .filter(source -> !OwnSource.isOwn(caller.userId(), source.body()))
-                .collect(Collectors.toMap(Entity::id, Function.identity(), (a, b) -> a));
-        List<Entity<Source>> shown = all.stream().map(s -> byId.get(s.sourceId())).filter(Objects::nonNull).toList();
+                .collect(Collectors.toMap(Stored::id, Function.identity(), (a, b) -> a));
+        List<Stored<Source>> shown = all.stream().map(s -> byId.get(s.sourceId())).filter(Objects::nonNull).toList();
         Map<String, SourceView> views = sourceViews.of(shown).stream()
                 .collect(Collectors.toMap(SourceView::id, Function.identity(), (a, b) -> a));
         List<SubscriptionView> list = new ArrayList<>(shown.size());
@@ -110,7 +111,7 @@ class SubscriptionController {
         }
     }
 
-    private Entity<Source> target(Caller caller, SubscribeRequest request) {
+    private Stored<Source> target(Caller caller, SubscribeRequest request) {
         List<String> given = new ArrayList<>(3);
         if (request.url() != null) {
             given.add("url");
@@ -133,8 +134,8 @@ class SubscriptionController {
         return group(Ids.required("group_id", request.groupId()));
     }
 
-    private Entity<Source> person(Caller caller, String username) {
-        Entity<Account> account = accounts.findByUsername(username).orElseThrow(() -> ApiProblem.unprocessable(
+    private Stored<Source> person(Caller caller, String username) {
+        StoredAccount account = accounts.findByUsername(username).orElseThrow(() -> ApiProblem.unprocessable(
                 "no-such-user", "no_such_user", "Nobody is called '" + username + "'."));
         if (account.id() == caller.userId()) {
             throw ApiProblem.unprocessable("self-subscription", "self",
@@ -143,8 +144,8 @@ class SubscriptionController {
         return sources.ofUser(account.id());
     }
 
-    private Entity<Source> group(long groupId) {
-        Group group = groups.find(groupId).map(Entity::body).orElseThrow(() -> ApiProblem.unprocessable(
+    private Stored<Source> group(long groupId) {
+        Group group = groups.find(groupId).map(Stored::body).orElseThrow(() -> ApiProblem.unprocessable(
                 "no-such-group", "no_such_group", "There is no group " + groupId + "."));
         return sources.get(group.sourceId());
     }

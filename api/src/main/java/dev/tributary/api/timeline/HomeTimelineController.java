@@ -2,10 +2,10 @@ package dev.tributary.api.timeline;
 
 import dev.tributary.api.item.ItemView;
 import dev.tributary.api.item.ItemViews;
-import dev.tributary.api.security.Caller;
+import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.PageLinks;
 import dev.tributary.api.web.Paging;
-import dev.tributary.pubsub.HomeTimeline;
+import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.TimelineEntry;
 import dev.tributary.pubsub.TimelineQuery;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
@@ -31,11 +31,11 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class HomeTimelineController {
 
-    private final HomeTimeline timeline;
+    private final HomeFeed timeline;
     private final ItemViews views;
     private final NewestPages newest;
 
-    HomeTimelineController(HomeTimeline timeline, ItemViews views, NewestPages newest) {
+    HomeTimelineController(HomeFeed timeline, ItemViews views, NewestPages newest) {
         this.timeline = timeline;
         this.views = views;
         this.newest = newest;
@@ -55,7 +55,7 @@ class HomeTimelineController {
             @RequestParam(name = "unread", required = false) @Nullable String unread,
             @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) @Nullable String ifNoneMatch) {
         TimelineQuery query = TimelineParams.query(Paging.of(limit, maxId, sinceId, minId), media, tag, sourceId, unread);
-        if (NewestPages.covers(query)) {
+        if (query.isNewest()) {
             NewestPages.Page page = newest.newest(caller.userId(), query.limit());
             if (PageETag.matches(ifNoneMatch, page.etag())) {
                 return notModified(page.etag());

@@ -1,8 +1,9 @@
 package dev.tributary.api.timeline;
 
+import dev.tributary.api.item.ItemAccess;
 import dev.tributary.api.item.ItemView;
 import dev.tributary.api.item.ItemViews;
-import dev.tributary.api.security.Caller;
+import dev.tributary.api.web.Caller;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
@@ -11,10 +12,10 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class ItemController {
 
-    private final VisibleItems items;
+    private final ItemAccess items;
     private final ItemViews views;
 
-    ItemController(VisibleItems items, ItemViews views) {
+    ItemController(ItemAccess items, ItemViews views) {
         this.items = items;
         this.views = views;
     }

@@ -4,14 +4,13 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tributary.api.item.ItemView;
 import dev.tributary.api.item.ItemViews;
-import dev.tributary.pubsub.HomeTimeline;
+import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.Item;
 import dev.tributary.pubsub.Items;
 import dev.tributary.pubsub.TimelineEntry;
 import dev.tributary.pubsub.TimelineQuery;
-import dev.tributary.pubsub.TimelineVersions;
-import dev.tributary.pubsub.TimelineVersions.Stamps;
-import dev.tributary.storage.Entity;
+import dev.tributary.pubsub.TimelineStamps;
+import dev.tributary.pubsub.Stored;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,7 +28,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The newest page of a person's home timeline (no filter, no cursor: what clients poll), kept
- * per node and checked against {@link TimelineVersions} with one Redis round trip instead of
+ * per node and checked against {@link HomeFeed#stamps} with one Redis round trip instead of
  * three MySQL queries. A page is the person's entries (ids and read flags, void when their inbox
  * stamp moves) over items rendered once per node (void when the item's stamp moves: an edit, a
  * tombstone, a like, a comment), so the answer is the one MySQL would give. Both are also dropped
@@ -57,21 +56,18 @@ class NewestPages {
     private record Rendered(String epoch, @Nullable String stamp, byte[] unread, byte[] read, long hash) {
     }
 
-    private final HomeTimeline timeline;
+    private final HomeFeed home;
     private final Items items;
     private final ItemViews views;
-    private final TimelineVersions versions;
     private final JsonMapper json;
     private final boolean enabled;
     private final Cache<Key, Entries> entries;
     private final Cache<Long, Rendered> rendered;
 
-    NewestPages(HomeTimeline timeline, Items items, ItemViews views, TimelineVersions versions, JsonMapper json,
-            PageCacheSettings settings) {
-        this.timeline = timeline;
+    NewestPages(HomeFeed home, Items items, ItemViews views, JsonMapper json, PageCacheSettings settings) {
+        this.home = home;
         this.items = items;
         this.views = views;
-        this.versions = versions;
         this.json = json;
         this.enabled = settings.enabled();
         this.entries = Caffeine.newBuilder().maximumSize(settings.people()).expireAfterWrite(TTL).build();
@@ -80,12 +76,7 @@ class NewestPages {
                 .expireAfterWrite(TTL).build();
     }
 
-    /** Whether this query is the newest page without filters, the one kept here. */
-    static boolean covers(TimelineQuery query) {
-        return query.maxId() == null && query.sinceId() == null && query.minId() == null && query.media() == null
-                && query.tag() == null && query.sourceId() == null && !query.unreadOnly();
-    }
-
+    /** The newest page of a person's home timeline ({@link TimelineQuery#isNewest}). */
     Page newest(long userId, int limit) {
         if (!enabled) {
             return render(userId, limit);
@@ -94,9 +85,9 @@ class NewestPages {
             Key key = new Key(userId, limit);
             Entries kept = entries.getIfPresent(key);
             if (kept != null) {
-                Stamps stamps = versions.read(userId, ids(kept.ids()));
+                TimelineStamps stamps = home.stamps(userId, ids(kept.ids()));
                 if (Objects.equals(stamps.epoch(), kept.epoch()) && Objects.equals(stamps.person(), kept.stamp())) {
-                    Page page = assemble(kept, stamps);
+                    Page page = assemble(kept, stamps, null);
                     if (page != null) {
                         return page;
                     }
@@ -109,17 +100,20 @@ class NewestPages {
         }
     }
 
-    /** Reads the entries from MySQL under stamps read first, so a change racing the read voids them. */
+    /**
+     * Reads the entries from MySQL under stamps read first, so a change racing the read voids
+     * them; the items that read loaded are rendered from it, not loaded again.
+     */
     private Page fresh(Key key) {
-        Stamps before = versions.read(key.userId(), List.of());
-        List<TimelineEntry> page = timeline.page(key.userId(), TimelineQuery.newest(key.limit()));
+        TimelineStamps before = home.stamps(key.userId(), List.of());
+        List<TimelineEntry> page = home.page(key.userId(), TimelineQuery.newest(key.limit()));
         long[] ids = page.stream().mapToLong(TimelineEntry::id).toArray();
         boolean[] read = new boolean[ids.length];
         for (int i = 0; i < ids.length; i++) {
             read[i] = page.get(i).read();
         }
         Entries fresh = new Entries(before.epoch(), before.person(), ids, read);
-        Page assembled = assemble(fresh, versions.read(key.userId(), ids(ids)));
+        Page assembled = assemble(fresh, home.stamps(key.userId(), ids(ids)), page);
         if (assembled == null) {
             // An item went between the two reads: answer from what was read, keep nothing.
             return page(views.ofTimeline(page));
@@ -130,8 +124,11 @@ class NewestPages {
         return assembled;
     }
 
-    /** The page from rendered items, rendering those missing or void; null if one is gone. */
-    private @Nullable Page assemble(Entries kept, Stamps stamps) {
+    /**
+     * The page from rendered items, rendering those missing or void (from {@code loaded} when the
+     * caller has just read them, else from the item store); null if one is gone.
+     */
+    private @Nullable Page assemble(Entries kept, TimelineStamps stamps, @Nullable List<TimelineEntry> loaded) {
         Rendered[] parts = new Rendered[kept.ids().length];
         List<Long> missing = new ArrayList<>();
         for (int i = 0; i < parts.length; i++) {
@@ -142,18 +139,19 @@ class NewestPages {
                 missing.add(kept.ids()[i]);
             }
         }
-        if (!missing.isEmpty() && !renderMissing(missing, kept, stamps, parts)) {
+        if (!missing.isEmpty() && !renderMissing(missing, kept, stamps, parts, loaded)) {
             return null;
         }
         return join(kept, parts);
     }
 
-    private boolean renderMissing(List<Long> missing, Entries kept, Stamps stamps, Rendered[] parts) {
-        List<Entity<Item>> loaded = items.getAll(missing);
-        if (loaded.size() != missing.size()) {
+    private boolean renderMissing(List<Long> missing, Entries kept, TimelineStamps stamps, Rendered[] parts,
+            @Nullable List<TimelineEntry> loaded) {
+        List<Stored<Item>> found = loaded == null ? items.getAll(missing) : ofIds(loaded, missing);
+        if (found.size() != missing.size()) {
             return false;
         }
-        List<ItemView> fresh = views.ofPublic(loaded);
+        List<ItemView> fresh = views.ofPublic(found);
         for (int i = 0, f = 0; i < parts.length; i++) {
             if (parts[i] == null) {
                 ItemView view = fresh.get(f++);
@@ -196,7 +194,7 @@ class NewestPages {
 
     /** Without the cache: MySQL, then the page rendered as a whole. */
     private Page render(long userId, int limit) {
-        return page(views.ofTimeline(timeline.page(userId, TimelineQuery.newest(limit))));
+        return page(views.ofTimeline(home.page(userId, TimelineQuery.newest(limit))));
     }
 
     private Page page(List<ItemView> page) {
@@ -207,6 +205,13 @@ class NewestPages {
 
     private static String etag(byte[] basis) {
         return "W/\"" + HexFormat.of().formatHex(PageETag.sha256(basis), 0, 16) + "\"";
+    }
+
+    /** The items of {@code entries} with these ids, in the order of {@code ids}. */
+    private static List<Stored<Item>> ofIds(List<TimelineEntry> entries, List<Long> ids) {
+        java.util.Map<Long, Stored<Item>> byId = new java.util.HashMap<>();
+        entries.forEach(entry -> byId.put(entry.id(), entry.item()));
+        return ids.stream().map(byId::get).filter(Objects::nonNull).toList();
     }
 
     private static List<Long> ids(long[] ids) {

@@ -1,10 +1,9 @@
 package dev.tributary.api.timeline;
 
-import dev.tributary.api.security.Caller;
+import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Ids;
-import dev.tributary.pubsub.ReadState;
-import dev.tributary.pubsub.UnreadCounts;
+import dev.tributary.pubsub.HomeFeed;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -19,12 +18,10 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class ReadStateController {
 
-    private final ReadState readState;
-    private final UnreadCounts unread;
+    private final HomeFeed home;
 
-    ReadStateController(ReadState readState, UnreadCounts unread) {
-        this.readState = readState;
-        this.unread = unread;
+    ReadStateController(HomeFeed home) {
+        this.home = home;
     }
 
     /** What {@code POST /api/v1/markers} takes: ids as strings, like every id on the wire. */
@@ -38,7 +35,7 @@ class ReadStateController {
     /** Benchmarked against a trivial endpoint: one Redis read, nothing else. */
     @GetMapping("/api/v1/unread")
     UnreadView unread(Caller caller) {
-        return UnreadView.of(unread.of(caller.userId()));
+        return UnreadView.of(home.unread(caller.userId()));
     }
 
     @PostMapping("/api/v1/items/{id}/read")
@@ -57,14 +54,14 @@ class ReadStateController {
     Marked marker(Caller caller, @RequestBody Marker marker) {
         long upTo = Ids.required("up_to_id", marker.upToId());
         Long sourceId = Ids.optional("source_id", marker.sourceId());
-        return new Marked(readState.markReadUpTo(caller.userId(), upTo, sourceId));
+        return new Marked(home.markReadUpTo(caller.userId(), upTo, sourceId));
     }
 
     /** Idempotent: marking what is already so is fine; only an entry outside the caller's inbox is a 404. */
     private void mark(Caller caller, String id, boolean read) {
         long itemId = Ids.path(id, "item");
-        boolean changed = read ? readState.markRead(caller.userId(), itemId) : readState.markUnread(caller.userId(), itemId);
-        if (!changed && !readState.inInbox(caller.userId(), itemId)) {
+        boolean changed = read ? home.markRead(caller.userId(), itemId) : home.markUnread(caller.userId(), itemId);
+        if (!changed && !home.holds(caller.userId(), itemId)) {
             throw ApiProblem.notFound("item");
         }
     }

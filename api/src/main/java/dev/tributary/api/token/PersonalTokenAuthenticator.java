@@ -3,7 +3,7 @@ package dev.tributary.api.token;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tributary.api.security.BearerTokenAuthenticator;
-import dev.tributary.api.security.Caller;
+import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.ApiSettings;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;

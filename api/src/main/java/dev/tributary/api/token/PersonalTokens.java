@@ -1,7 +1,7 @@
 package dev.tributary.api.token;
 
-import dev.tributary.api.security.Caller;
-import dev.tributary.api.security.Scope;
+import dev.tributary.api.web.Caller;
+import dev.tributary.api.web.Scope;
 import dev.tributary.storage.IdGenerator;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,13 +1,13 @@
 package dev.tributary.api.token;
 
+import dev.tributary.api.account.StoredAccount;
 import dev.tributary.api.account.Account;
-import dev.tributary.api.security.Caller;
+import dev.tributary.api.web.Caller;
 import dev.tributary.api.security.LoginRefusedException;
 import dev.tributary.api.security.PasswordLogin;
-import dev.tributary.api.security.Scope;
+import dev.tributary.api.web.Scope;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Ids;
-import dev.tributary.storage.Entity;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
@@ -62,7 +62,7 @@ class TokenController {
     @ResponseStatus(HttpStatus.CREATED)
     CreatedToken create(@RequestHeader(name = "Authorization", required = false) @Nullable String authorization,
             @Valid @RequestBody NewToken request, HttpServletRequest http) {
-        Entity<Account> account = basicLogin(authorization, http.getRemoteAddr());
+        StoredAccount account = basicLogin(authorization, http.getRemoteAddr());
         Set<Scope> scopes = scopes(request.scopes());
         if (tokens.count(account.id()) >= PersonalTokens.MAX_PER_USER) {
             throw ApiProblem.conflict("You already have " + PersonalTokens.MAX_PER_USER + " tokens; revoke one first.");
@@ -87,7 +87,7 @@ class TokenController {
         authenticator.revoked(hash);
     }
 
-    private Entity<Account> basicLogin(@Nullable String authorization, String address) {
+    private StoredAccount basicLogin(@Nullable String authorization, String address) {
         if (authorization == null || !authorization.regionMatches(true, 0, "Basic ", 0, 6)) {
             throw ApiProblem.unauthorized("Creating a token takes the account's username and password as HTTP Basic.");
         }

@@ -1,6 +1,6 @@
 package dev.tributary.api.bench;
 
-import dev.tributary.api.security.Caller;
+import dev.tributary.api.web.Caller;
 import java.nio.charset.StandardCharsets;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.http.MediaType;

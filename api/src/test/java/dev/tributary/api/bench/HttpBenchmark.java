@@ -2,7 +2,7 @@ package dev.tributary.api.bench;
 
 import dev.tributary.TributaryApplication;
 import dev.tributary.api.item.ItemViews;
-import dev.tributary.pubsub.HomeTimeline;
+import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.TimelineQuery;
 import dev.tributary.pubsub.bench.Bench;
 import dev.tributary.pubsub.bench.Bench.Args;
@@ -346,7 +346,7 @@ public final class HttpBenchmark {
                     response.body().length));
             return response.body();
         }
-        var page = context.getBean(HomeTimeline.class).page(person, TimelineQuery.newest(PAGE));
+        var page = context.getBean(HomeFeed.class).page(person, TimelineQuery.newest(PAGE));
         byte[] json = context.getBean(JsonMapper.class).writeValueAsBytes(context.getBean(ItemViews.class).ofTimeline(page));
         System.out.println(Bench.format("baseline body: a %d-item home-timeline page made in-process (the endpoint "
                 + "answered %d), %,d bytes", page.size(), response.statusCode(), json.length));

@@ -1,12 +1,12 @@
 package dev.tributary.api.bench;
 
+import dev.tributary.storage.Entity;
 import dev.tributary.api.account.Account;
 import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.Sources;
-import dev.tributary.pubsub.UnreadCounts;
+import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.bench.Bench;
 import dev.tributary.pubsub.bench.TimelineSeed;
-import dev.tributary.storage.Entity;
 import dev.tributary.storage.EntityKind;
 import dev.tributary.storage.EntityStore;
 import dev.tributary.storage.IdGenerator;
@@ -146,7 +146,7 @@ final class HttpSeed {
 
     /** Reads every person's counts once, which builds their hash in Redis from the inbox. */
     private void warmUnreadCounters(long[] people) {
-        UnreadCounts unread = context.getBean(UnreadCounts.class);
+        HomeFeed unread = context.getBean(HomeFeed.class);
         AtomicInteger next = new AtomicInteger();
         List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
         List<Thread> readers = new ArrayList<>();
@@ -154,7 +154,7 @@ final class HttpSeed {
             readers.add(Thread.ofPlatform().name("warm-" + t).start(() -> {
                 try {
                     for (int i = next.getAndIncrement(); i < people.length; i = next.getAndIncrement()) {
-                        unread.of(people[i]);
+                        unread.unread(people[i]);
                     }
                 } catch (RuntimeException e) {
                     failures.add(e);

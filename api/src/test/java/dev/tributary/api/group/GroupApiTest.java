@@ -6,7 +6,7 @@ import dev.tributary.api.testing.ApiClient;
 import dev.tributary.api.testing.ApiResponse;
 import dev.tributary.api.testing.ApiTest;
 import dev.tributary.api.testing.TestUser;
-import dev.tributary.pubsub.ReadState;
+import dev.tributary.pubsub.HomeFeed;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +23,7 @@ import tools.jackson.databind.JsonNode;
 class GroupApiTest {
 
     @LocalServerPort int port;
-    @Autowired ReadState readState;
+    @Autowired HomeFeed readState;
     private ApiClient api;
 
     @BeforeEach
@@ -74,8 +74,8 @@ class GroupApiTest {
         assertThat(feed.status()).isEqualTo(200);
         assertThat(feed.json().valueStream().map(i -> i.path("id").asString())).containsExactly(posted.json().path("id").asString());
         long itemId = Long.parseLong(posted.json().path("id").asString());
-        await(() -> readState.inInbox(owner.numericId(), itemId));
-        await(() -> readState.inInbox(bob.numericId(), itemId));
+        await(() -> readState.holds(owner.numericId(), itemId));
+        await(() -> readState.holds(bob.numericId(), itemId));
         assertThat(api.get("/api/v1/groups", bob.token()).json().valueStream().map(g -> g.path("id").asString())).containsExactly(id);
     }
 

@@ -6,8 +6,7 @@ import dev.tributary.api.testing.ApiClient;
 import dev.tributary.api.testing.ApiResponse;
 import dev.tributary.api.testing.ApiTest;
 import dev.tributary.api.testing.TestUser;
-import dev.tributary.pubsub.HomeTimeline;
-import dev.tributary.pubsub.ReadState;
+import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.TimelineEntry;
 import dev.tributary.pubsub.TimelineQuery;
 import java.time.Duration;
@@ -28,8 +27,8 @@ import tools.jackson.databind.JsonNode;
 class PostApiTest {
 
     @LocalServerPort int port;
-    @Autowired ReadState readState;
-    @Autowired HomeTimeline home;
+    @Autowired HomeFeed readState;
+    @Autowired HomeFeed home;
     private ApiClient api;
 
     @BeforeEach
@@ -119,7 +118,7 @@ class PostApiTest {
         TestUser bob = api.newUser("del");
         api.post("/api/v1/subscriptions", bob.token(), Map.of("user", alice.username()));
         long itemId = Long.parseLong(api.post("/api/v1/posts", alice.token(), Map.of("text", "regrettable")).json().path("id").asString());
-        await(() -> readState.inInbox(bob.numericId(), itemId));
+        await(() -> readState.holds(bob.numericId(), itemId));
 
         ApiResponse deleted = api.delete("/api/v1/posts/" + itemId, alice.token());
         ApiResponse again = api.delete("/api/v1/posts/" + itemId, alice.token());
@@ -128,7 +127,7 @@ class PostApiTest {
         assertThat(again.status()).isEqualTo(404);
         assertThat(homeIds(bob)).doesNotContain(itemId);
         assertThat(api.get("/api/v1/users/" + alice.username() + "/feed", alice.token()).json().size()).isZero();
-        await(() -> !readState.inInbox(bob.numericId(), itemId));
+        await(() -> !readState.holds(bob.numericId(), itemId));
     }
 
     @Test

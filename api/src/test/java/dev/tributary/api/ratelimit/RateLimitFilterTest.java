@@ -9,9 +9,9 @@ import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 
-import dev.tributary.api.security.Caller;
+import dev.tributary.api.web.Caller;
 import dev.tributary.api.security.CallerAuthentication;
-import dev.tributary.api.security.Scope;
+import dev.tributary.api.web.Scope;
 import dev.tributary.api.web.ProblemWriter;
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.Duration;

@@ -8,7 +8,7 @@ import dev.tributary.api.testing.ApiTest;
 import dev.tributary.api.testing.TestUser;
 import dev.tributary.crawler.testing.FeedServer;
 import dev.tributary.crawler.testing.TestFeeds;
-import dev.tributary.pubsub.ReadState;
+import dev.tributary.pubsub.HomeFeed;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -31,7 +31,7 @@ class SubscriptionApiTest {
     private static FeedServer server;
 
     @LocalServerPort int port;
-    @Autowired ReadState readState;
+    @Autowired HomeFeed readState;
     private ApiClient api;
 
     @BeforeAll
@@ -138,7 +138,7 @@ class SubscriptionApiTest {
         assertThat(source.path("status").asString()).isEqualTo("ok");
         assertThat(source.path("last_fetched_at").isNull()).isTrue();
         assertThat(source.path("next_fetch_at").isNull()).isTrue();
-        await(() -> readState.inInbox(alice.numericId(), Long.parseLong(itemId)));
+        await(() -> readState.holds(alice.numericId(), Long.parseLong(itemId)));
     }
 
     @Test
@@ -155,7 +155,7 @@ class SubscriptionApiTest {
         assertThat(created.json().path("source").path("kind").asString()).isEqualTo("group");
         assertThat(created.json().path("source").path("id").asString()).isEqualTo(group.path("source_id").asString());
         assertThat(created.json().path("source").path("title").asString()).isEqualTo("Readers welcome");
-        await(() -> readState.inInbox(reader.numericId(), Long.parseLong(itemId)));
+        await(() -> readState.holds(reader.numericId(), Long.parseLong(itemId)));
     }
 
     @Test

@@ -3,7 +3,7 @@ package dev.tributary.crawler.refresh;
 import dev.tributary.pubsub.Item;
 import dev.tributary.pubsub.Items;
 import dev.tributary.pubsub.Publisher;
-import dev.tributary.storage.Entity;
+import dev.tributary.pubsub.Stored;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,11 +32,11 @@ class GoneFeeds {
         int retired = 0;
         Long before = null;
         while (true) {
-            List<Entity<Item>> page = items.ofSource(sourceId, before, null, Items.MAX_PAGE);
+            List<Stored<Item>> page = items.ofSource(sourceId, before, null, Items.MAX_PAGE);
             if (page.isEmpty()) {
                 break;
             }
-            for (Entity<Item> item : page) {
+            for (Stored<Item> item : page) {
                 if (publisher.tombstone(item.id())) {
                     retired++;
                 }

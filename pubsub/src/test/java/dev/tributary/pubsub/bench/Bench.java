@@ -1,5 +1,10 @@
 package dev.tributary.pubsub.bench;
 
+import dev.tributary.pubsub.Item;
+import dev.tributary.pubsub.MediaType;
+import dev.tributary.pubsub.NewItem;
+import dev.tributary.pubsub.testing.PubsubTestApplication;
+import dev.tributary.storage.IndexDefinition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -11,14 +16,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-
-import dev.tributary.pubsub.MediaType;
-import dev.tributary.pubsub.NewItem;
-import dev.tributary.pubsub.testing.PubsubTestApplication;
-import dev.tributary.storage.IndexDefinition;
-
 import javax.sql.DataSource;
-
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;

@@ -1,5 +1,17 @@
 package dev.tributary.pubsub.bench;
 
+import dev.tributary.pubsub.FanoutSettings;
+import dev.tributary.pubsub.MediaType;
+import dev.tributary.pubsub.NewItem;
+import dev.tributary.pubsub.PublishResult;
+import dev.tributary.pubsub.Publisher;
+import dev.tributary.pubsub.Sources;
+import dev.tributary.pubsub.TimelineSettings;
+import dev.tributary.pubsub.Unread;
+import dev.tributary.pubsub.HomeFeed;
+import dev.tributary.pubsub.bench.Bench.Args;
+import dev.tributary.pubsub.bench.Bench.Series;
+import dev.tributary.storage.IdGenerator;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -20,21 +32,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
-
 import javax.sql.DataSource;
-
-import dev.tributary.pubsub.FanoutSettings;
-import dev.tributary.pubsub.MediaType;
-import dev.tributary.pubsub.NewItem;
-import dev.tributary.pubsub.PublishResult;
-import dev.tributary.pubsub.Publisher;
-import dev.tributary.pubsub.Sources;
-import dev.tributary.pubsub.TimelineSettings;
-import dev.tributary.pubsub.UnreadCounts;
-import dev.tributary.pubsub.bench.Bench.Args;
-import dev.tributary.pubsub.bench.Bench.Series;
-import dev.tributary.storage.IdGenerator;
-
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -56,7 +54,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * a rebuild of an empty inbox leaves them), so fan-out takes the full counter path of active readers.
  * The inbox trimmer is paused (its interval set to an hour): trimming is not delivery, and the
  * baseline does not trim. Subject and baseline alternate which goes first from round to round.
- * Then unread-count reads/s ({@code UnreadCounts.of}, random people of b's audience, 2 threads)
+ * Then unread-count reads/s ({@code HomeFeed.unread}, random people of b's audience, 2 threads)
  * with no fan-out running, and while a fan-out b runs. After the table, the SQL statements and
  * Redis commands per 1,000 rows of fan-out, from the servers' own counters.
  *
@@ -94,7 +92,7 @@ public final class FanoutBenchmark {
 
     private final Sources sources;
     private final Publisher publisher;
-    private final UnreadCounts unread;
+    private final HomeFeed unread;
     private final IdGenerator ids;
     private final JdbcTemplate jdbc;
     private final DataSource dataSource;
@@ -118,7 +116,7 @@ public final class FanoutBenchmark {
     FanoutBenchmark(ConfigurableApplicationContext context, Args args) {
         this.sources = context.getBean(Sources.class);
         this.publisher = context.getBean(Publisher.class);
-        this.unread = context.getBean(UnreadCounts.class);
+        this.unread = context.getBean(HomeFeed.class);
         this.ids = context.getBean(IdGenerator.class);
         this.dataSource = context.getBean(DataSource.class);
         this.jdbc = new JdbcTemplate(dataSource);
@@ -301,7 +299,7 @@ public final class FanoutBenchmark {
     private void checkCounters(Scenario s) {
         for (int i = 0; i < 10; i++) {
             long user = s.users().get(random.nextInt(s.users().size()));
-            long counted = unread.of(user).total();
+            long counted = unread.unread(user).total();
             long truth = jdbc.queryForObject("SELECT COUNT(*) FROM inbox WHERE user_id = ? AND is_read = FALSE", Long.class, user);
             if (counted != truth) {
                 System.out.println(Bench.format("  WARNING: user %d has %d unread inbox rows but the counter says %d",
@@ -376,7 +374,7 @@ public final class FanoutBenchmark {
     // ---------------------------------------------------------------- unread reads
 
     /**
-     * Reads/s of {@code UnreadCounts.of} for random users of the list on the read threads, for
+     * Reads/s of {@code HomeFeed.unread} for random users of the list on the read threads, for
      * {@code readTime} if {@code fanoutDone} is null, else until it says the fan-out is over
      * (bounded by the step limit).
      */
@@ -392,7 +390,7 @@ public final class FanoutBenchmark {
                 try {
                     long n = 0;
                     while (!stop.get() && System.nanoTime() < deadline) {
-                        unread.of(users.get(ThreadLocalRandom.current().nextInt(users.size())));
+                        unread.unread(users.get(ThreadLocalRandom.current().nextInt(users.size())));
                         n++;
                     }
                     count.addAndGet(n);

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
 
-import dev.tributary.pubsub.HomeTimeline;
+import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.Items;
 import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.Sources;
@@ -29,7 +29,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * {@code ./bench/run timeline}: the home timeline's first page ({@code HomeTimeline.page(user,
+ * {@code ./bench/run timeline}: the home timeline's first page ({@code HomeFeed.page(user,
  * TimelineQuery.newest(50))}: the window-bounded inbox query, the multi-get of the items, their
  * decoding) for random people, against the same run's plain JDBC: the newest 50 item ids of the
  * inbox by primary key, then {@code SELECT id, body FROM entities WHERE id IN (...)} reading the
@@ -77,7 +77,7 @@ public final class TimelineBenchmark {
 
     private final Sources sources;
     private final Publisher publisher;
-    private final HomeTimeline timeline;
+    private final HomeFeed timeline;
     private final Items items;
     private final IdGenerator ids;
     private final DataSource dataSource;
@@ -97,7 +97,7 @@ public final class TimelineBenchmark {
     TimelineBenchmark(ConfigurableApplicationContext context, Args args) {
         this.sources = context.getBean(Sources.class);
         this.publisher = context.getBean(Publisher.class);
-        this.timeline = context.getBean(HomeTimeline.class);
+        this.timeline = context.getBean(HomeFeed.class);
         this.items = context.getBean(Items.class);
         this.ids = context.getBean(IdGenerator.class);
         this.dataSource = context.getBean(DataSource.class);
@@ -146,10 +146,10 @@ public final class TimelineBenchmark {
                 inboxSeconds, rows / inboxSeconds, inboxBytes >> 20, bufferPool >> 20));
 
         System.out.println(Bench.format("  InnoDB rows read per first page (Handler_read_*, average of 100 people): "
-                + "baseline inbox query %.0f, HomeTimeline's window-bounded query %.0f", rowsRead(NEWEST, people, false),
+                + "baseline inbox query %.0f, HomeFeed's window-bounded query %.0f", rowsRead(NEWEST, people, false),
                 rowsRead(WINDOW, people, true)));
         Variant baseline = new Variant("raw inbox SELECT + entities IN (baseline)", "baseline", this::rawPage);
-        Variant subject = new Variant("HomeTimeline.page(newest(50))", "timeline",
+        Variant subject = new Variant("HomeFeed.page(newest(50))", "timeline",
                 (connection, user) -> expect(timeline.page(user, TimelineQuery.newest(PAGE))));
         List<Variant> variants = new ArrayList<>(List.of(baseline, subject));
         if (breakdown) {
@@ -283,7 +283,7 @@ public final class TimelineBenchmark {
     }
 
     /**
-     * The SQL of {@code HomeTimeline} for a first page (the newest 50 inside the window of the
+     * The SQL of {@code HomeFeed} for a first page (the newest 50 inside the window of the
      * newest N, copied from it as of this writing), then the bodies as the baseline reads them.
      */
     private int windowPage(Connection connection, long user) throws SQLException {

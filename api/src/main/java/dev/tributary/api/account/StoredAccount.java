@@ -1,0 +1,5 @@
+package dev.tributary.api.account;
+
+/** An account with its id (the person's id everywhere), as {@link Accounts} hands it out. */
+public record StoredAccount(long id, Account body) {
+}

@@ -1,7 +1,0 @@
-package dev.tributary.api.reaction;
-
-/** How many likes and comments an item has. */
-public record ReactionCount(long likes, long comments) {
-
-    public static final ReactionCount NONE = new ReactionCount(0, 0);
-}

@@ -1,9 +1,0 @@
-package dev.tributary.pubsub;
-
-/** A worker's lease on a fan-out task expired and another worker took it: stop without writing. */
-class LeaseLostException extends RuntimeException {
-
-    LeaseLostException(long taskId) {
-        super("lease on fan-out task " + taskId + " was taken over", null, false, false);
-    }
-}

@@ -1,9 +1,0 @@
-package dev.tributary.pubsub;
-
-/** One subscriber of a source as fan-out sees it: who, and which media types they take. */
-record Subscriber(long userId, int mediaMask) {
-
-    boolean takes(MediaType type) {
-        return (mediaMask & type.bit()) != 0;
-    }
-}

@@ -1,0 +1,125 @@
+package dev.tributary.pubsub.inbox;
+
+import dev.tributary.pubsub.InboxEvent;
+import dev.tributary.pubsub.TimelineEntry;
+import dev.tributary.pubsub.TimelineQuery;
+import dev.tributary.pubsub.TimelineStamps;
+import dev.tributary.pubsub.Unread;
+import dev.tributary.storage.Transactions;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.TransactionStatus;
+
+/**
+ * The one façade of a person's inbox: its table, the home-timeline window read from it, read
+ * marks, the unread counters, trimming, and the stamps that void kept pages. Every change to an
+ * inbox passes here, so counters, announcements and stamps move with it without a caller having
+ * to remember them. Used by pubsub's own parts; readers outside pubsub go through
+ * {@link dev.tributary.pubsub.HomeFeed}.
+ */
+@Service
+public class Inbox {
+
+    private final InboxTable table;
+    private final TimelinePages pages;
+    private final ReadMarks marks;
+    private final UnreadCounters counters;
+    private final PageStamps stamps;
+    private final InboxTrimQueue trimQueue;
+    private final Transactions tx;
+
+    Inbox(InboxTable table, TimelinePages pages, ReadMarks marks, UnreadCounters counters, PageStamps stamps,
+            InboxTrimQueue trimQueue, Transactions tx) {
+        this.table = table;
+        this.pages = pages;
+        this.marks = marks;
+        this.counters = counters;
+        this.stamps = stamps;
+        this.trimQueue = trimQueue;
+        this.tx = tx;
+    }
+
+    /**
+     * Writes the rows not there yet, inside the caller's transaction, and returns exactly those:
+     * their unread counts move and {@code event} is announced to their people before the commit
+     * (with the rows locked, which keeps a concurrent rebuild exact), and the inboxes are queued
+     * for trimming once it commits.
+     */
+    public List<InboxRow> deliver(List<InboxRow> rows, TransactionStatus status, InboxEvent event) {
+        List<InboxRow> inserted = table.deliver(rows, status);
+        if (inserted.isEmpty()) {
+            return inserted;
+        }
+        List<Long> people = inserted.stream().map(InboxRow::userId).distinct().toList();
+        counters.apply(inserted.stream().filter(row -> !row.read()).map(row -> UnreadDelta.of(row, 1)).toList(), event, people);
+        tx.afterCommit(() -> trimQueue.add(people));
+        return inserted;
+    }
+
+    /**
+     * Removes up to {@code limit} entries of a tombstoned item, of people after {@code afterUser},
+     * inside the caller's transaction; their counts move and the deletion is announced.
+     */
+    public List<InboxRow> retract(long itemId, long afterUser, int limit) {
+        List<InboxRow> rows = table.lockRowsOfItem(itemId, afterUser, limit);
+        table.delete(rows);
+        if (!rows.isEmpty()) {
+            counters.apply(rows.stream().filter(row -> !row.read()).map(row -> UnreadDelta.of(row, -1)).toList(),
+                    new InboxEvent(InboxEvent.Type.DELETE, itemId), rows.stream().map(InboxRow::userId).toList());
+        }
+        return rows;
+    }
+
+    /** Up to {@code limit} people after {@code afterUser} whose inbox holds the item (a plain read). */
+    public List<Long> recipientsAfter(long itemId, long afterUser, int limit) {
+        return table.recipientsAfter(itemId, afterUser, limit);
+    }
+
+    /** Drops these people's counters, to be rebuilt exactly on their next read (a batch that may have died half-way). */
+    public void invalidateCounters(Collection<Long> people) {
+        counters.invalidate(people);
+    }
+
+    /** Voids every kept page that shows these items, once the caller's transaction commits. */
+    public void itemsChanged(Collection<Long> itemIds) {
+        stamps.itemsChanged(itemIds);
+    }
+
+    /** One page of the bounded home timeline, newest first. */
+    public List<TimelineEntry> page(long userId, TimelineQuery query) {
+        return pages.page(userId, query);
+    }
+
+    /** The stamps a kept page of these items is checked against: one Redis round trip. */
+    public TimelineStamps stamps(long userId, List<Long> itemIds) {
+        return stamps.read(userId, itemIds);
+    }
+
+    /** The person's exact unread counts. */
+    public Unread unread(long userId) {
+        return counters.read(userId);
+    }
+
+    /** Sets one entry's read flag; false if it is not in the person's inbox or already was so. */
+    public boolean setRead(long userId, long itemId, boolean read) {
+        return marks.set(userId, itemId, read);
+    }
+
+    /** Marks read every entry up to and including {@code upToItemId}, of one source or all; how many changed. */
+    public int markReadUpTo(long userId, long upToItemId, @Nullable Long sourceId) {
+        return marks.markReadUpTo(userId, upToItemId, sourceId);
+    }
+
+    /** Whether the item is in the person's inbox (read or not). */
+    public boolean holds(long userId, long itemId) {
+        return table.find(userId, itemId).isPresent();
+    }
+
+    /** Which of these items the person has read; one query. */
+    public Set<Long> readAmong(long userId, Collection<Long> itemIds) {
+        return table.readAmong(userId, itemIds);
+    }
+}

@@ -1,0 +1,204 @@
+package dev.tributary.pubsub.inbox;
+
+import dev.tributary.pubsub.MediaType;
+import java.util.ArrayList;
+import java.util.Optional;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.TransactionStatus;
+
+/**
+ * The SQL of the {@code inbox} table, behind {@link Inbox}: idempotent delivery that knows exactly which rows were
+ * new, read state, and the locked reads that let every change report its exact unread deltas.
+ * Every statement carries the user id (the sharding key), except retraction by item.
+ */
+@Component
+class InboxTable {
+
+    private static final RowMapper<InboxRow> ROW = (rs, n) -> new InboxRow(rs.getLong("user_id"), rs.getLong("item_id"),
+            rs.getLong("source_id"), MediaType.ofBit(rs.getInt("media")), rs.getBoolean("is_read"));
+
+    private final JdbcClient jdbc;
+    private final JdbcTemplate template;
+
+    InboxTable(JdbcClient jdbc, JdbcTemplate template) {
+        this.jdbc = jdbc;
+        this.template = template;
+    }
+
+    /**
+     * Inserts the rows (one item to many people, or many items to one) that are not there yet and returns exactly those, inside
+     * the caller's transaction. The common case is one multi-row INSERT IGNORE; only when some
+     * rows already existed (a person reached by two paths) does it roll back to a savepoint and
+     * insert the missing rows alone, so that unread counts never count an entry twice.
+     */
+    List<InboxRow> deliver(List<InboxRow> rows, TransactionStatus status) {
+        if (rows.isEmpty()) {
+            return List.of();
+        }
+        Object savepoint = status.createSavepoint();
+        int inserted = insertIgnore(rows);
+        if (inserted == rows.size()) {
+            status.releaseSavepoint(savepoint);
+            return rows;
+        }
+        status.rollbackToSavepoint(savepoint);
+        status.releaseSavepoint(savepoint);
+        Set<InboxKey> present = present(rows);
+        List<InboxRow> missing = rows.stream().filter(row -> !present.contains(InboxKey.of(row))).toList();
+        insertIgnore(missing);
+        return missing;
+    }
+
+    /** (user, item) of an inbox row. */
+    private record InboxKey(long userId, long itemId) {
+        static InboxKey of(InboxRow row) {
+            return new InboxKey(row.userId(), row.itemId());
+        }
+    }
+
+    /**
+     * Which of the rows are already there, locked. Fan-out delivers one item to many people,
+     * a back-fill many items to one person: both shapes are one indexed query per item or person.
+     */
+    private Set<InboxKey> present(List<InboxRow> rows) {
+        Map<Long, List<InboxRow>> byItem = rows.stream().collect(Collectors.groupingBy(InboxRow::itemId));
+        Set<InboxKey> present = new HashSet<>();
+        if (byItem.size() == 1) {
+            long item = rows.getFirst().itemId();
+            jdbc.sql("SELECT user_id FROM inbox WHERE item_id = :item AND user_id IN (:users) FOR UPDATE")
+                    .param("item", item).param("users", rows.stream().map(InboxRow::userId).toList())
+                    .query(Long.class).list().forEach(user -> present.add(new InboxKey(user, item)));
+            return present;
+        }
+        rows.stream().collect(Collectors.groupingBy(InboxRow::userId)).forEach((user, ofUser) ->
+                jdbc.sql("SELECT item_id FROM inbox WHERE user_id = :user AND item_id IN (:items) FOR UPDATE")
+                        .param("user", user).param("items", ofUser.stream().map(InboxRow::itemId).toList())
+                        .query(Long.class).list().forEach(item -> present.add(new InboxKey(user, item))));
+        return present;
+    }
+
+    private int insertIgnore(List<InboxRow> rows) {
+        if (rows.isEmpty()) {
+            return 0;
+        }
+        StringBuilder sql = new StringBuilder("INSERT IGNORE INTO inbox (user_id, item_id, source_id, media, is_read) VALUES ");
+        List<Object> args = new ArrayList<>(rows.size() * 4);
+        for (InboxRow row : rows) {
+            sql.append(args.isEmpty() ? "(?, ?, ?, ?, FALSE)" : ", (?, ?, ?, ?, FALSE)");
+            args.add(row.userId());
+            args.add(row.itemId());
+            args.add(row.sourceId());
+            args.add(row.media().bit());
+        }
+        return template.update(sql.toString(), args.toArray());
+    }
+
+    /** Up to {@code limit} users after {@code afterUser} whose inbox holds the item (a plain read). */
+    List<Long> recipientsAfter(long itemId, long afterUser, int limit) {
+        return jdbc.sql("SELECT user_id FROM inbox WHERE item_id = ? AND user_id > ? ORDER BY user_id LIMIT ?")
+                .params(itemId, afterUser, limit)
+                .query(Long.class)
+                .list();
+    }
+
+    /** Which of {@code itemIds} are in the person's inbox and read: one query over their inbox rows. */
+    Set<Long> readAmong(long userId, Collection<Long> itemIds) {
+        if (itemIds.isEmpty()) {
+            return Set.of();
+        }
+        return new HashSet<>(jdbc.sql("""
+                SELECT item_id FROM inbox WHERE user_id = :user AND item_id IN (:items) AND is_read = TRUE
+                """).param("user", userId).param("items", itemIds).query(Long.class).list());
+    }
+
+    Optional<InboxRow> find(long userId, long itemId) {
+        return jdbc.sql("SELECT * FROM inbox WHERE user_id = ? AND item_id = ?").params(userId, itemId).query(ROW).optional();
+    }
+
+    /** Sets one entry's read flag; the row as it was if this changed it. */
+    Optional<InboxRow> setRead(long userId, long itemId, boolean read) {
+        Optional<InboxRow> row = jdbc.sql("SELECT * FROM inbox WHERE user_id = ? AND item_id = ? FOR UPDATE")
+                .params(userId, itemId).query(ROW).optional();
+        if (row.isEmpty() || row.get().read() == read) {
+            return Optional.empty();
+        }
+        jdbc.sql("UPDATE inbox SET is_read = ? WHERE user_id = ? AND item_id = ?").params(read, userId, itemId).update();
+        return row;
+    }
+
+    /** Marks read every unread entry up to and including {@code upToItemId}; the rows it changed. */
+    List<InboxRow> markReadUpTo(long userId, long upToItemId, Long sourceId) {
+        List<InboxRow> rows = jdbc.sql("""
+                SELECT * FROM inbox WHERE user_id = ? AND item_id <= ? AND is_read = FALSE
+                """ + (sourceId == null ? "" : " AND source_id = ?") + " FOR UPDATE")
+                .params(sourceId == null ? List.of(userId, upToItemId) : List.of(userId, upToItemId, sourceId))
+                .query(ROW)
+                .list();
+        if (!rows.isEmpty()) {
+            jdbc.sql("UPDATE inbox SET is_read = TRUE WHERE user_id = :user AND item_id IN (:items)")
+                    .param("user", userId)
+                    .param("items", rows.stream().map(InboxRow::itemId).toList())
+                    .update();
+        }
+        return rows;
+    }
+
+    /**
+     * Unread entries of a person grouped by (source, media): the truth the Redis counters are
+     * rebuilt from. A locking read, so it waits for every writer holding one of the person's rows
+     * (those writers move the counters before they commit; see UnreadCounters).
+     */
+    List<UnreadDelta> unreadGroups(long userId) {
+        return jdbc.sql("""
+                SELECT source_id, media, COUNT(*) FROM inbox WHERE user_id = ? AND is_read = FALSE
+                GROUP BY source_id, media LOCK IN SHARE MODE
+                """)
+                .param(userId)
+                .query((rs, n) -> new UnreadDelta(userId, rs.getLong(1), MediaType.ofBit(rs.getInt(2)), rs.getInt(3)))
+                .list();
+    }
+
+    /** Locks and returns up to {@code limit} of the entries older than the newest {@code keep}, oldest first. */
+    List<InboxRow> lockBeyondWindow(long userId, int keep, int limit) {
+        Long floor = jdbc.sql("SELECT item_id FROM inbox WHERE user_id = ? ORDER BY item_id DESC LIMIT 1 OFFSET ?")
+                .params(userId, keep - 1)
+                .query(Long.class)
+                .optional()
+                .orElse(null);
+        if (floor == null) {
+            return List.of();
+        }
+        return jdbc.sql("SELECT * FROM inbox WHERE user_id = ? AND item_id < ? ORDER BY item_id LIMIT ? FOR UPDATE")
+                .params(userId, floor, limit).query(ROW).list();
+    }
+
+    /** Locks up to {@code limit} entries of an item, by user after {@code afterUser}: a retraction batch. */
+    List<InboxRow> lockRowsOfItem(long itemId, long afterUser, int limit) {
+        return jdbc.sql("SELECT * FROM inbox WHERE item_id = ? AND user_id > ? ORDER BY user_id LIMIT ? FOR UPDATE")
+                .params(itemId, afterUser, limit).query(ROW).list();
+    }
+
+    /** Deletes exactly these entries (locked by the caller), so the deltas reported match what went. */
+    void delete(Collection<InboxRow> rows) {
+        if (rows.isEmpty()) {
+            return;
+        }
+        String tuples = String.join(", ", Collections.nCopies(rows.size(), "(?, ?)"));
+        List<Object> args = new ArrayList<>(rows.size() * 2);
+        rows.forEach(row -> {
+            args.add(row.userId());
+            args.add(row.itemId());
+        });
+        template.update("DELETE FROM inbox WHERE (user_id, item_id) IN (" + tuples + ")", args.toArray());
+    }
+}

@@ -1,0 +1,50 @@
+package dev.tributary.pubsub.inbox;
+
+import dev.tributary.pubsub.InboxEvent;
+import dev.tributary.storage.Transactions;
+import java.util.List;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.springframework.stereotype.Component;
+
+/**
+ * Read and unread marks on a person's inbox. Each change locks the rows it flips and moves the
+ * Redis counters by exactly what flipped before it commits, so counts stay exact under
+ * concurrent fan-out, marking and rebuilds.
+ */
+@Component
+class ReadMarks {
+
+    /** Read state changed otherwise than by a new entry: the live stream refreshes its counts. */
+    private static final InboxEvent UNREAD = new InboxEvent(InboxEvent.Type.UNREAD, 0);
+
+    private final Transactions tx;
+    private final InboxTable inbox;
+    private final UnreadCounters counters;
+
+    ReadMarks(Transactions tx, InboxTable inbox, UnreadCounters counters) {
+        this.tx = tx;
+        this.inbox = inbox;
+        this.counters = counters;
+    }
+
+    /** Sets one entry's read flag; false if it is not in the person's inbox or already was so. */
+    boolean set(long userId, long itemId, boolean read) {
+        return tx.write("mark " + itemId + (read ? " read" : " unread"), status -> {
+            Optional<InboxRow> changed = inbox.setRead(userId, itemId, read);
+            changed.ifPresent(row -> counters.apply(List.of(UnreadDelta.of(row, read ? -1 : 1)), UNREAD, List.of(userId)));
+            return changed.isPresent();
+        });
+    }
+
+    /** Marks read every entry up to and including {@code upToItemId}, of one source or all; how many changed. */
+    int markReadUpTo(long userId, long upToItemId, @Nullable Long sourceId) {
+        return tx.write("mark read up to " + upToItemId, status -> {
+            List<InboxRow> marked = inbox.markReadUpTo(userId, upToItemId, sourceId);
+            if (!marked.isEmpty()) {
+                counters.apply(marked.stream().map(row -> UnreadDelta.of(row, -1)).toList(), UNREAD, List.of(userId));
+            }
+            return marked.size();
+        });
+    }
+}

@@ -1,0 +1,275 @@
+package dev.tributary.pubsub.inbox;
+
+import dev.tributary.pubsub.InboxEvent;
+import dev.tributary.pubsub.MediaType;
+import dev.tributary.pubsub.TimelineSettings;
+import dev.tributary.pubsub.Unread;
+import dev.tributary.storage.Transactions;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.DefaultRedisScript;
+import org.springframework.stereotype.Component;
+
+/**
+ * Unread counters in Redis, one hash per person ({@code t} total, {@code s<id>} per source,
+ * {@code m<bit>} per media type), kept exact against MySQL, the truth.
+ *
+ * <p>The protocol. A writer moves the counters inside its transaction, after its rows are
+ * written and locked, before it commits ({@link #apply}); each move stamps a fresh random
+ * generation {@code _g}, and only a built hash ({@code _b}) is counted into. A rollback
+ * invalidates what it moved. A rebuild (a read that finds no built hash) stamps a generation if
+ * there is none, remembers it, counts the inbox with a locking read, which waits for every
+ * writer still holding one of the person's rows, and writes the counts only if the generation
+ * has not moved. So a delta is either in the count (its writer committed before the count,
+ * having moved an unbuilt hash: nothing) or not (its writer locked rows after the count, and
+ * moves the hash after the rebuild wrote it, or moved the generation and made it retry).
+ * A hash lost to a restart, {@code FLUSHALL}, eviction or expiry is simply unbuilt again.
+ */
+@Component
+class UnreadCounters {
+
+    /**
+     * Moves the counters of many people in one call: ARGV[1] a fresh generation, ARGV[2] the
+     * announcement ('' for none), then per key its channel, its number of fields and the
+     * (field, change) pairs. A built hash is counted into; an unbuilt one that exists (a rebuild
+     * is counting it) gets the new generation; an absent one is left absent.
+     */
+    private static final String APPLY = """
+            local a = 3
+            for k = 1, #KEYS do
+              local key = KEYS[k]
+              local channel = ARGV[a]
+              local n = tonumber(ARGV[a + 1])
+              a = a + 2
+              if redis.call('HEXISTS', key, '_b') == 1 then
+                for i = 1, n do
+                  if redis.call('HINCRBY', key, ARGV[a], ARGV[a + 1]) <= 0 then
+                    redis.call('HDEL', key, ARGV[a])
+                  end
+                  a = a + 2
+                end
+              else
+                if n > 0 and redis.call('EXISTS', key) == 1 then
+                  redis.call('HSET', key, '_g', ARGV[1])
+                end
+                a = a + 2 * n
+              end
+              if ARGV[2] ~= '' then
+                redis.call('PUBLISH', channel, ARGV[2])
+              end
+            end
+            return #KEYS
+            """;
+
+    /** Returns the generation to rebuild against, stamping one first so that a lost hash is noticed. */
+    private static final String GENERATION = """
+            local g = redis.call('HGET', KEYS[1], '_g')
+            if not g then
+              g = ARGV[1]
+              redis.call('HSET', KEYS[1], '_g', g)
+              redis.call('EXPIRE', KEYS[1], ARGV[2])
+            end
+            return g
+            """;
+
+    private static final String REBUILD = """
+            if redis.call('HGET', KEYS[1], '_g') ~= ARGV[1] then
+              return 0
+            end
+            if redis.call('HEXISTS', KEYS[1], '_b') == 1 then
+              return 2
+            end
+            redis.call('DEL', KEYS[1])
+            redis.call('HSET', KEYS[1], '_b', '1', '_g', ARGV[1])
+            for i = 3, #ARGV, 2 do
+              redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+            end
+            redis.call('EXPIRE', KEYS[1], ARGV[2])
+            return 1
+            """;
+
+    private static final String INVALIDATE = """
+            redis.call('DEL', KEYS[1])
+            redis.call('HSET', KEYS[1], '_g', ARGV[1])
+            redis.call('EXPIRE', KEYS[1], ARGV[2])
+            return 1
+            """;
+
+    private static final DefaultRedisScript<Long> APPLY_SCRIPT = new DefaultRedisScript<>(APPLY, Long.class);
+    private static final DefaultRedisScript<Long> INVALIDATE_SCRIPT = new DefaultRedisScript<>(INVALIDATE, Long.class);
+    private static final DefaultRedisScript<Long> REBUILD_SCRIPT = new DefaultRedisScript<>(REBUILD, Long.class);
+    private static final DefaultRedisScript<String> GENERATION_SCRIPT = new DefaultRedisScript<>(GENERATION, String.class);
+    /** People per script call: keeps one call's arguments to a few hundred KB. */
+    private static final int PEOPLE_PER_CALL = 1000;
+
+    private final StringRedisTemplate redis;
+    private final InboxTable inbox;
+    private final long ttlSeconds;
+    private final InboxMetrics metrics;
+    private final boolean cluster;
+    private final PageStamps stamps;
+    private final Transactions tx;
+
+    UnreadCounters(StringRedisTemplate redis, InboxTable inbox, TimelineSettings settings, InboxMetrics metrics,
+            PageStamps stamps, Transactions tx) {
+        this.metrics = metrics;
+        this.stamps = stamps;
+        this.tx = tx;
+        this.cluster = redis.getConnectionFactory() instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
+        this.redis = redis;
+        this.inbox = inbox;
+        this.ttlSeconds = settings.counterTtl().toSeconds();
+    }
+
+    static String key(long userId) {
+        return "tributary:unread:{" + userId + "}";
+    }
+
+    /**
+     * Moves counters and announces {@code event} (may be null) to {@code notify}, in one script
+     * call per thousand people. Call it inside the writer's transaction, after its rows are
+     * written: if that transaction then rolls back, the people's counters are invalidated.
+     */
+    void apply(Collection<UnreadDelta> deltas, InboxEvent event, Collection<Long> notify) {
+        Map<Long, Map<String, Long>> byUser = new LinkedHashMap<>();
+        notify.forEach(user -> byUser.put(user, new LinkedHashMap<>()));
+        for (UnreadDelta delta : deltas) {
+            addTo(byUser.computeIfAbsent(delta.userId(), u -> new LinkedHashMap<>()), delta);
+        }
+        if (byUser.isEmpty()) {
+            return;
+        }
+        List<Long> people = List.copyOf(byUser.keySet());
+        tx.afterRollback(() -> invalidate(people));
+        String message = event == null ? "" : event.encode();
+        String generation = token();
+        forEachCall(List.copyOf(byUser.keySet()), users -> {
+            List<String> keys = new ArrayList<>(users.size());
+            List<String> args = new ArrayList<>(2 + users.size() * 8);
+            args.add(generation);
+            args.add(message);
+            for (long user : users) {
+                Map<String, Long> fields = byUser.get(user);
+                keys.add(key(user));
+                args.add(InboxEvent.channel(user));
+                args.add(Integer.toString(fields.size()));
+                fields.forEach((field, change) -> {
+                    args.add(field);
+                    args.add(Long.toString(change));
+                });
+            }
+            redis.execute(APPLY_SCRIPT, keys, args.toArray());
+        });
+        // Every inbox change passes here: cached pages of these people are void once it commits.
+        stamps.peopleChanged(byUser.keySet());
+    }
+
+    /** Drops these people's counters (to be rebuilt on the next read), fencing any rebuild in flight. */
+    void invalidate(Collection<Long> users) {
+        if (users.isEmpty()) {
+            return;
+        }
+        String ttl = Long.toString(ttlSeconds);
+        for (long user : users) {
+            redis.execute(INVALIDATE_SCRIPT, List.of(key(user)), token(), ttl);
+        }
+    }
+
+    /**
+     * Splits people into script calls: up to a thousand per call on a single Redis; one per call
+     * on Redis Cluster, where a script may only touch the keys of one slot.
+     */
+    private void forEachCall(List<Long> users, java.util.function.Consumer<List<Long>> call) {
+        int size = cluster ? 1 : PEOPLE_PER_CALL;
+        for (int start = 0; start < users.size(); start += size) {
+            call.accept(users.subList(start, Math.min(users.size(), start + size)));
+        }
+    }
+
+    /** The person's counts: from Redis when built, else rebuilt from the inbox (exactly). */
+    Unread read(long userId) {
+        for (int attempt = 0; attempt < 3; attempt++) {
+            Map<Object, Object> hash = redis.opsForHash().entries(key(userId));
+            if (hash.containsKey("_b")) {
+                return parse(hash);
+            }
+            String generation = redis.execute(GENERATION_SCRIPT, List.of(key(userId)), token(), Long.toString(ttlSeconds));
+            List<UnreadDelta> groups = inbox.unreadGroups(userId);
+            metrics.counterRebuilt();
+            Long outcome = redis.execute(REBUILD_SCRIPT, List.of(key(userId)), rebuildArgs(generation, groups));
+            if (outcome == null || outcome == 1) {
+                return summarise(groups);
+            }
+            // 2: a concurrent rebuild won, read it; 0: a delta landed while we counted, count again.
+        }
+        // Deltas keep landing while we count: answer from the inbox, uncached.
+        return summarise(inbox.unreadGroups(userId));
+    }
+
+    private Object[] rebuildArgs(String generation, List<UnreadDelta> groups) {
+        Map<String, Long> fields = new LinkedHashMap<>();
+        groups.forEach(group -> addTo(fields, group));
+        List<String> args = new ArrayList<>(2 + fields.size() * 2);
+        args.add(generation);
+        args.add(Long.toString(ttlSeconds));
+        fields.forEach((field, count) -> {
+            args.add(field);
+            args.add(Long.toString(count));
+        });
+        return args.toArray();
+    }
+
+    /** Adds a delta to a person's hash fields: the total, its source's and its media type's. */
+    private static void addTo(Map<String, Long> fields, UnreadDelta delta) {
+        fields.merge("t", (long) delta.change(), Long::sum);
+        fields.merge("s" + delta.sourceId(), (long) delta.change(), Long::sum);
+        fields.merge("m" + delta.media().bit(), (long) delta.change(), Long::sum);
+    }
+
+    static Unread summarise(List<UnreadDelta> groups) {
+        long total = 0;
+        Map<Long, Long> bySource = new HashMap<>();
+        Map<MediaType, Long> byMedia = new EnumMap<>(MediaType.class);
+        for (UnreadDelta group : groups) {
+            total += group.change();
+            bySource.merge(group.sourceId(), (long) group.change(), Long::sum);
+            byMedia.merge(group.media(), (long) group.change(), Long::sum);
+        }
+        return new Unread(total, bySource, byMedia);
+    }
+
+    private static Unread parse(Map<Object, Object> hash) {
+        long total = 0;
+        Map<Long, Long> bySource = new HashMap<>();
+        Map<MediaType, Long> byMedia = new EnumMap<>(MediaType.class);
+        for (Map.Entry<Object, Object> entry : hash.entrySet()) {
+            String field = (String) entry.getKey();
+            if (field.startsWith("_")) {
+                continue;
+            }
+            long value = Long.parseLong((String) entry.getValue());
+            if (value <= 0) {
+                continue;
+            }
+            switch (field.charAt(0)) {
+                case 't' -> total = value;
+                case 's' -> bySource.put(Long.parseLong(field.substring(1)), value);
+                case 'm' -> byMedia.put(MediaType.ofBit(Integer.parseInt(field.substring(1))), value);
+                default -> { }
+            }
+        }
+        return new Unread(total, bySource, byMedia);
+    }
+
+    private static String token() {
+        return Long.toHexString(ThreadLocalRandom.current().nextLong());
+    }
+}

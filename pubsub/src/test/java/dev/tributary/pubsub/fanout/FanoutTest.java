@@ -1,0 +1,88 @@
+package dev.tributary.pubsub.fanout;
+
+import static dev.tributary.pubsub.testing.Fixtures.entry;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.pubsub.HomeFeed;
+import dev.tributary.pubsub.MediaType;
+import dev.tributary.pubsub.PublishResult;
+import dev.tributary.pubsub.Publisher;
+import dev.tributary.pubsub.Sources;
+import dev.tributary.pubsub.Subscriptions;
+import dev.tributary.pubsub.Unread;
+import dev.tributary.pubsub.testing.Fixtures;
+import dev.tributary.pubsub.testing.WithEmbeddedPubsub;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+@WithEmbeddedPubsub
+class FanoutTest {
+
+    @Autowired Publisher publisher;
+    @Autowired Sources sources;
+    @Autowired Subscriptions subscriptions;
+    @Autowired HomeFeed unread;
+    @Autowired Fixtures fixtures;
+    @Autowired Fanout fanout;
+
+    @Test
+    void deliversANewItemToEverySubscriberAcrossBatches() {
+        long feed = fixtures.feed();
+        List<Long> people = fixtures.people(23); // batches of 7: four batches, the last short
+        fixtures.subscribe(feed, people);
+
+        PublishResult result = publisher.publish(feed, List.of(entry("a")));
+        fanout.drain();
+
+        long item = result.created().getFirst();
+        for (long person : people) {
+            assertThat(fixtures.inbox(person)).containsExactly(item);
+            assertThat(unread.unread(person)).isEqualTo(new Unread(1, Map.of(feed, 1L), Map.of(MediaType.TEXT, 1L)));
+        }
+        assertThat(fanout.pending()).isZero();
+    }
+
+    @Test
+    void aLargeAudienceIsSplitIntoRangesThatWorkersShare() {
+        long feed = fixtures.feed();
+        List<Long> people = fixtures.people(45); // first batch 7, then ranges of 10
+        fixtures.subscribe(feed, people);
+        long item = publisher.publish(feed, List.of(entry("big"))).created().getFirst();
+        FanoutTask whole = fanout.claim(100).stream().filter(t -> t.itemId() == item).findFirst().orElseThrow();
+
+        FanoutWorker.Batch first = fanout.batch(whole);
+
+        List<Long> sorted = people.stream().sorted().toList();
+        assertThat(first.endUser()).as("kept the first range").isEqualTo(sorted.get(16));
+        assertThat(fixtures.rangesOf(item)).containsExactlyInAnyOrder(
+                List.of(sorted.get(6), sorted.get(16)), List.of(sorted.get(16), sorted.get(26)),
+                List.of(sorted.get(26), sorted.get(36)), List.of(sorted.get(36), Long.MAX_VALUE));
+        fanout.drain(java.time.Duration.ofSeconds(30)); // includes waiting out the claimed task's lease
+        for (long person : people) {
+            assertThat(fixtures.inbox(person)).containsExactly(item);
+            assertThat(unread.unread(person).total()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aTextOnlySubscriptionNeverReceivesAVideo() {
+        long feed = fixtures.feed();
+        long textOnly = fixtures.person();
+        long everything = fixtures.person();
+        fixtures.subscribe(feed, textOnly, Set.of(MediaType.TEXT));
+        fixtures.subscribe(feed, everything, null);
+
+        PublishResult result = publisher.publish(feed, List.of(
+                entry("video", MediaType.VIDEO, Instant.parse("2026-11-01T00:00:00Z")),
+                entry("text", MediaType.TEXT, Instant.parse("2026-11-02T00:00:00Z"))));
+        fanout.drain();
+
+        assertThat(fixtures.inbox(textOnly)).containsExactly(result.created().get(1));
+        assertThat(fixtures.inbox(everything)).containsExactlyElementsOf(result.created());
+        assertThat(unread.unread(textOnly).byMedia()).isEqualTo(Map.of(MediaType.TEXT, 1L));
+    }
+}

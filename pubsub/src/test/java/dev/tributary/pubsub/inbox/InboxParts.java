@@ -1,0 +1,33 @@
+package dev.tributary.pubsub.inbox;
+
+import dev.tributary.pubsub.MediaType;
+import java.util.List;
+import org.springframework.stereotype.Component;
+
+/** Test access to the inbox's insides for tests of other packages that play crashes and losses. */
+@Component
+public class InboxParts {
+
+    private final UnreadCounters counters;
+    private final InboxTrimmer trimmer;
+
+    InboxParts(UnreadCounters counters, InboxTrimmer trimmer) {
+        this.counters = counters;
+        this.trimmer = trimmer;
+    }
+
+    /** Moves these people's counters by one unread of the source, as a batch does before it commits. */
+    public void countUncommitted(List<Long> people, long sourceId, MediaType media) {
+        counters.apply(people.stream().map(person -> new UnreadDelta(person, sourceId, media, 1)).toList(), null, List.of());
+    }
+
+    /** The Redis key of a person's unread counters. */
+    public static String counterKey(long userId) {
+        return UnreadCounters.key(userId);
+    }
+
+    /** Trims one person's inbox back to the window now; the number of entries removed. */
+    public int trim(long userId) {
+        return trimmer.trim(userId);
+    }
+}
