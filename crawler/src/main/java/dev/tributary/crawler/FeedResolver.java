@@ -9,7 +9,7 @@ import dev.tributary.crawler.fetch.FetchResult;
 import dev.tributary.crawler.normalize.FeedDocument;
 import dev.tributary.crawler.parse.FeedFormatException;
 import dev.tributary.crawler.parse.HtmlFeedLinks;
-import dev.tributary.crawler.refresh.FeedIngest;
+import dev.tributary.crawler.ingest.FeedIngest;
 import dev.tributary.crawler.schedule.CrawlStates;
 import dev.tributary.crawler.schedule.CrawlStatusKind;
 import dev.tributary.crawler.schedule.FetchSchedule;
