@@ -2,6 +2,7 @@ package dev.tributary.crawler;
 
 import dev.tributary.crawler.fetch.FailureReason;
 import dev.tributary.crawler.fetch.FeedFetcher;
+import dev.tributary.crawler.fetch.FeedUrls;
 import dev.tributary.crawler.fetch.FetchFailure;
 import dev.tributary.crawler.fetch.FetchOutcome;
 import dev.tributary.crawler.fetch.FetchRequest;
@@ -22,6 +23,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -70,7 +72,7 @@ public class FeedResolver {
      * @throws FeedRejectedException if it cannot be subscribed to, saying why
      */
     public Entity<Source> resolve(String url) {
-        URI given = FeedUrls.normalize(url);
+        URI given = canonical(() -> FeedUrls.normalize(url));
         Optional<Entity<Source>> known = knownFeed(given);
         if (known.isPresent()) {
             return known.get();
@@ -94,7 +96,7 @@ public class FeedResolver {
      * @throws FeedRejectedException if the url is not a valid http(s) url
      */
     public Entity<Source> register(String url) {
-        URI given = FeedUrls.normalize(url);
+        URI given = canonical(() -> FeedUrls.normalize(url));
         Entity<Source> source = sources.feed(given.toString());
         states.register(source.id(), given, schedule.initialInterval(), Duration.ZERO);
         return source;
@@ -133,7 +135,7 @@ public class FeedResolver {
         FeedRejectedException last = null;
         for (URI candidate : candidates.subList(0, Math.min(CANDIDATES, candidates.size()))) {
             try {
-                URI url = FeedUrls.normalize(candidate);
+                URI url = canonical(() -> FeedUrls.normalize(candidate));
                 Optional<Entity<Source>> known = knownFeed(url);
                 if (known.isPresent()) {
                     return known.get();
@@ -153,7 +155,7 @@ public class FeedResolver {
     }
 
     private Entity<Source> accept(URI requested, FetchResult result, FeedDocument document) {
-        URI url = result.movedTo() != null ? FeedUrls.normalize(result.movedTo()) : requested;
+        URI url = result.movedTo() != null ? canonical(() -> FeedUrls.normalize(result.movedTo())) : requested;
         Entity<Source> source = sources.feed(url.toString());
         Duration interval = schedule.initialInterval();
         if (states.registerFetched(source.id(), url, interval, result.status(), result.etag(), result.lastModified())) {
@@ -162,5 +164,14 @@ public class FeedResolver {
             log.info("feed {} {} found: {} entries", source.id(), url, document.items().size());
         }
         return sources.get(source.id());
+    }
+
+    /** The normal form of a url a person gave or a page named; an invalid one is rejected as such. */
+    private static URI canonical(Supplier<URI> normalize) {
+        try {
+            return normalize.get();
+        } catch (FeedUrls.InvalidUrlException e) {
+            throw new FeedRejectedException("invalid_url", e.getMessage());
+        }
     }
 }
