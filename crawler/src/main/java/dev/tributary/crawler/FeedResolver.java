@@ -1,6 +1,5 @@
 package dev.tributary.crawler;
 
-import dev.tributary.crawler.fetch.FailureReason;
 import dev.tributary.crawler.fetch.FeedFetcher;
 import dev.tributary.crawler.fetch.FeedUrls;
 import dev.tributary.crawler.fetch.FetchFailure;
@@ -83,7 +82,7 @@ public class FeedResolver {
             return accept(given, page, document);
         } catch (FeedFormatException e) {
             if (e.reason() != FeedFormatException.Reason.NOT_A_FEED) {
-                throw new FeedRejectedException(e.reason().key(), "this feed cannot be read: " + e.getMessage());
+                throw new FeedRejectedException(RejectionReason.of(e.reason()), "this feed cannot be read: " + e.getMessage());
             }
             return discover(given, page, e);
         }
@@ -107,7 +106,7 @@ public class FeedResolver {
         source.ifPresent(found -> {
             states.register(found.id(), url, schedule.initialInterval(), Duration.ZERO);
             states.find(found.id()).filter(state -> state.status() == CrawlStatusKind.GONE).ifPresent(state -> {
-                throw new FeedRejectedException("gone", "this feed has been removed by its publisher (410 Gone)");
+                throw new FeedRejectedException(RejectionReason.GONE, "this feed has been removed by its publisher (410 Gone)");
             });
         });
         return source;
@@ -121,16 +120,16 @@ public class FeedResolver {
             outcome = null;
         }
         return switch (outcome) {
-            case null -> throw new FeedRejectedException(FailureReason.TIMEOUT.key(), "the site did not answer in time");
+            case null -> throw new FeedRejectedException(RejectionReason.TIMEOUT, "the site did not answer in time");
             case FetchResult result -> result;
-            case FetchFailure failure -> throw new FeedRejectedException(failure.reason().key(), failure.detail());
+            case FetchFailure failure -> throw new FeedRejectedException(RejectionReason.of(failure.reason()), failure.detail());
         };
     }
 
     private Entity<Source> discover(URI given, FetchResult page, FeedFormatException notAFeed) {
         List<URI> candidates = links.find(page.body(), page.contentType(), page.finalUrl());
         if (candidates.isEmpty()) {
-            throw new FeedRejectedException("not_a_feed", "no feed found at this address: " + notAFeed.getMessage());
+            throw new FeedRejectedException(RejectionReason.NOT_A_FEED, "no feed found at this address: " + notAFeed.getMessage());
         }
         FeedRejectedException last = null;
         for (URI candidate : candidates.subList(0, Math.min(CANDIDATES, candidates.size()))) {
@@ -146,8 +145,8 @@ public class FeedResolver {
             } catch (FeedRejectedException e) {
                 last = e;
             } catch (FeedFormatException e) {
-                last = new FeedRejectedException(e.reason().key(), "the feed " + candidate + " this page names is not readable: "
-                        + e.getMessage());
+                last = new FeedRejectedException(RejectionReason.of(e.reason()),
+                        "the feed " + candidate + " this page names is not readable: " + e.getMessage());
             }
         }
         log.debug("no readable feed among {} named by {}", candidates, given);
@@ -171,7 +170,7 @@ public class FeedResolver {
         try {
             return normalize.get();
         } catch (FeedUrls.InvalidUrlException e) {
-            throw new FeedRejectedException("invalid_url", e.getMessage());
+            throw new FeedRejectedException(RejectionReason.INVALID_URL, e.getMessage());
         }
     }
 }

@@ -114,7 +114,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(FeedRejectedException.class)
     ResponseEntity<Object> feedRejected(FeedRejectedException ex, WebRequest request) {
-        ApiProblem problem = ApiProblem.unprocessable("feed-rejected", ex.reason(), ex.getMessage());
+        ApiProblem problem = FeedRejections.problem(ex.reason(), ex.getMessage());
         return handleExceptionInternal(problem, problem.getBody(), problem.getHeaders(), problem.getStatusCode(), request);
     }
 
