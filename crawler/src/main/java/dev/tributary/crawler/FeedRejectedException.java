@@ -4,20 +4,19 @@ import java.util.Objects;
 
 /**
  * A url that cannot be subscribed to: not a valid http(s) url, not reachable, or neither a feed
- * nor a page naming one. {@code reason} is a stable key (e.g. {@code invalid_url},
- * {@code blocked_address}, {@code timeout}, {@code not_a_feed}, {@code no_feed_found}); the
- * message says why in words a subscriber understands (the API's 422 detail).
+ * nor a page naming one. {@link #reason()} says which, for the API to name; the message says why
+ * in words a subscriber understands (the API's 422 detail).
  */
-public class FeedRejectedException extends RuntimeException {
+public final class FeedRejectedException extends RuntimeException {
 
-    private final String reason;
+    private final RejectionReason reason;
 
-    public FeedRejectedException(String reason, String message) {
+    FeedRejectedException(RejectionReason reason, String message) {
         super(message);
         this.reason = Objects.requireNonNull(reason, "reason");
     }
 
-    public String reason() {
+    public RejectionReason reason() {
         return reason;
     }
 }

@@ -1,7 +1,7 @@
 package dev.tributary.crawler;
 
-import dev.tributary.crawler.fetch.FailureReason;
 import dev.tributary.crawler.fetch.FeedFetcher;
+import dev.tributary.crawler.fetch.FeedUrls;
 import dev.tributary.crawler.fetch.FetchFailure;
 import dev.tributary.crawler.fetch.FetchOutcome;
 import dev.tributary.crawler.fetch.FetchRequest;
@@ -9,7 +9,7 @@ import dev.tributary.crawler.fetch.FetchResult;
 import dev.tributary.crawler.normalize.FeedDocument;
 import dev.tributary.crawler.parse.FeedFormatException;
 import dev.tributary.crawler.parse.HtmlFeedLinks;
-import dev.tributary.crawler.refresh.FeedIngest;
+import dev.tributary.crawler.ingest.FeedIngest;
 import dev.tributary.crawler.schedule.CrawlStates;
 import dev.tributary.crawler.schedule.CrawlStatusKind;
 import dev.tributary.crawler.schedule.FetchSchedule;
@@ -22,6 +22,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -70,7 +71,7 @@ public class FeedResolver {
      * @throws FeedRejectedException if it cannot be subscribed to, saying why
      */
     public Stored<Source> resolve(String url) {
-        URI given = FeedUrls.normalize(url);
+        URI given = canonical(() -> FeedUrls.normalize(url));
         Optional<Stored<Source>> known = knownFeed(given);
         if (known.isPresent()) {
             return known.get();
@@ -81,7 +82,7 @@ public class FeedResolver {
             return accept(given, page, document);
         } catch (FeedFormatException e) {
             if (e.reason() != FeedFormatException.Reason.NOT_A_FEED) {
-                throw new FeedRejectedException(e.reason().key(), "this feed cannot be read: " + e.getMessage());
+                throw new FeedRejectedException(RejectionReason.of(e.reason()), "this feed cannot be read: " + e.getMessage());
             }
             return discover(given, page, e);
         }
@@ -94,7 +95,7 @@ public class FeedResolver {
      * @throws FeedRejectedException if the url is not a valid http(s) url
      */
     public Stored<Source> register(String url) {
-        URI given = FeedUrls.normalize(url);
+        URI given = canonical(() -> FeedUrls.normalize(url));
         Stored<Source> source = sources.feed(given.toString());
         states.register(source.id(), given, schedule.initialInterval(), Duration.ZERO);
         return source;
@@ -105,7 +106,7 @@ public class FeedResolver {
         source.ifPresent(found -> {
             states.register(found.id(), url, schedule.initialInterval(), Duration.ZERO);
             states.find(found.id()).filter(state -> state.status() == CrawlStatusKind.GONE).ifPresent(state -> {
-                throw new FeedRejectedException("gone", "this feed has been removed by its publisher (410 Gone)");
+                throw new FeedRejectedException(RejectionReason.GONE, "this feed has been removed by its publisher (410 Gone)");
             });
         });
         return source;
@@ -119,21 +120,21 @@ public class FeedResolver {
             outcome = null;
         }
         return switch (outcome) {
-            case null -> throw new FeedRejectedException(FailureReason.TIMEOUT.key(), "the site did not answer in time");
+            case null -> throw new FeedRejectedException(RejectionReason.TIMEOUT, "the site did not answer in time");
             case FetchResult result -> result;
-            case FetchFailure failure -> throw new FeedRejectedException(failure.reason().key(), failure.detail());
+            case FetchFailure failure -> throw new FeedRejectedException(RejectionReason.of(failure.reason()), failure.detail());
         };
     }
 
     private Stored<Source> discover(URI given, FetchResult page, FeedFormatException notAFeed) {
         List<URI> candidates = links.find(page.body(), page.contentType(), page.finalUrl());
         if (candidates.isEmpty()) {
-            throw new FeedRejectedException("not_a_feed", "no feed found at this address: " + notAFeed.getMessage());
+            throw new FeedRejectedException(RejectionReason.NOT_A_FEED, "no feed found at this address: " + notAFeed.getMessage());
         }
         FeedRejectedException last = null;
         for (URI candidate : candidates.subList(0, Math.min(CANDIDATES, candidates.size()))) {
             try {
-                URI url = FeedUrls.normalize(candidate);
+                URI url = canonical(() -> FeedUrls.normalize(candidate));
                 Optional<Stored<Source>> known = knownFeed(url);
                 if (known.isPresent()) {
                     return known.get();
@@ -144,8 +145,8 @@ public class FeedResolver {
             } catch (FeedRejectedException e) {
                 last = e;
             } catch (FeedFormatException e) {
-                last = new FeedRejectedException(e.reason().key(), "the feed " + candidate + " this page names is not readable: "
-                        + e.getMessage());
+                last = new FeedRejectedException(RejectionReason.of(e.reason()),
+                        "the feed " + candidate + " this page names is not readable: " + e.getMessage());
             }
         }
         log.debug("no readable feed among {} named by {}", candidates, given);
@@ -153,7 +154,7 @@ public class FeedResolver {
     }
 
     private Stored<Source> accept(URI requested, FetchResult result, FeedDocument document) {
-        URI url = result.movedTo() != null ? FeedUrls.normalize(result.movedTo()) : requested;
+        URI url = result.movedTo() != null ? canonical(() -> FeedUrls.normalize(result.movedTo())) : requested;
         Stored<Source> source = sources.feed(url.toString());
         Duration interval = schedule.initialInterval();
         if (states.registerFetched(source.id(), url, interval, result.status(), result.etag(), result.lastModified())) {
@@ -162,5 +163,14 @@ public class FeedResolver {
             log.info("feed {} {} found: {} entries", source.id(), url, document.items().size());
         }
         return sources.get(source.id());
+    }
+
+    /** The normal form of a url a person gave or a page named; an invalid one is rejected as such. */
+    private static URI canonical(Supplier<URI> normalize) {
+        try {
+            return normalize.get();
+        } catch (FeedUrls.InvalidUrlException e) {
+            throw new FeedRejectedException(RejectionReason.INVALID_URL, e.getMessage());
+        }
     }
 }

@@ -2,7 +2,7 @@ package dev.tributary.crawler;
 
 import dev.tributary.crawler.normalize.FeedDocument;
 import dev.tributary.crawler.parse.FeedFormatException;
-import dev.tributary.crawler.refresh.FeedIngest;
+import dev.tributary.crawler.ingest.FeedIngest;
 import dev.tributary.crawler.websub.HubSubscriptions;
 import dev.tributary.crawler.websub.WebSubscription;
 import java.time.Clock;

@@ -107,7 +107,7 @@ class FeedResolverTest {
 
         assertThatThrownBy(() -> resolver.resolve(url("/index.html")))
                 .isInstanceOfSatisfying(FeedRejectedException.class, e -> {
-                    assertThat(e.reason()).isEqualTo("not_a_feed");
+                    assertThat(e.reason()).isEqualTo(RejectionReason.NOT_A_FEED);
                     assertThat(e.getMessage()).contains("no feed found");
                 });
     }
@@ -118,19 +118,19 @@ class FeedResolverTest {
         server.feed(prefix + "/broken.xml", "<rss><channel><title>oops", "application/rss+xml", Map.of());
 
         assertThatThrownBy(() -> resolver.resolve(url("/index.html")))
-                .isInstanceOfSatisfying(FeedRejectedException.class, e -> assertThat(e.reason()).isEqualTo("malformed"));
+                .isInstanceOfSatisfying(FeedRejectedException.class, e -> assertThat(e.reason()).isEqualTo(RejectionReason.MALFORMED));
     }
 
     @Test
     void unreachableUrlsAreRefusedWithTheFetchFailure() throws Exception {
         assertThatThrownBy(() -> resolver.resolve(url("/missing.xml")))
-                .isInstanceOfSatisfying(FeedRejectedException.class, e -> assertThat(e.reason()).isEqualTo("not_found"));
+                .isInstanceOfSatisfying(FeedRejectedException.class, e -> assertThat(e.reason()).isEqualTo(RejectionReason.NOT_FOUND));
         int closedPort;
         try (ServerSocket socket = new ServerSocket(0)) {
             closedPort = socket.getLocalPort();
         }
         assertThatThrownBy(() -> resolver.resolve("http://127.0.0.1:" + closedPort + "/feed.xml"))
-                .isInstanceOfSatisfying(FeedRejectedException.class, e -> assertThat(e.reason()).isEqualTo("connect"));
+                .isInstanceOfSatisfying(FeedRejectedException.class, e -> assertThat(e.reason()).isEqualTo(RejectionReason.CONNECT));
     }
 
     @ParameterizedTest
@@ -138,13 +138,13 @@ class FeedResolverTest {
             "http://", "http://user:secret@example.org/feed", "jar:file:/x.jar!/a", "http://exa mple.org/"})
     void invalidUrlsAreRefused(String url) {
         assertThatThrownBy(() -> resolver.resolve(url))
-                .isInstanceOfSatisfying(FeedRejectedException.class, e -> assertThat(e.reason()).isEqualTo("invalid_url"));
+                .isInstanceOfSatisfying(FeedRejectedException.class, e -> assertThat(e.reason()).isEqualTo(RejectionReason.INVALID_URL));
     }
 
     @Test
     void anOversizeUrlIsRefused() {
         assertThatThrownBy(() -> resolver.resolve("http://example.org/" + "a".repeat(5000)))
-                .isInstanceOfSatisfying(FeedRejectedException.class, e -> assertThat(e.reason()).isEqualTo("invalid_url"));
+                .isInstanceOfSatisfying(FeedRejectedException.class, e -> assertThat(e.reason()).isEqualTo(RejectionReason.INVALID_URL));
     }
 
     @ParameterizedTest
@@ -153,7 +153,7 @@ class FeedResolverTest {
     void privateAddressesAreRefusedWithoutARequest(String pattern) {
         assertThatThrownBy(() -> resolver.resolve(pattern.formatted(server.port())))
                 .isInstanceOfSatisfying(FeedRejectedException.class,
-                        e -> assertThat(e.reason()).isEqualTo("blocked_address"));
+                        e -> assertThat(e.reason()).isEqualTo(RejectionReason.BLOCKED_ADDRESS));
         assertThat(server.requests()).isEmpty();
     }
 

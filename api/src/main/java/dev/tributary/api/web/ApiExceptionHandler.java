@@ -51,7 +51,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
             errors.add(fieldError(JsonNames.snakeCase(error.getField()), error.getDefaultMessage()));
         }
         ex.getBindingResult().getGlobalErrors().forEach(e -> errors.add(fieldError(e.getObjectName(), e.getDefaultMessage())));
-        return validation(errors, headers, request);
+        return validation(ex, errors, headers, request);
     }
 
     @Override
@@ -60,7 +60,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         List<Map<String, String>> errors = new ArrayList<>();
         ex.getParameterValidationResults().forEach(result -> result.getResolvableErrors().forEach(error -> errors.add(
                 fieldError(result.getMethodParameter().getParameterName(), error.getDefaultMessage()))));
-        return validation(errors, headers, request);
+        return validation(ex, errors, headers, request);
     }
 
     @Override
@@ -89,14 +89,14 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)
     ResponseEntity<Object> typeMismatch(MethodArgumentTypeMismatchException ex, WebRequest request) {
-        return validation(List.of(fieldError(ex.getName(), "has the wrong type")), new HttpHeaders(), request);
+        return validation(ex, List.of(fieldError(ex.getName(), "has the wrong type")), new HttpHeaders(), request);
     }
 
     @ExceptionHandler(ConstraintViolationException.class)
     ResponseEntity<Object> constraintViolation(ConstraintViolationException ex, WebRequest request) {
         List<Map<String, String>> errors = new ArrayList<>();
         ex.getConstraintViolations().forEach(v -> errors.add(fieldError(lastNode(v.getPropertyPath().toString()), v.getMessage())));
-        return validation(errors, new HttpHeaders(), request);
+        return validation(ex, errors, new HttpHeaders(), request);
     }
 
     @ExceptionHandler({SourceNotFoundException.class, GroupNotFoundException.class, EntityNotFoundException.class,
@@ -114,17 +114,14 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(FeedRejectedException.class)
     ResponseEntity<Object> feedRejected(FeedRejectedException ex, WebRequest request) {
-        ApiProblem problem = ApiProblem.unprocessable("feed-rejected", ex.reason(), ex.getMessage());
+        ApiProblem problem = FeedRejections.problem(ex.reason(), ex.getMessage());
         return handleExceptionInternal(problem, problem.getBody(), problem.getHeaders(), problem.getStatusCode(), request);
     }
 
-    /** Domain records refuse bad values with IllegalArgumentException; reaching here, the client sent them. */
-    @ExceptionHandler(IllegalArgumentException.class)
-    ResponseEntity<Object> illegalArgument(IllegalArgumentException ex, WebRequest request) {
-        ApiProblem problem = ApiProblem.badRequest(ex.getMessage() == null ? "Invalid request." : ex.getMessage());
-        return handleExceptionInternal(problem, problem.getBody(), problem.getHeaders(), problem.getStatusCode(), request);
-    }
-
+    /**
+     * Anything else is a bug, IllegalArgumentException included: the API validates what clients
+     * send before it reaches the domain, whose records refuse bad values only as a last line.
+     */
     @ExceptionHandler(Exception.class)
     ResponseEntity<Object> unexpected(Exception ex, WebRequest request) {
         log.error("Unexpected error on {}", request.getDescription(false), ex);
@@ -148,11 +145,12 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         return super.createResponseEntity(body, headers, status, request);
     }
 
-    private ResponseEntity<Object> validation(List<Map<String, String>> errors, HttpHeaders headers, WebRequest request) {
+    private ResponseEntity<Object> validation(Exception ex, List<Map<String, String>> errors, HttpHeaders headers,
+            WebRequest request) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, "The request has invalid fields.");
         problem.setType(ApiProblem.type("invalid"));
         problem.setProperty("errors", errors);
-        return handleExceptionInternal(new IllegalArgumentException("invalid fields"), problem, headers, HttpStatus.BAD_REQUEST, request);
+        return handleExceptionInternal(ex, problem, headers, HttpStatus.BAD_REQUEST, request);
     }
 
     private static Map<String, String> fieldError(@Nullable String field, @Nullable String message) {

@@ -52,6 +52,19 @@ class GroupApiTest {
                 .json().path("kind").asString()).isEqualTo("group");
     }
 
+    /** Groups refuse a name that strips to nothing with IllegalArgumentException: the API must say 400 first. */
+    @Test
+    void aNameOfOnlyWhitespaceIsA400() {
+        TestUser owner = api.newUser("gblank");
+
+        for (String blank : List.of("", "   ", "\u2003\u3000", "\t\n")) {
+            ApiResponse refused = api.post("/api/v1/groups", owner.token(), Map.of("name", blank));
+
+            assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
+            assertThat(refused.json().path("errors").findValuesAsString("field")).containsExactly("name");
+        }
+    }
+
     @Test
     void membersPostToTheGroupAndEveryMemberReceivesIt() {
         TestUser owner = api.newUser("gpost");

@@ -1,6 +1,6 @@
 package dev.tributary.crawler.fetch;
 
-/** The closed set of ways a fetch fails; {@link #key()} is the stable name shown by the API and metrics. */
+/** The closed set of ways a fetch fails; {@link #key()} is the stable name stored on a source and used by metrics. */
 public enum FailureReason {
     /** Not an absolute http(s) url. */
     INVALID_URL("invalid_url"),

@@ -111,7 +111,7 @@ public final class FeedFetcher implements AutoCloseable {
     public Mono<FetchOutcome> fetch(FetchRequest request) {
         Objects.requireNonNull(request, "request");
         RedirectTrail trail = new RedirectTrail(request.url(), limits.maxRedirects());
-        return Mono.defer(() -> hop(request, trail, FetchUrls.check(request.url())))
+        return Mono.defer(() -> hop(request, trail, FeedUrls.check(request.url())))
                 .onErrorResume(e -> Mono.just(Failures.ofError(e, trail.current())))
                 .timeout(limits.timeout(), Mono.fromSupplier(() -> new FetchFailure(FailureReason.TIMEOUT,
                         "no complete response within " + describe(limits.timeout()), null, null, trail.current())))
@@ -128,7 +128,7 @@ public final class FeedFetcher implements AutoCloseable {
         byte[] body = formBody(form);
         FetchRequest request = FetchRequest.of(url);
         return Mono.defer(() -> {
-                    FetchUrls.Target target = FetchUrls.check(url);
+                    FeedUrls.Target target = FeedUrls.check(url);
                     trail.visit(target);
                     Mono<FetchOutcome> refused = refusal(target);
                     if (refused != null) {
@@ -159,7 +159,7 @@ public final class FeedFetcher implements AutoCloseable {
     }
 
     /** Refuses a target before any connection: https without TLS, or a non-public IP literal; null if it may go ahead. */
-    private <T> @Nullable Mono<T> refusal(FetchUrls.Target target) {
+    private <T> @Nullable Mono<T> refusal(FeedUrls.Target target) {
         if (!tls && target.uri().getScheme().equals("https")) {
             return Mono.error(new FetchAbort(FailureReason.TLS, "TLS is not available in this build"));
         }
@@ -171,7 +171,7 @@ public final class FeedFetcher implements AutoCloseable {
         return null;
     }
 
-    private Mono<FetchOutcome> hop(FetchRequest request, RedirectTrail trail, FetchUrls.Target target) {
+    private Mono<FetchOutcome> hop(FetchRequest request, RedirectTrail trail, FeedUrls.Target target) {
         trail.visit(target);
         Mono<FetchOutcome> refused = refusal(target);
         if (refused != null) {

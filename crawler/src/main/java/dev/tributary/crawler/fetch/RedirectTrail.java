@@ -28,7 +28,7 @@ final class RedirectTrail {
     }
 
     /** Records that {@code target} is about to be requested. */
-    void visit(FetchUrls.Target target) {
+    void visit(FeedUrls.Target target) {
         current = target.uri();
         seen.add(target.uri().toString());
     }
@@ -38,8 +38,8 @@ final class RedirectTrail {
      *
      * @throws FetchAbort REDIRECT_LOOP, TOO_MANY_REDIRECTS or INVALID_URL
      */
-    FetchUrls.Target follow(int status, String location) {
-        FetchUrls.Target next = FetchUrls.resolveLocation(current, location);
+    FeedUrls.Target follow(int status, String location) {
+        FeedUrls.Target next = FeedUrls.resolveLocation(current, location);
         redirects++;
         allPermanent &= status == 301 || status == 308;
         if (seen.contains(next.uri().toString())) {

@@ -14,7 +14,7 @@ public class FeedFormatException extends Exception {
         /** Declares a DTD: refused outright, as DTDs are how XML entity attacks (XXE, billion laughs) get in. */
         FORBIDDEN_DTD;
 
-        /** The stable key shown on the source ({@code last_error_key}) and in the API's problem details. */
+        /** The stable key stored on the source ({@code last_error_key}). */
         public String key() {
             return name().toLowerCase(java.util.Locale.ROOT);
         }

@@ -1,5 +1,6 @@
 package dev.tributary.crawler.refresh;
 
+import dev.tributary.crawler.ingest.IngestMetrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -10,8 +11,9 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
 /**
- * Crawl meters: fetch outcomes by stable key ({@code tributary.crawler.fetches}), time spent
- * fetching, parsing and publishing, and items found new.
+ * Crawl meters: fetch outcomes by stable key ({@code tributary.crawler.fetches}) and time spent
+ * fetching. Parse and publish times are kept by {@link IngestMetrics} (subscribe-by-url and WebSub
+ * ingest too) and read through here, so that a crawl's figures come from one place.
  */
 @Component
 public class CrawlMetrics {
@@ -19,19 +21,13 @@ public class CrawlMetrics {
     private final MeterRegistry registry;
     private final ConcurrentMap<String, Counter> outcomes = new ConcurrentHashMap<>();
     private final Timer fetch;
-    private final Timer parse;
-    private final Timer publish;
-    private final Counter newItems;
+    private final IngestMetrics ingest;
 
-    CrawlMetrics(ObjectProvider<MeterRegistry> registry) {
+    CrawlMetrics(ObjectProvider<MeterRegistry> registry, IngestMetrics ingest) {
         this.registry = registry.getIfAvailable(io.micrometer.core.instrument.simple.SimpleMeterRegistry::new);
         this.fetch = Timer.builder("tributary.crawler.fetch").description("HTTP fetch of a feed, redirects and body included")
                 .register(this.registry);
-        this.parse = Timer.builder("tributary.crawler.parse").description("parsing and normalising a feed body")
-                .register(this.registry);
-        this.publish = Timer.builder("tributary.crawler.publish").description("publishing a feed's entries to pub/sub")
-                .register(this.registry);
-        this.newItems = Counter.builder("tributary.crawler.items.new").register(this.registry);
+        this.ingest = ingest;
     }
 
     /** One fetch ended in {@code outcome} (ok, not_modified, or a failure key). */
@@ -44,18 +40,9 @@ public class CrawlMetrics {
         fetch.record(nanos, TimeUnit.NANOSECONDS);
     }
 
-    void parsed(long nanos) {
-        parse.record(nanos, TimeUnit.NANOSECONDS);
-    }
-
-    void published(int created, long nanos) {
-        newItems.increment(created);
-        publish.record(nanos, TimeUnit.NANOSECONDS);
-    }
-
     /** Total seconds spent parsing so far (the benchmark reports its share of the crawl). */
     public double parseSeconds() {
-        return parse.totalTime(TimeUnit.SECONDS);
+        return ingest.parseSeconds();
     }
 
     public double fetchSeconds() {
@@ -63,12 +50,12 @@ public class CrawlMetrics {
     }
 
     public double publishSeconds() {
-        return publish.totalTime(TimeUnit.SECONDS);
+        return ingest.publishSeconds();
     }
 
     /** Bodies parsed so far (a 304 parses none). */
     public long parses() {
-        return parse.count();
+        return ingest.parses();
     }
 
 }

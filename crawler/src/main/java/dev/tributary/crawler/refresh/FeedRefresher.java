@@ -7,6 +7,7 @@ import dev.tributary.crawler.fetch.FetchFailure;
 import dev.tributary.crawler.fetch.FetchOutcome;
 import dev.tributary.crawler.fetch.FetchRequest;
 import dev.tributary.crawler.fetch.FetchResult;
+import dev.tributary.crawler.ingest.FeedIngest;
 import dev.tributary.crawler.normalize.FeedDocument;
 import dev.tributary.crawler.parse.FeedFormatException;
 import dev.tributary.crawler.schedule.CrawlState;

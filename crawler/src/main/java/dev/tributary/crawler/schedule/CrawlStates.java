@@ -1,5 +1,6 @@
 package dev.tributary.crawler.schedule;
 
+import dev.tributary.storage.Transactions;
 import java.net.URI;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -14,9 +15,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
-import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The SQL of {@code crawl_state}: registering feeds, claiming due ones with
@@ -41,12 +39,11 @@ public class CrawlStates {
             """;
 
     private final JdbcClient jdbc;
-    private final TransactionTemplate transactions;
+    private final Transactions tx;
 
-    CrawlStates(JdbcClient jdbc, PlatformTransactionManager manager) {
+    CrawlStates(JdbcClient jdbc, Transactions tx) {
         this.jdbc = jdbc;
-        this.transactions = new TransactionTemplate(manager);
-        transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+        this.tx = tx;
     }
 
     /**
@@ -100,7 +97,8 @@ public class CrawlStates {
         if (limit <= 0) {
             return List.of();
         }
-        return transactions.execute(status -> {
+        // A deadlock victim is claimed again from scratch: the lease token is drawn anew inside.
+        return tx.write("claim due feeds", () -> {
             List<CrawlState> due = jdbc.sql(SELECT + """
                      WHERE c.next_fetch_at <= UTC_TIMESTAMP(6)
                     ORDER BY c.next_fetch_at LIMIT ? FOR UPDATE SKIP LOCKED
@@ -117,7 +115,7 @@ public class CrawlStates {
      * Leases one feed now, due or not (a manual refresh), unless it is gone or leased to another.
      */
     public Optional<CrawlState> claim(long sourceId, String owner, Duration leaseTtl) {
-        return transactions.execute(status -> {
+        return tx.write("claim feed " + sourceId, () -> {
             Optional<CrawlState> found = jdbc.sql(SELECT + """
                      WHERE c.source_id = ? AND c.status <> 'gone'
                       AND (c.lease_token IS NULL OR c.next_fetch_at <= UTC_TIMESTAMP(6))

@@ -1,4 +1,4 @@
-package dev.tributary.crawler.refresh;
+package dev.tributary.crawler.ingest;
 
 import dev.tributary.crawler.normalize.EntryNormalizer;
 import dev.tributary.crawler.normalize.FeedDocument;
@@ -27,10 +27,10 @@ public class FeedIngest {
     private final EntryNormalizer normalizer;
     private final Publisher publisher;
     private final Sources sources;
-    private final CrawlMetrics metrics;
+    private final IngestMetrics metrics;
 
     FeedIngest(FeedParser parser, EntryNormalizer normalizer, Publisher publisher, Sources sources,
-            CrawlMetrics metrics) {
+            IngestMetrics metrics) {
         this.parser = parser;
         this.normalizer = normalizer;
         this.publisher = publisher;

@@ -12,29 +12,87 @@ import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Which urls may be fetched, in what normal form, and how a redirect's {@code Location} becomes
- * the next url. Failures are {@link FetchAbort}s with {@link FailureReason#INVALID_URL}.
+ * The one normal form of a feed url, used both to key a feed source and to fetch it: absolute
+ * http(s), no user info, no fragment, lower-case scheme and host (IDNs in ASCII, every IPv4
+ * spelling as a dotted quad), no default port, a path of at least "/". Also reads what a person
+ * typed ({@code https} added when missing, {@code feed:} read as http) and resolves a
+ * redirect's {@code Location}. Inside a fetch, failures are {@link FetchAbort}s with
+ * {@link FailureReason#INVALID_URL}; the public methods throw {@link InvalidUrlException}.
  */
-final class FetchUrls {
+public final class FeedUrls {
+
+    /** Longest url a feed source is keyed by (the crawl state column's width). */
+    public static final int MAX_LENGTH = 2048;
 
     /**
-     * A url ready to fetch: absolute http(s), no user info, no fragment, lower-case scheme and
-     * host, no default port, a path of at least "/". {@code literal} is set when the host is an
-     * IP address, so the guard can refuse it before any connection is attempted.
+     * A url ready to fetch, in the normal form. {@code literal} is set when the host is an IP
+     * address, so the guard can refuse it before any connection is attempted.
      */
     record Target(URI uri, @Nullable InetAddress literal) {
     }
 
-    private FetchUrls() {
+    /** A url that is not an absolute http(s) url; the message says why, fit for a subscriber. */
+    public static final class InvalidUrlException extends RuntimeException {
+
+        InvalidUrlException(String message) {
+            super(message, null, false, false);
+        }
     }
 
+    private FeedUrls() {
+    }
+
+    /**
+     * What a person typed, in the normal form.
+     *
+     * @throws InvalidUrlException if it is not an http(s) url of at most {@link #MAX_LENGTH} characters
+     */
+    public static URI normalize(String input) {
+        String text = input == null ? "" : input.strip();
+        if (text.isEmpty() || text.length() > MAX_LENGTH) {
+            throw new InvalidUrlException("a url of 1 to " + MAX_LENGTH + " characters is needed");
+        }
+        if (text.regionMatches(true, 0, "feed://", 0, 7)) {
+            text = "http://" + text.substring(7);
+        } else if (text.regionMatches(true, 0, "feed:", 0, 5)) {
+            text = text.substring(5);
+        }
+        if (!text.contains("://")) {
+            text = "https://" + text;
+        }
+        try {
+            return normalize(new URI(text));
+        } catch (URISyntaxException e) {
+            throw new InvalidUrlException("this is not a valid url");
+        }
+    }
+
+    /**
+     * {@code url} in the normal form.
+     *
+     * @throws InvalidUrlException if it is not an absolute http(s) url of at most {@link #MAX_LENGTH} characters
+     */
+    public static URI normalize(URI url) {
+        URI normal;
+        try {
+            normal = check(url).uri();
+        } catch (FetchAbort invalid) {
+            throw new InvalidUrlException(invalid.getMessage());
+        }
+        if (normal.toString().length() > MAX_LENGTH) {
+            throw new InvalidUrlException("the url is longer than " + MAX_LENGTH + " characters");
+        }
+        return normal;
+    }
+
+    /** {@code url} ready to fetch. @throws FetchAbort with {@link FailureReason#INVALID_URL} */
     static Target check(URI url) {
         if (!url.isAbsolute() || url.isOpaque()) {
             throw invalid("not an absolute http(s) url");
         }
         String scheme = url.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https")) {
-            throw invalid("only http and https urls can be fetched");
+            throw invalid("only http and https urls are accepted");
         }
         String authority = url.getRawAuthority();
         if (authority == null || authority.isEmpty()) {

@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Which urls may be fetched, their normal form, and how Location headers resolve. */
-class FetchUrlsTest {
+class FeedUrlsTest {
 
     @ParameterizedTest
     @CsvSource({"HTTP://Feeds.Example.COM/Feed.xml, http://feeds.example.com/Feed.xml", "https://example.com, https://example.com/",
@@ -18,15 +18,15 @@ class FetchUrlsTest {
             "http://example.com:8080/x, http://example.com:8080/x", "http://münchen.example/feed, http://xn--mnchen-3ya.example/feed",
             "http://example.com/a%20b?q=%C3%A9, http://example.com/a%20b?q=%C3%A9"})
     void normalisesUrls(String in, String out) {
-        assertThat(FetchUrls.check(URI.create(in)).uri()).isEqualTo(URI.create(out));
-        assertThat(FetchUrls.check(URI.create(in)).literal()).isNull();
+        assertThat(FeedUrls.check(URI.create(in)).uri()).isEqualTo(URI.create(out));
+        assertThat(FeedUrls.check(URI.create(in)).literal()).isNull();
     }
 
     @ParameterizedTest
     @CsvSource({"2130706433, 127.0.0.1", "0x7f.0.0.1, 127.0.0.1", "017700000001, 127.0.0.1", "0177.0.0.1, 127.0.0.1", "127.1, 127.0.0.1",
             "0x7f000001, 127.0.0.1", "127.0.0.1., 127.0.0.1", "0, 0.0.0.0", "010.8.8.8, 8.8.8.8", "1.2.65535, 1.2.255.255", "8.8.8.8, 8.8.8.8"})
     void readsEverySpellingOfAnIpv4Address(String host, String address) {
-        FetchUrls.Target target = FetchUrls.check(URI.create("http://" + host + ":8080/feed"));
+        FeedUrls.Target target = FeedUrls.check(URI.create("http://" + host + ":8080/feed"));
 
         assertThat(target.literal()).isNotNull();
         assertThat(target.literal().getHostAddress()).isEqualTo(address);
@@ -36,7 +36,7 @@ class FetchUrlsTest {
     @ParameterizedTest
     @CsvSource({"[::1], [::1]", "[::FFFF:127.0.0.1], 127.0.0.1", "[64:ff9b::127.0.0.1], [64:ff9b::7f00:1]", "[fe80::1%25eth0], [fe80::1]"})
     void readsIpv6Literals(String host, String normal) {
-        FetchUrls.Target target = FetchUrls.check(URI.create("http://" + host + "/feed"));
+        FeedUrls.Target target = FeedUrls.check(URI.create("http://" + host + "/feed"));
 
         assertThat(target.literal()).isNotNull();
         assertThat(target.uri().getHost()).isEqualTo(normal);
@@ -48,7 +48,7 @@ class FetchUrlsTest {
             "http://example.com@10.0.0.1/", "http://example.com:0/", "http://example.com:65536/", "http://1.2.3.4.5/", "http://256.0.0.1/",
             "http://0x100000000/", "http://4294967296/", "http://1.2.3.08/", "http://example.123/", "http://exa_mple.com/", "http://a..b/x"})
     void refusesUrlsThatAreNotPlainHttp(String url) {
-        assertThatThrownBy(() -> FetchUrls.check(new URI(url)))
+        assertThatThrownBy(() -> FeedUrls.check(new URI(url)))
                 .isInstanceOfSatisfying(FetchAbort.class, abort -> assertThat(abort.reason()).isEqualTo(FailureReason.INVALID_URL));
     }
 
@@ -60,14 +60,14 @@ class FetchUrlsTest {
     void resolvesLocationAgainstTheCurrentUrl(String location, String expected) {
         URI base = URI.create("http://example.com/a/feed?q=1");
 
-        assertThat(FetchUrls.resolveLocation(base, location).uri()).isEqualTo(URI.create(expected));
+        assertThat(FeedUrls.resolveLocation(base, location).uri()).isEqualTo(URI.create(expected));
     }
 
     @Test
     void refusesARedirectOutOfHttp() {
-        assertThatThrownBy(() -> FetchUrls.resolveLocation(URI.create("http://example.com/"), "file:///etc/passwd"))
+        assertThatThrownBy(() -> FeedUrls.resolveLocation(URI.create("http://example.com/"), "file:///etc/passwd"))
                 .isInstanceOfSatisfying(FetchAbort.class, abort -> assertThat(abort.reason()).isEqualTo(FailureReason.INVALID_URL));
-        assertThatThrownBy(() -> FetchUrls.resolveLocation(URI.create("http://example.com/"), "http://[broken"))
+        assertThatThrownBy(() -> FeedUrls.resolveLocation(URI.create("http://example.com/"), "http://[broken"))
                 .isInstanceOfSatisfying(FetchAbort.class, abort -> assertThat(abort.reason()).isEqualTo(FailureReason.INVALID_URL));
     }
 }

@@ -1,0 +1,48 @@
+package dev.tributary.api.web;
+
+import dev.tributary.crawler.RejectionReason;
+
+/**
+ * The one place a url that cannot be subscribed to becomes an answer: 422 {@code feed-rejected}
+ * with the crawler's sentence as detail and the reason's stable wire name as {@code reason}.
+ */
+final class FeedRejections {
+
+    private static final String TYPE = "feed-rejected";
+
+    private FeedRejections() {
+    }
+
+    static ApiProblem problem(RejectionReason reason, String detail) {
+        return ApiProblem.unprocessable(TYPE, wireName(reason), detail);
+    }
+
+    /**
+     * Spelled out rather than derived from the constant's name: clients match on these, so
+     * renaming a constant must not rename them, and a new reason must be named here on purpose.
+     */
+    static String wireName(RejectionReason reason) {
+        return switch (reason) {
+            case INVALID_URL -> "invalid_url";
+            case BLOCKED_ADDRESS -> "blocked_address";
+            case DNS -> "dns";
+            case CONNECT -> "connect";
+            case TIMEOUT -> "timeout";
+            case TLS -> "tls";
+            case TOO_MANY_REDIRECTS -> "too_many_redirects";
+            case REDIRECT_LOOP -> "redirect_loop";
+            case TOO_LARGE -> "too_large";
+            case DECOMPRESSED_TOO_LARGE -> "decompressed_too_large";
+            case FORBIDDEN -> "forbidden";
+            case NOT_FOUND -> "not_found";
+            case GONE -> "gone";
+            case RATE_LIMITED -> "rate_limited";
+            case CLIENT_ERROR -> "client_error";
+            case SERVER_ERROR -> "server_error";
+            case PROTOCOL -> "protocol";
+            case NOT_A_FEED -> "not_a_feed";
+            case MALFORMED -> "malformed";
+            case FORBIDDEN_DTD -> "forbidden_dtd";
+        };
+    }
+}
