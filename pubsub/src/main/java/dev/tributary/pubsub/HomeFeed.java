@@ -20,7 +20,10 @@ public class HomeFeed {
         this.inbox = inbox;
     }
 
-    /** One page of the home timeline, newest first, inside the window of the newest entries. */
+    /**
+     * One page of the home timeline, newest first: inside the window of the newest entries, or over
+     * the whole unread horizon for unread-only and per-source pages ({@link TimelineQuery#readsHorizon()}).
+     */
     public List<TimelineEntry> page(long userId, TimelineQuery query) {
         return inbox.page(userId, query);
     }

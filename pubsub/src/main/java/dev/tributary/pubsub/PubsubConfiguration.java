@@ -5,6 +5,14 @@ import org.springframework.context.annotation.Configuration;
 
 /** Wires the pub/sub module; found by component scan of {@code dev.tributary.pubsub}. */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({FanoutSettings.class, TimelineSettings.class})
+@EnableConfigurationProperties({FanoutSettings.class, TimelineSettings.class, InboxSettings.class})
 public class PubsubConfiguration {
+
+    /** The horizon holds the home window: a window larger than the inbox would show trimmed holes. */
+    PubsubConfiguration(TimelineSettings timeline, InboxSettings inbox) {
+        if (inbox.maxEntries() < timeline.maxEntries()) {
+            throw new IllegalStateException("tributary.inbox.max-entries (" + inbox.maxEntries()
+                    + ") must be at least tributary.timeline.max-entries (" + timeline.maxEntries() + ")");
+        }
+    }
 }

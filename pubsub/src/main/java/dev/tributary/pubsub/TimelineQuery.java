@@ -51,6 +51,16 @@ public record TimelineQuery(
         return maxId == null && minId == null && media == null && sourceId == null && !unreadOnly;
     }
 
+    /**
+     * Whether the page reads the whole unread horizon rather than the home window: unread entries
+     * and one source's entries (with any media or tag filter on top) reach back as far as the
+     * inbox keeps them, so that every unread entry can be listed and each source's unread count
+     * matches what its page shows.
+     */
+    public boolean readsHorizon() {
+        return unreadOnly || sourceId != null;
+    }
+
     public TimelineQuery olderThan(long id) {
         return new TimelineQuery(id, sinceId, null, limit, media, tag, sourceId, unreadOnly);
     }

@@ -136,12 +136,15 @@ class InboxTable {
         return row;
     }
 
-    /** Marks read every unread entry up to and including {@code upToItemId}; the rows it changed. */
-    List<InboxRow> markReadUpTo(long userId, long upToItemId, Long sourceId) {
+    /**
+     * Marks read up to {@code limit} unread entries at or below {@code upToItemId} (of one source or
+     * all), the newest first, locking them; the rows it changed. One batch of a "mark all read".
+     */
+    List<InboxRow> markReadUpTo(long userId, long upToItemId, Long sourceId, int limit) {
         List<InboxRow> rows = jdbc.sql("""
                 SELECT * FROM inbox WHERE user_id = ? AND item_id <= ? AND is_read = FALSE
-                """ + (sourceId == null ? "" : " AND source_id = ?") + " FOR UPDATE")
-                .params(sourceId == null ? List.of(userId, upToItemId) : List.of(userId, upToItemId, sourceId))
+                """ + (sourceId == null ? "" : " AND source_id = ?") + " ORDER BY item_id DESC LIMIT ? FOR UPDATE")
+                .params(sourceId == null ? List.of(userId, upToItemId, limit) : List.of(userId, upToItemId, sourceId, limit))
                 .query(ROW)
                 .list();
         if (!rows.isEmpty()) {
@@ -168,18 +171,36 @@ class InboxTable {
                 .list();
     }
 
-    /** Locks and returns up to {@code limit} of the entries older than the newest {@code keep}, oldest first. */
-    List<InboxRow> lockBeyondWindow(long userId, int keep, int limit) {
-        Long floor = jdbc.sql("SELECT item_id FROM inbox WHERE user_id = ? ORDER BY item_id DESC LIMIT 1 OFFSET ?")
-                .params(userId, keep - 1)
-                .query(Long.class)
-                .optional()
-                .orElse(null);
-        if (floor == null) {
-            return List.of();
-        }
+    /** Locks and returns up to {@code limit} entries whose item id is below {@code floorItemId}, oldest first. */
+    List<InboxRow> lockOlderThan(long userId, long floorItemId, int limit) {
         return jdbc.sql("SELECT * FROM inbox WHERE user_id = ? AND item_id < ? ORDER BY item_id LIMIT ? FOR UPDATE")
-                .params(userId, floor, limit).query(ROW).list();
+                .params(userId, floorItemId, limit).query(ROW).list();
+    }
+
+    /** Locks and returns up to {@code limit} of the person's oldest entries that are read (or unread), oldest first. */
+    List<InboxRow> lockOldest(long userId, boolean read, int limit) {
+        return jdbc.sql("SELECT * FROM inbox WHERE user_id = ? AND is_read = ? ORDER BY item_id LIMIT ? FOR UPDATE")
+                .params(userId, read, limit).query(ROW).list();
+    }
+
+    /** Entries in the person's inbox (one range scan of the primary key, at most the horizon's size plus what awaits trimming). */
+    int count(long userId) {
+        return jdbc.sql("SELECT COUNT(*) FROM inbox WHERE user_id = ?").param(userId).query(Integer.class).single();
+    }
+
+    /** Adds to the person's count of unread entries lost to trimming, locking its row until the caller commits. */
+    void addTrimmedUnread(long userId, long count) {
+        jdbc.sql("INSERT INTO inbox_trimmed (user_id, unread) VALUES (?, ?) ON DUPLICATE KEY UPDATE unread = unread + ?")
+                .params(userId, count, count).update();
+    }
+
+    /**
+     * Unread entries the person lost to trimming; a locking read, so a rebuild waits for a trim
+     * that is still moving it (as {@link #unreadGroups} waits for the rows).
+     */
+    long trimmedUnread(long userId) {
+        return jdbc.sql("SELECT unread FROM inbox_trimmed WHERE user_id = ? LOCK IN SHARE MODE")
+                .param(userId).query(Long.class).optional().orElse(0L);
     }
 
     /** Locks up to {@code limit} entries of an item, by user after {@code afterUser}: a retraction batch. */

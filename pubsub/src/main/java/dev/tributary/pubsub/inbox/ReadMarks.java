@@ -18,6 +18,9 @@ class ReadMarks {
     /** Read state changed otherwise than by a new entry: the live stream refreshes its counts. */
     private static final InboxEvent UNREAD = new InboxEvent(InboxEvent.Type.UNREAD, 0);
 
+    /** Entries per "mark read up to" transaction. */
+    static final int MARK_BATCH = 1000;
+
     private final Transactions tx;
     private final InboxTable inbox;
     private final UnreadCounters counters;
@@ -37,14 +40,30 @@ class ReadMarks {
         });
     }
 
-    /** Marks read every entry up to and including {@code upToItemId}, of one source or all; how many changed. */
+    /**
+     * Marks read every entry up to and including {@code upToItemId}, of one source or all; how many
+     * changed. Works down from the id in batches of {@link #MARK_BATCH}, one transaction each, so
+     * marking a whole horizon (10,000 entries) never holds a person's rows for long and fan-out into
+     * the same inbox goes on between batches; each batch moves the counters by exactly what it
+     * flipped. Entries that arrive meanwhile below the id may or may not be marked.
+     */
     int markReadUpTo(long userId, long upToItemId, @Nullable Long sourceId) {
-        return tx.write("mark read up to " + upToItemId, status -> {
-            List<InboxRow> marked = inbox.markReadUpTo(userId, upToItemId, sourceId);
-            if (!marked.isEmpty()) {
-                counters.apply(marked.stream().map(row -> UnreadDelta.of(row, -1)).toList(), UNREAD, List.of(userId));
+        int total = 0;
+        long cursor = upToItemId;
+        while (true) {
+            long below = cursor;
+            List<InboxRow> marked = tx.write("mark read up to " + below, status -> {
+                List<InboxRow> rows = inbox.markReadUpTo(userId, below, sourceId, MARK_BATCH);
+                if (!rows.isEmpty()) {
+                    counters.apply(rows.stream().map(row -> UnreadDelta.of(row, -1)).toList(), UNREAD, List.of(userId));
+                }
+                return rows;
+            });
+            total += marked.size();
+            if (marked.size() < MARK_BATCH) {
+                return total;
             }
-            return marked.size();
-        });
+            cursor = marked.getLast().itemId() - 1;
+        }
     }
 }

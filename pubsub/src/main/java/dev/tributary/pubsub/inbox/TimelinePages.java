@@ -15,8 +15,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * The bounded home timeline: the newest {@code tributary.timeline.max-entries} inbox entries of
- * a person, paged and filtered inside that window and hydrated with one multi-get per round.
+ * The home timeline: the newest {@code tributary.timeline.max-entries} inbox entries of a
+ * person, paged and filtered inside that window; a page of unread entries or of one source reads
+ * the whole inbox, the unread horizon ({@link TimelineQuery#readsHorizon()}). Hydrated with one
+ * multi-get per round.
  * Tombstoned items are skipped (and the page refilled), so a deletion shows at once.
  */
 @Component
@@ -68,8 +70,8 @@ class TimelinePages {
     private List<Row> rows(long userId, TimelineQuery query, boolean ascending, Long resume, int limit) {
         StringBuilder sql = new StringBuilder("SELECT item_id, is_read FROM inbox WHERE user_id = ?");
         List<Object> args = new ArrayList<>(List.of(userId));
-        if (!(resume == null && limit <= settings.maxEntries() && query.readsFromTheTop())) {
-            // The window's floor is the N-th newest entry: rows beyond it (not trimmed yet) never show.
+        if (!query.readsHorizon() && !(resume == null && limit <= settings.maxEntries() && query.readsFromTheTop())) {
+            // The window's floor is the N-th newest entry: older rows (kept for the unread horizon) never show.
             sql.append(" AND item_id >= COALESCE("
                     + "(SELECT w.item_id FROM inbox w WHERE w.user_id = ? ORDER BY w.item_id DESC LIMIT 1 OFFSET ?), 0)");
             args.add(userId);

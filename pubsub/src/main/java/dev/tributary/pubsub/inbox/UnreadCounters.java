@@ -20,7 +20,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * Unread counters in Redis, one hash per person ({@code t} total, {@code s<id>} per source,
- * {@code m<bit>} per media type), kept exact against MySQL, the truth.
+ * {@code m<bit>} per media type, {@code x} unread entries lost to trimming), kept exact against
+ * MySQL, the truth (the inbox, and {@code inbox_trimmed} for {@code x}).
  *
  * <p>The protocol. A writer moves the counters inside its transaction, after its rows are
  * written and locked, before it commits ({@link #apply}); each move stamps a fresh random
@@ -139,11 +140,21 @@ class UnreadCounters {
      * written: if that transaction then rolls back, the people's counters are invalidated.
      */
     void apply(Collection<UnreadDelta> deltas, InboxEvent event, Collection<Long> notify) {
+        apply(deltas, Map.of(), event, notify);
+    }
+
+    /**
+     * As {@link #apply(Collection, InboxEvent, Collection)}, also adding {@code trimmed} (per person)
+     * to the count of unread entries lost to trimming, which the caller has added to
+     * {@code inbox_trimmed} in the same transaction.
+     */
+    void apply(Collection<UnreadDelta> deltas, Map<Long, Long> trimmed, InboxEvent event, Collection<Long> notify) {
         Map<Long, Map<String, Long>> byUser = new LinkedHashMap<>();
         notify.forEach(user -> byUser.put(user, new LinkedHashMap<>()));
         for (UnreadDelta delta : deltas) {
             addTo(byUser.computeIfAbsent(delta.userId(), u -> new LinkedHashMap<>()), delta);
         }
+        trimmed.forEach((user, count) -> byUser.computeIfAbsent(user, u -> new LinkedHashMap<>()).merge("x", count, Long::sum));
         if (byUser.isEmpty()) {
             return;
         }
@@ -203,20 +214,24 @@ class UnreadCounters {
             }
             String generation = redis.execute(GENERATION_SCRIPT, List.of(key(userId)), token(), Long.toString(ttlSeconds));
             List<UnreadDelta> groups = inbox.unreadGroups(userId);
+            long trimmed = inbox.trimmedUnread(userId);
             metrics.counterRebuilt();
-            Long outcome = redis.execute(REBUILD_SCRIPT, List.of(key(userId)), rebuildArgs(generation, groups));
+            Long outcome = redis.execute(REBUILD_SCRIPT, List.of(key(userId)), rebuildArgs(generation, groups, trimmed));
             if (outcome == null || outcome == 1) {
-                return summarise(groups);
+                return summarise(groups, trimmed);
             }
             // 2: a concurrent rebuild won, read it; 0: a delta landed while we counted, count again.
         }
         // Deltas keep landing while we count: answer from the inbox, uncached.
-        return summarise(inbox.unreadGroups(userId));
+        return summarise(inbox.unreadGroups(userId), inbox.trimmedUnread(userId));
     }
 
-    private Object[] rebuildArgs(String generation, List<UnreadDelta> groups) {
+    private Object[] rebuildArgs(String generation, List<UnreadDelta> groups, long trimmed) {
         Map<String, Long> fields = new LinkedHashMap<>();
         groups.forEach(group -> addTo(fields, group));
+        if (trimmed > 0) {
+            fields.put("x", trimmed);
+        }
         List<String> args = new ArrayList<>(2 + fields.size() * 2);
         args.add(generation);
         args.add(Long.toString(ttlSeconds));
@@ -234,7 +249,7 @@ class UnreadCounters {
         fields.merge("m" + delta.media().bit(), (long) delta.change(), Long::sum);
     }
 
-    static Unread summarise(List<UnreadDelta> groups) {
+    static Unread summarise(List<UnreadDelta> groups, long trimmed) {
         long total = 0;
         Map<Long, Long> bySource = new HashMap<>();
         Map<MediaType, Long> byMedia = new EnumMap<>(MediaType.class);
@@ -243,11 +258,12 @@ class UnreadCounters {
             bySource.merge(group.sourceId(), (long) group.change(), Long::sum);
             byMedia.merge(group.media(), (long) group.change(), Long::sum);
         }
-        return new Unread(total, bySource, byMedia);
+        return new Unread(total, bySource, byMedia, trimmed);
     }
 
     private static Unread parse(Map<Object, Object> hash) {
         long total = 0;
+        long trimmed = 0;
         Map<Long, Long> bySource = new HashMap<>();
         Map<MediaType, Long> byMedia = new EnumMap<>(MediaType.class);
         for (Map.Entry<Object, Object> entry : hash.entrySet()) {
@@ -263,10 +279,11 @@ class UnreadCounters {
                 case 't' -> total = value;
                 case 's' -> bySource.put(Long.parseLong(field.substring(1)), value);
                 case 'm' -> byMedia.put(MediaType.ofBit(Integer.parseInt(field.substring(1))), value);
+                case 'x' -> trimmed = value;
                 default -> { }
             }
         }
-        return new Unread(total, bySource, byMedia);
+        return new Unread(total, bySource, byMedia, trimmed);
     }
 
     private static String token() {

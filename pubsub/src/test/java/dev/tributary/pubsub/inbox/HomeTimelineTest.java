@@ -74,6 +74,26 @@ class HomeTimelineTest {
     }
 
     @Test
+    void unreadAndSourcePagesReachTheWholeHorizonPagedByMaxId() {
+        readState.markRead(reader, ids.get(39));
+        readState.markRead(reader, ids.get(2));
+
+        List<Long> unreadFirst = page(TimelineQuery.newest(30).unread());
+        List<Long> unreadRest = page(TimelineQuery.newest(30).unread().olderThan(unreadFirst.getLast()));
+        List<Long> ofSource = new ArrayList<>(page(TimelineQuery.newest(25).withSource(feed)));
+        ofSource.addAll(page(TimelineQuery.newest(25).withSource(feed).olderThan(ofSource.getLast())));
+
+        List<Long> expectedUnread = new ArrayList<>(newestFrom(38, 39));
+        expectedUnread.remove(ids.get(2));
+        assertThat(unreadFirst).containsExactlyElementsOf(expectedUnread.subList(0, 30));
+        assertThat(unreadRest).as("below the window of 30").containsExactlyElementsOf(expectedUnread.subList(30, 38));
+        assertThat(ofSource).containsExactlyElementsOf(newestFrom(39, 40));
+        assertThat(page(TimelineQuery.newest(10).withSource(feed).withMedia(Set.of(MediaType.IMAGE)).olderThan(ids.get(10))))
+                .containsExactly(ids.get(8), ids.get(4), ids.get(0));
+        assertThat(unread.unread(reader).total()).isEqualTo(38).isEqualTo(unreadFirst.size() + unreadRest.size());
+    }
+
+    @Test
     void pagesWithMaxIdSinceIdAndMinId() {
         List<Long> first = page(TimelineQuery.newest(10));
         List<Long> second = page(TimelineQuery.newest(10).olderThan(first.getLast()));

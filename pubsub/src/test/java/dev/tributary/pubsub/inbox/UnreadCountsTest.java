@@ -11,6 +11,8 @@ import dev.tributary.pubsub.Unread;
 import dev.tributary.pubsub.fanout.Fanout;
 import dev.tributary.pubsub.testing.Fixtures;
 import dev.tributary.pubsub.testing.WithEmbeddedPubsub;
+import dev.tributary.storage.IdGenerator;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +24,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 /** Unread counts stay exact: every scenario ends by comparing them with the inbox itself. */
 @WithEmbeddedPubsub
@@ -35,6 +38,7 @@ class UnreadCountsTest {
     @Autowired Fixtures fixtures;
     @Autowired Fanout fanout;
     @Autowired StringRedisTemplate redis;
+    @Autowired JdbcClient jdbc;
 
     @Test
     void countsPerSourceAndMediaFollowMarkingReadAndUnread() {
@@ -184,27 +188,105 @@ class UnreadCountsTest {
     }
 
     @Test
-    void trimmingTheInboxToTheWindowTakesExactlyTheTrimmedUnreadOff() {
+    void countsCoverTheWholeHorizonNotOnlyTheWindow() {
         long feed = fixtures.feed();
         long reader = fixtures.person();
         fixtures.subscribe(feed, List.of(reader));
-        List<NewItem> entries = new ArrayList<>();
-        for (int i = 0; i < 45; i++) {
-            entries.add(entry("w" + i, MediaType.TEXT, Instant.parse("2026-11-01T00:00:00Z").plusSeconds(i)));
-        }
-        List<Long> ids = publisher.publish(feed, entries).created();
+        List<Long> ids = publisher.publish(feed, entries("h", 55)).created();
         fanout.drain();
-        readState.markRead(reader, ids.get(0));
-        readState.markRead(reader, ids.get(40));
-        assertThat(unread.unread(reader).total()).isEqualTo(43);
 
-        assertThat(trimmer.trim(reader)).isEqualTo(15); // window of 30 in these tests
+        // Window of 30, horizon of 60 in these tests: all 55 are kept and counted.
+        assertThat(trimmer.trim(reader)).isZero();
+        assertThat(unread.unread(reader).total()).isEqualTo(55);
+        assertThat(unread.unread(reader).bySource()).containsExactly(Map.entry(feed, 55L));
+        assertThat(readState.markRead(reader, ids.getFirst())).as("an entry below the window").isTrue();
+        assertThat(unread.unread(reader)).isEqualTo(fixtures.truth(reader));
+        assertThat(unread.unread(reader).total()).isEqualTo(54);
+    }
+
+    @Test
+    void trimmingPastMaxEntriesTakesTheOldestReadEntriesFirstThenUnreadAndCountsThem() {
+        long feed = fixtures.feed();
+        long reader = fixtures.person();
+        fixtures.subscribe(feed, List.of(reader));
+        List<Long> ids = publisher.publish(feed, entries("w", 70)).created();
+        fanout.drain();
+        List<Long> read = List.of(ids.get(5), ids.get(6), ids.get(7), ids.get(8), ids.get(9), ids.get(50));
+        read.forEach(id -> readState.markRead(reader, id));
+        assertThat(unread.unread(reader).total()).isEqualTo(64);
+
+        // 70 entries, at most 60: ten go, the six read ones first, then the four oldest unread.
+        assertThat(trimmer.trim(reader)).isEqualTo(10);
         assertThat(trimmer.trim(reader)).isZero();
 
-        assertThat(fixtures.inbox(reader)).containsExactlyElementsOf(ids.subList(15, 45));
-        assertThat(unread.unread(reader).total()).isEqualTo(29).isEqualTo(fixtures.truth(reader).total());
+        List<Long> kept = new ArrayList<>(ids.subList(4, 70));
+        kept.removeAll(read);
+        assertThat(fixtures.inbox(reader)).containsExactlyElementsOf(kept);
+        Unread after = unread.unread(reader);
+        assertThat(after.total()).isEqualTo(60);
+        assertThat(after.trimmedUnread()).isEqualTo(4);
+        assertThat(after).isEqualTo(fixtures.truth(reader));
         redis.delete(UnreadCounters.key(reader));
-        assertThat(unread.unread(reader).total()).isEqualTo(29);
+        assertThat(unread.unread(reader)).as("rebuilt from MySQL").isEqualTo(after);
+    }
+
+    @Test
+    void trimmingTakesEntriesOlderThanTheHorizonReadOrNot() {
+        long feed = fixtures.feed();
+        long reader = fixtures.person();
+        fixtures.subscribe(feed, List.of(reader));
+        long fresh = publisher.publish(feed, List.of(entry("fresh"))).created().getFirst();
+        fanout.drain();
+        // Two entries of items received 40 days ago (keep is 30d), one read: straight into the table.
+        long old = IdGenerator.lowestIdAt(Instant.now().minus(Duration.ofDays(40)));
+        jdbc.sql("INSERT INTO inbox (user_id, item_id, source_id, media, is_read) VALUES (?, ?, ?, 1, FALSE), (?, ?, ?, 1, TRUE)")
+                .params(reader, old, feed, reader, old + 1, feed).update();
+        redis.delete(UnreadCounters.key(reader));
+        assertThat(unread.unread(reader).total()).isEqualTo(2);
+
+        assertThat(trimmer.trim(reader)).isEqualTo(2);
+
+        assertThat(fixtures.inbox(reader)).containsExactly(fresh);
+        assertThat(unread.unread(reader)).isEqualTo(new Unread(1, Map.of(feed, 1L), Map.of(MediaType.TEXT, 1L), 1))
+                .isEqualTo(fixtures.truth(reader));
+    }
+
+    @Test
+    void markingAllReadGoesInBatchesAndCountsExactly() {
+        long feed = fixtures.feed();
+        long other = fixtures.feed();
+        long reader = fixtures.person();
+        fixtures.subscribe(feed, List.of(reader));
+        fixtures.subscribe(other, List.of(reader));
+        List<Long> ids = new ArrayList<>();
+        // More than one batch (ReadMarks.MARK_BATCH) of one source, delivered straight into the inbox.
+        jdbc.sql("DELETE FROM inbox WHERE user_id = ?").param(reader).update();
+        long first = publisher.publish(other, List.of(entry("o1"))).created().getFirst();
+        fanout.drain();
+        StringBuilder sql = new StringBuilder("INSERT INTO inbox (user_id, item_id, source_id, media, is_read) VALUES ");
+        for (int i = 0; i < ReadMarks.MARK_BATCH + 500; i++) {
+            long id = first + 1 + i;
+            ids.add(id);
+            sql.append(i == 0 ? "" : ", ").append('(').append(reader).append(", ").append(id).append(", ").append(feed).append(", 1, FALSE)");
+        }
+        jdbc.sql(sql.toString()).update();
+        redis.delete(UnreadCounters.key(reader));
+        assertThat(unread.unread(reader).total()).isEqualTo(ReadMarks.MARK_BATCH + 501);
+
+        assertThat(readState.markReadUpTo(reader, ids.get(ReadMarks.MARK_BATCH + 200), feed)).isEqualTo(ReadMarks.MARK_BATCH + 201);
+        assertThat(unread.unread(reader)).isEqualTo(fixtures.truth(reader));
+        assertThat(unread.unread(reader).total()).isEqualTo(300);
+        assertThat(readState.markReadUpTo(reader, Long.MAX_VALUE, null)).isEqualTo(300);
+        assertThat(unread.unread(reader).total()).isZero();
+        assertThat(unread.unread(reader)).isEqualTo(fixtures.truth(reader));
+    }
+
+    private static List<NewItem> entries(String prefix, int count) {
+        List<NewItem> entries = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            entries.add(entry(prefix + i, MediaType.TEXT, Instant.parse("2026-11-01T00:00:00Z").plusSeconds(i)));
+        }
+        return entries;
     }
 
     @Test
@@ -213,7 +295,7 @@ class UnreadCountsTest {
         long reader = fixtures.person();
         fixtures.subscribe(feed, List.of(reader));
         List<NewItem> entries = new ArrayList<>();
-        for (int i = 0; i < 31; i++) {
+        for (int i = 0; i < 61; i++) {
             entries.add(entry("q" + i, MediaType.TEXT, Instant.parse("2026-11-01T00:00:00Z").plusSeconds(i)));
         }
         publisher.publish(feed, entries);
@@ -223,7 +305,8 @@ class UnreadCountsTest {
         for (int pass = 0; pass < 100 && queue.size() > 0; pass++) {
             trimmer.trimQueued();
         }
-        assertThat(fixtures.inbox(reader)).hasSize(30);
+        assertThat(fixtures.inbox(reader)).as("max-entries of 60 in these tests").hasSize(60);
         assertThat(unread.unread(reader)).isEqualTo(fixtures.truth(reader));
+        assertThat(unread.unread(reader).trimmedUnread()).isEqualTo(1);
     }
 }

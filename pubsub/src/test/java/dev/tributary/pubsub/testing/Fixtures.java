@@ -104,6 +104,8 @@ public class Fixtures {
                     bySource.merge(rs.getLong(1), rs.getLong(3), Long::sum);
                     byMedia.merge(MediaType.ofBit(rs.getInt(2)), rs.getLong(3), Long::sum);
                 });
-        return new Unread(total[0], bySource, byMedia);
+        long trimmed = jdbc.sql("SELECT COALESCE(SUM(unread), 0) FROM inbox_trimmed WHERE user_id = ?").param(person)
+                .query(Long.class).single();
+        return new Unread(total[0], bySource, byMedia, trimmed);
     }
 }

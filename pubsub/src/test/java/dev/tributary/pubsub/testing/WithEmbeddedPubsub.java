@@ -23,6 +23,7 @@ import org.springframework.boot.test.context.SpringBootTest;
         "tributary.fanout.backfill=3",
         "tributary.fanout.split-size=10",
         "tributary.timeline.max-entries=30",
+        "tributary.inbox.max-entries=60",
         "tributary.storage.cleaner.enabled=false"})
 public @interface WithEmbeddedPubsub {
 }
