@@ -17,7 +17,9 @@ import org.springframework.validation.annotation.Validated;
  * @param leaseTtl how long a claimed task stays a worker's without progress; a dead worker's
  *        task is taken over after this (every committed batch renews it)
  * @param pollInterval how often an idle worker looks for tasks published by other nodes
- * @param backfill latest entries of a source a new subscriber receives at once (0: none)
+ * @param backfill items a new subscriber of a feed receives at once: of those its latest fetched
+ *        document carried, the newest this many that the subscription's media filter takes (a
+ *        person's or a group's source gives its newest 20); 0: none
  * @param splitSize subscribers per task: a larger audience is split into tasks of this many
  *        when its first batch runs, so that every worker on every node can share it
  */
@@ -29,7 +31,7 @@ public record FanoutSettings(
         @Min(1) @Max(100) @DefaultValue("8") int claimSize,
         @NotNull @DefaultValue("30s") Duration leaseTtl,
         @NotNull @DefaultValue("500ms") Duration pollInterval,
-        @Min(0) @Max(100) @DefaultValue("10") int backfill,
+        @Min(0) @Max(1000) @DefaultValue("100") int backfill,
         @Min(1) @Max(10_000_000) @DefaultValue("10000") int splitSize) {
 
     /** The node role ({@code tributary.roles}) under which fan-out workers and inbox trimming run. */

@@ -1,5 +1,6 @@
 package dev.tributary.pubsub;
 
+import dev.tributary.pubsub.fanout.CurrentItems;
 import dev.tributary.pubsub.fanout.FanoutQueue;
 import dev.tributary.pubsub.inbox.Inbox;
 import dev.tributary.storage.DuplicateIndexKeyException;
@@ -13,6 +14,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,10 +42,12 @@ public class Publisher {
     private final Transactions tx;
     private final Clock clock;
     private final Inbox inbox;
+    private final CurrentItems currentItems;
 
     Publisher(EntityStore store, IndexReader indexes, Sources sources, FanoutQueue fanout, Transactions tx, Inbox inbox,
-            ObjectProvider<Clock> clock) {
+            CurrentItems currentItems, ObjectProvider<Clock> clock) {
         this.store = store;
+        this.currentItems = currentItems;
         this.inbox = inbox;
         this.indexes = indexes;
         this.sources = sources;
@@ -68,7 +72,7 @@ public class Publisher {
         Map<String, NewItem> byGuid = new LinkedHashMap<>();
         entries.forEach(entry -> byGuid.put(entry.guid(), entry));
         if (byGuid.isEmpty()) {
-            return new PublishResult(List.of(), List.of(), 0);
+            return new PublishResult(List.of(), List.of(), 0, List.of());
         }
         try {
             return publishOnce(sourceId, source, byGuid);
@@ -84,6 +88,7 @@ public class Publisher {
             Instant now = now();
             List<NewItem> fresh = new ArrayList<>();
             List<Long> updated = new ArrayList<>();
+            List<Long> carried = new ArrayList<>();
             int unchanged = 0;
             for (NewItem entry : byGuid.values()) {
                 Entity<Item> stored = existing.get(IndexKey.of(sourceId, entry.guid()));
@@ -92,8 +97,12 @@ public class Publisher {
                 } else if (!stored.body().deleted() && stored.body().differsFrom(entry)) {
                     store.put(PubsubKinds.ITEM, stored.id(), stored.body().updatedFrom(entry));
                     updated.add(stored.id());
+                    carried.add(stored.id());
                 } else {
                     unchanged++;
+                    if (!stored.body().deleted()) {
+                        carried.add(stored.id());
+                    }
                 }
             }
             fresh.sort(Comparator.comparing(NewItem::publishedAt));
@@ -101,9 +110,19 @@ public class Publisher {
                     fresh.stream().map(entry -> Item.from(sourceId, entry, now)).toList());
             deliver(sourceId, created);
             inbox.itemsChanged(updated);
-            return new PublishResult(created.stream().map(Entity::id).toList(), updated, unchanged);
+            created.forEach(item -> carried.add(item.id()));
+            return new PublishResult(created.stream().map(Entity::id).toList(), updated, unchanged, carried);
         });
         return result;
+    }
+
+    /**
+     * Records that a feed's latest fetched document carried exactly these items (the
+     * {@link PublishResult#carried} of its publish calls): what a new subscriber receives
+     * ({@code tributary.fanout.backfill} of them). A no-op when they are the ones already recorded.
+     */
+    public void documentCarried(long sourceId, Collection<Long> itemIds) {
+        tx.write("record the current items of source " + sourceId, status -> currentItems.replace(sourceId, itemIds));
     }
 
     /**

@@ -39,7 +39,7 @@ class PublisherTest {
         fanout.drain();
 
         assertThat(first.created()).hasSize(2);
-        assertThat(again).isEqualTo(new PublishResult(List.of(), List.of(), 2));
+        assertThat(again).isEqualTo(new PublishResult(List.of(), List.of(), 2, first.created()));
         assertThat(fixtures.inbox(reader)).containsExactlyElementsOf(first.created());
         assertThat(unread.unread(reader).total()).isEqualTo(2);
     }
@@ -57,7 +57,7 @@ class PublisherTest {
         PublishResult result = publisher.publish(feed, List.of(edited));
         fanout.drain();
 
-        assertThat(result).isEqualTo(new PublishResult(List.of(), List.of(id), 0));
+        assertThat(result).isEqualTo(new PublishResult(List.of(), List.of(id), 0, List.of(id)));
         assertThat(items.find(id).orElseThrow().body().title()).isEqualTo("new title");
         assertThat(fixtures.inbox(reader)).containsExactly(id);
         assertThat(unread.unread(reader).total()).isEqualTo(1);
@@ -76,7 +76,7 @@ class PublisherTest {
                 first.media(), first.tags(), Instant.parse("2026-11-03T00:00:00Z"));
         publisher.publish(feed, List.of(retitled));
 
-        assertThat(again).isEqualTo(new PublishResult(List.of(), List.of(), 1));
+        assertThat(again).isEqualTo(new PublishResult(List.of(), List.of(), 1, List.of(id)));
         assertThat(items.find(id).orElseThrow().body().title()).isEqualTo("retitled");
         assertThat(items.find(id).orElseThrow().body().publishedAt()).isEqualTo(Instant.parse("2026-11-01T00:00:00Z"));
     }
@@ -142,7 +142,7 @@ class PublisherTest {
         PublishResult again = publisher.publish(feed, List.of(entry("gone")));
         fanout.drain();
 
-        assertThat(again).isEqualTo(new PublishResult(List.of(), List.of(), 1));
+        assertThat(again).isEqualTo(new PublishResult(List.of(), List.of(), 1, List.of()));
         assertThat(items.find(id)).isEmpty();
         assertThat(items.ofSource(feed, null, null, 10)).isEmpty();
     }
@@ -183,7 +183,7 @@ class PublisherTest {
         tagsWithNull.add(null);
         assertThatThrownBy(() -> new NewItem("n", null, null, null, null, MediaType.TEXT, null, tagsWithNull,
                 Instant.parse("2026-11-01T00:00:00Z"))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tags");
-        assertThat(publisher.publish(feed, List.of())).isEqualTo(new PublishResult(List.of(), List.of(), 0));
+        assertThat(publisher.publish(feed, List.of())).isEqualTo(new PublishResult(List.of(), List.of(), 0, List.of()));
         assertThat(publisher.tombstone(feed)).as("a source id is not an item").isFalse();
         assertThat(publisher.tombstone(0)).isFalse();
     }

@@ -55,6 +55,7 @@ public class FeedIngest {
         long start = System.nanoTime();
         sources.describe(sourceId, document.title(), document.siteUrl());
         int created = 0;
+        List<Long> carried = new ArrayList<>();
         List<NewItem> items = document.items();
         // Oldest first, so that when a feed is larger than one publish the newest get the highest ids.
         List<NewItem> ordered = new ArrayList<>(items);
@@ -63,7 +64,10 @@ public class FeedIngest {
             List<NewItem> chunk = ordered.subList(from, Math.min(ordered.size(), from + Publisher.MAX_ITEMS_PER_PUBLISH));
             PublishResult result = publisher.publish(sourceId, chunk);
             created += result.created().size();
+            carried.addAll(result.carried());
         }
+        // What a new subscriber of this feed receives: everything this document carried.
+        publisher.documentCarried(sourceId, carried);
         metrics.published(created, System.nanoTime() - start);
         return created;
     }

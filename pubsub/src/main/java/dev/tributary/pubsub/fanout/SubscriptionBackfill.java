@@ -5,44 +5,68 @@ import dev.tributary.pubsub.InboxEvent;
 import dev.tributary.pubsub.Item;
 import dev.tributary.pubsub.Items;
 import dev.tributary.pubsub.MediaType;
+import dev.tributary.pubsub.SourceKind;
+import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Stored;
 import dev.tributary.pubsub.Subscription;
 import dev.tributary.pubsub.inbox.Inbox;
 import dev.tributary.pubsub.inbox.InboxRow;
 import dev.tributary.storage.Transactions;
+import java.util.Comparator;
 import java.util.List;
 import org.springframework.stereotype.Component;
 
 /**
- * Gives a new subscriber the source's latest few entries ({@code tributary.fanout.backfill}),
- * so that following a feed shows something at once instead of an empty timeline until the next
- * crawl. Older entries stay reachable through the source's own feed.
+ * Gives a new subscriber the source's current items at once, unread and counted: for a feed, the
+ * items its latest fetched document carried ({@link CurrentItems}), up to
+ * {@code tributary.fanout.backfill}; for a person's or a group's source, its newest
+ * {@link #OWNED_SOURCE_ITEMS}. A feed with no recorded document (never fetched since the record
+ * began) gives its newest {@code backfill} items. Inserts are idempotent and leave an existing
+ * inbox row (and its read flag) alone, so refollowing never makes read items unread again.
  */
 @Component
 public class SubscriptionBackfill {
 
+    /** Items a new follower of a person or a group receives. */
+    public static final int OWNED_SOURCE_ITEMS = 20;
+
     private final Items items;
+    private final Sources sources;
+    private final CurrentItems current;
     private final Inbox inbox;
     private final Transactions tx;
-    private final int count;
+    private final int feedCount;
 
-    SubscriptionBackfill(Items items, Inbox inbox, Transactions tx, FanoutSettings settings) {
+    SubscriptionBackfill(Items items, Sources sources, CurrentItems current, Inbox inbox, Transactions tx,
+            FanoutSettings settings) {
         this.items = items;
+        this.sources = sources;
+        this.current = current;
         this.inbox = inbox;
         this.tx = tx;
-        this.count = settings.backfill();
+        this.feedCount = settings.backfill();
     }
 
-    /** Delivers the latest entries the subscription takes (of the last few the source has); the number delivered. */
+    /** Delivers the source's current items that the subscription takes; the number delivered (new to the inbox). */
     public int backfill(Subscription subscription) {
-        if (count == 0) {
+        if (feedCount == 0) {
             return 0;
         }
+        boolean feed = sources.get(subscription.sourceId()).body().kind() == SourceKind.FEED;
+        int count = feed ? feedCount : OWNED_SOURCE_ITEMS;
         int mask = MediaType.maskOf(subscription.media());
-        // Look a little further back for a filtered subscription, so it is not left empty.
-        int window = mask == MediaType.ALL ? count : Math.min(Items.MAX_PAGE, count * 5);
-        List<InboxRow> rows = items.ofSource(subscription.sourceId(), null, null, window).stream()
+        List<Stored<Item>> candidates = feed
+                ? currentOf(subscription.sourceId(), mask == MediaType.ALL ? count : CurrentItems.MAX_PER_SOURCE)
+                : List.of();
+        if (candidates.isEmpty()) {
+            // Look a little further back for a filtered subscription, so it is not left empty.
+            int window = mask == MediaType.ALL ? count : Math.min(Items.MAX_PAGE, count * 5);
+            candidates = items.ofSource(subscription.sourceId(), null, null, Math.min(Items.MAX_PAGE, window));
+        }
+        List<InboxRow> rows = candidates.stream()
+                .filter(item -> !item.body().deleted())
                 .filter(item -> (mask & item.body().mediaType().bit()) != 0)
+                .sorted(Comparator.comparingLong((Stored<Item> item) -> item.id()).reversed())
                 .limit(count)
                 .map(item -> row(subscription, item))
                 .toList();
@@ -51,6 +75,11 @@ public class SubscriptionBackfill {
         }
         return tx.write("back-fill subscription " + subscription.id(),
                 status -> inbox.deliver(rows, status, new InboxEvent(InboxEvent.Type.UNREAD, 0)).size());
+    }
+
+    private List<Stored<Item>> currentOf(long sourceId, int limit) {
+        List<Long> ids = current.newest(sourceId, limit);
+        return ids.isEmpty() ? List.of() : items.getAll(ids);
     }
 
     private static InboxRow row(Subscription subscription, Stored<Item> item) {
