@@ -71,7 +71,7 @@ public class WebSubCallbacks {
         }
         try {
             FeedDocument document = ingest.read(body, contentType, subscription.get().topic(), clock.instant());
-            int created = ingest.publish(sourceId, document);
+            int created = ingest.publishPart(sourceId, document);
             log.debug("feed {}: hub pushed {} entries, {} new", sourceId, document.items().size(), created);
             return Delivery.PUBLISHED;
         } catch (FeedFormatException e) {

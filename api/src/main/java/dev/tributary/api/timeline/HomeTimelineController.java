@@ -8,6 +8,7 @@ import dev.tributary.api.web.Paging;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.TimelineEntry;
 import dev.tributary.pubsub.TimelineQuery;
+import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -42,6 +43,11 @@ class HomeTimelineController {
     }
 
     @GetMapping("/api/v1/timelines/home")
+    @Operation(summary = "The home timeline",
+            description = "Without unread or source_id: the newest tributary.timeline.max-entries (800) entries of the inbox, "
+                    + "paged inside that window and no further. With unread=true or source_id (media and tag may be added): "
+                    + "the whole unread horizon (tributary.inbox.keep, at most tributary.inbox.max-entries), paged by max_id, "
+                    + "so that every entry counted by /api/v1/unread can be listed.")
     @ApiResponse(responseCode = "200", description = "The page, newest first",
             content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(implementation = ItemView.class))))
     ResponseEntity<?> home(Caller caller,

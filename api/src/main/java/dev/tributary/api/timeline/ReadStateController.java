@@ -4,6 +4,8 @@ import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Ids;
 import dev.tributary.pubsub.HomeFeed;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -29,10 +31,13 @@ class ReadStateController {
     }
 
     /** How many entries a marker changed. */
-    record Marked(int marked) {
+    record Marked(@Schema(description = "Entries this marker turned from unread to read.") int marked) {
     }
 
     /** Benchmarked against a trivial endpoint: one Redis read, nothing else. */
+    @Operation(summary = "Unread counts over the unread horizon",
+            description = "Exact counts of every unread entry the inbox keeps (not only the home timeline's newest entries), "
+                    + "and trimmed_unread: how many unread entries the horizon has dropped.")
     @GetMapping("/api/v1/unread")
     UnreadView unread(Caller caller) {
         return UnreadView.of(home.unread(caller.userId()));
@@ -50,6 +55,10 @@ class ReadStateController {
         mark(caller, id, false);
     }
 
+    @Operation(summary = "Mark read up to an id",
+            description = "Marks read every entry of the caller's inbox (the whole unread horizon, not only the home timeline's "
+                    + "window) up to and including up_to_id, optionally only those of source_id; answers how many it marked. "
+                    + "Large markers are applied in batches of bounded size, one transaction each.")
     @PostMapping("/api/v1/markers")
     Marked marker(Caller caller, @RequestBody Marker marker) {
         long upTo = Ids.required("up_to_id", marker.upToId());

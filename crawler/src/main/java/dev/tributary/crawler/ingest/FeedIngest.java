@@ -50,8 +50,23 @@ public class FeedIngest {
         }
     }
 
-    /** Records the feed's title and site and publishes its entries; returns how many were new. */
+    /**
+     * Records the feed's title and site and publishes its entries; returns how many were new. The
+     * document is the whole feed as fetched: what it carried becomes what a new subscriber receives.
+     */
     public int publish(long sourceId, FeedDocument document) {
+        return publish(sourceId, document, true);
+    }
+
+    /**
+     * As {@link #publish(long, FeedDocument)} for a document that may carry only part of the feed
+     * (a WebSub push often carries just the new entries): it does not replace the feed's current items.
+     */
+    public int publishPart(long sourceId, FeedDocument document) {
+        return publish(sourceId, document, false);
+    }
+
+    private int publish(long sourceId, FeedDocument document, boolean whole) {
         long start = System.nanoTime();
         sources.describe(sourceId, document.title(), document.siteUrl());
         int created = 0;
@@ -66,8 +81,10 @@ public class FeedIngest {
             created += result.created().size();
             carried.addAll(result.carried());
         }
-        // What a new subscriber of this feed receives: everything this document carried.
-        publisher.documentCarried(sourceId, carried);
+        if (whole) {
+            // What a new subscriber of this feed receives: everything this document carried.
+            publisher.documentCarried(sourceId, carried);
+        }
         metrics.published(created, System.nanoTime() - start);
         return created;
     }
