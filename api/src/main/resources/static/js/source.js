@@ -38,10 +38,27 @@ async function load() {
         toggle.ready.catch(failure => showError(error, failure));
     }
     try {
+        await showUnread(source.id);
         await pagedItems(document.querySelector('#source-items'), `/api/v1/sources/${encodeURIComponent(id)}/items`);
     } catch (failure) {
         showError(error, failure);
     }
+}
+
+/**
+ * The caller's unread items of this source first, as far back as their inbox keeps them (the
+ * unread horizon, not only the home page's newest entries), when there are any.
+ */
+async function showUnread(sourceId) {
+    const counts = await get('/api/v1/unread');
+    const unread = counts.by_source?.[sourceId] ?? 0;
+    if (!unread) {
+        return;
+    }
+    document.querySelector('#source-unread-count').textContent = `(${unread})`;
+    document.querySelector('#source-unread-section').hidden = false;
+    await pagedItems(document.querySelector('#source-unread'), '/api/v1/timelines/home',
+        {limit: 20, source_id: sourceId, unread: 'true'});
 }
 
 /** A line saying what the source is, linking to the person's or group's page, or to the feed and its site. */

@@ -122,6 +122,23 @@ class SourceBrowserTest {
     }
 
     @Test
+    void aSourcesPageShowsTheCallersUnreadItemsFirst(Browser browser) {
+        TestUser alice = api.newUser("webunread");
+        String sourceId = subscribe(alice, "/source/unread.xml", TestFeeds.numbered("Unread", 3, NEWEST));
+        String read = api.get("/api/v1/timelines/home?source_id=" + sourceId, alice.token()).json().get(0).path("id").asString();
+        assertThat(api.post("/api/v1/items/" + read + "/read", alice.token(), null).status()).isEqualTo(204);
+        browser.signIn(alice.username(), alice.password());
+
+        browser.open("/sources/" + sourceId);
+        browser.waitForText("#source-unread-heading", "Unread (2)");
+        browser.waitForText("#source-unread .item-title", "Unread entry 2");
+        assertThat(browser.all("#source-unread .item")).hasSize(2);
+        assertThat(browser.text("#source-unread")).doesNotContain("Unread entry 3");
+        browser.waitForText("#source-items .item-title", "Unread entry 3");
+        assertThat(browser.consoleErrors()).isEmpty();
+    }
+
+    @Test
     void anUnknownSourceSaysSo(Browser browser) {
         TestUser alice = api.newUser("webnosrc");
         browser.signIn(alice.username(), alice.password());

@@ -120,9 +120,17 @@ class InboxTrimmer implements SmartLifecycle {
         scheduler.scheduleWithFixedDelay(this::pass, period, period, TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * Trims queued people batch after batch until the queue is empty or the pass has run for one
+     * interval, so that under heavy fan-out trimming keeps pace instead of taking one batch per interval.
+     */
     private void pass() {
         try {
-            int removed = trimQueued();
+            long deadline = System.nanoTime() + timeline.trimInterval().toNanos();
+            int removed = 0;
+            do {
+                removed += trimQueued();
+            } while (queue.size() > 0 && System.nanoTime() - deadline < 0);
             if (removed > 0) {
                 log.debug("trimmed {} inbox entries past the horizon ({} entries, {})", removed, horizon.maxEntries(), horizon.keep());
             }

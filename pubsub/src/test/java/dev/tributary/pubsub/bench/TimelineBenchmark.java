@@ -93,6 +93,7 @@ public final class TimelineBenchmark {
     private final int queries;
     private final Duration limit;
     private final boolean breakdown;
+    private final Args args;
 
     TimelineBenchmark(ConfigurableApplicationContext context, Args args) {
         this.sources = context.getBean(Sources.class);
@@ -111,6 +112,7 @@ public final class TimelineBenchmark {
         this.queries = args.integer("queries", 5_000);
         this.limit = args.seconds("limit-seconds", 30);
         this.breakdown = Boolean.parseBoolean(args.text("breakdown", "true"));
+        this.args = args;
     }
 
     public static void main(String[] args) {
@@ -172,6 +174,7 @@ public final class TimelineBenchmark {
             }
         }
 
+        String marking = markAllRead();
         System.out.println();
         System.out.println(Bench.format("%-48s %10s %10s %10s %9s %9s", "pages of " + PAGE + ", " + threads + " threads",
                 "median/s", "min/s", "max/s", "p50 ms", "p99 ms"));
@@ -180,10 +183,75 @@ public final class TimelineBenchmark {
                     variant.rate().min(), variant.rate().max(), variant.p50().median(), variant.p99().median()));
         }
         System.out.println("(p50 and p99: medians over the rounds of each round's percentile)");
+        System.out.println(marking);
         System.out.println(Bench.format("timeline p99: %.2f ms vs baseline %.2f ms = %.2f", subject.p99().median(),
                 baseline.p99().median(), subject.p99().median() / baseline.p99().median()));
         System.out.println(Bench.format("timeline: %.0f pages/s vs baseline %.0f pages/s = %.2f", subject.rate().median(),
                 baseline.rate().median(), subject.rate().median() / baseline.rate().median()));
+    }
+
+    /**
+     * "Mark all read" over a full unread horizon: {@code --mark-entries} (10,000) unread rows of 50
+     * sources in a person's inbox, counters built, then {@code HomeFeed.markReadUpTo(person, max,
+     * null)} (batches of 1,000, each a locking read, an UPDATE, the counters moved, a commit)
+     * against the same run's plain {@code UPDATE inbox SET is_read = TRUE WHERE user_id = ? AND
+     * is_read = FALSE} on an identical inbox (autocommit, no counters); {@code --mark-rounds} (5)
+     * rounds, alternating which goes first. Returns the summary line.
+     */
+    private String markAllRead() {
+        int entries = args.integer("mark-entries", 10_000);
+        int markRounds = args.integer("mark-rounds", 5);
+        Series subject = new Series("markReadUpTo");
+        Series plain = new Series("plain UPDATE");
+        for (int round = 0; round <= markRounds; round++) {
+            boolean measured = round > 0;
+            long person = ids.next();
+            long other = ids.next();
+            fillUnread(person, entries);
+            fillUnread(other, entries);
+            if (timeline.unread(person).total() != entries) {
+                throw new IllegalStateException("expected " + entries + " unread");
+            }
+            double subjectMs = 0;
+            double plainMs = 0;
+            for (int side = 0; side < 2; side++) {
+                long began = System.nanoTime();
+                if ((side + round) % 2 == 0) {
+                    int marked = timeline.markReadUpTo(person, Long.MAX_VALUE, null);
+                    subjectMs = (System.nanoTime() - began) / 1e6;
+                    if (marked != entries || timeline.unread(person).total() != 0) {
+                        throw new IllegalStateException("marked " + marked + " of " + entries);
+                    }
+                } else {
+                    int marked = jdbc.update("UPDATE inbox SET is_read = TRUE WHERE user_id = ? AND is_read = FALSE", other);
+                    plainMs = (System.nanoTime() - began) / 1e6;
+                    if (marked != entries) {
+                        throw new IllegalStateException("plain UPDATE marked " + marked);
+                    }
+                }
+            }
+            subject.add(measured, subjectMs);
+            plain.add(measured, plainMs);
+            System.out.println(Bench.format("  %-8s mark all read %,d: markReadUpTo %7.1f ms, plain UPDATE %7.1f ms",
+                    measured ? "round " + round : "warm-up", entries, subjectMs, plainMs));
+            jdbc.update("DELETE FROM inbox WHERE user_id IN (?, ?)", person, other);
+        }
+        return Bench.format("mark all read of %,d unread: %.0f ms (%,.0f entries/s, batches of 1,000) vs baseline plain UPDATE %.0f ms "
+                + "(%,.0f entries/s) = %.2f", entries, subject.median(), entries / subject.median() * 1000, plain.median(),
+                entries / plain.median() * 1000, plain.median() / subject.median());
+    }
+
+    /** {@code entries} unread rows of fresh item ids from 50 sources in the person's inbox, by multi-row INSERTs. */
+    private void fillUnread(long person, int entries) {
+        long first = ids.next();
+        for (int from = 0; from < entries; from += 1000) {
+            StringBuilder sql = new StringBuilder("INSERT INTO inbox (user_id, item_id, source_id, media, is_read) VALUES ");
+            for (int i = from; i < Math.min(entries, from + 1000); i++) {
+                sql.append(i == from ? "" : ", ").append('(').append(person).append(", ").append(first + 1 + i).append(", ")
+                        .append(1 + i % 50).append(", 1, FALSE)");
+            }
+            jdbc.update(sql.toString());
+        }
     }
 
     /** A way to read a page, with its figures over the rounds. */
