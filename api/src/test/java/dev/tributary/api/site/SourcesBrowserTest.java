@@ -70,13 +70,14 @@ class SourcesBrowserTest {
 
         browser.click(".subscriptions-feed .source-link");
         browser.waitForText("#source-title", "Discovered");
-        browser.waitForText(".item-title", "Discovered entry 3");
-        assertThat(browser.all(".item")).hasSize(3);
+        browser.waitForText("#source-items .item-title", "Discovered entry 3");
+        assertThat(browser.all("#source-items .item")).hasSize(3);
+        assertThat(browser.all("#source-unread .item")).as("a new subscriber's items, all unread, first").hasSize(3);
         assertThat(browser.text("#source-health .badge.status")).isEqualTo("OK");
         // A short first page is the last: no "Load more", and the list says it ended.
-        browser.waitForText(".timeline-end", "everything");
-        assertThat(browser.find(".load-more").isDisplayed()).isFalse();
-        assertThat(browser.all(".item")).hasSize(3);
+        browser.waitForText("#source-items .timeline-end", "everything");
+        assertThat(browser.find("#source-items .load-more").isDisplayed()).isFalse();
+        assertThat(browser.all("#source-items .item")).hasSize(3);
         assertThat(browser.consoleErrors()).isEmpty();
     }
 
