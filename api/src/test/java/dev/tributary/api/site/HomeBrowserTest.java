@@ -11,6 +11,7 @@ import dev.tributary.crawler.schedule.CrawlState;
 import dev.tributary.crawler.schedule.CrawlStates;
 import dev.tributary.crawler.testing.FeedServer;
 import dev.tributary.crawler.testing.TestFeeds;
+import dev.tributary.storage.testing.Await;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -19,7 +20,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.Keys;
@@ -74,13 +74,8 @@ class HomeBrowserTest {
      * so with the crawl's and fan-out's patience on a busy machine rather than the page's.
      */
     private static void awaitTimeline(ApiClient api, Person person, int count) {
-        long deadline = System.nanoTime() + SETUP_PATIENCE.toNanos();
-        int last;
-        while ((last = api.get("/api/v1/timelines/home?limit=100", person.token()).json().size()) != count) {
-            assertThat(System.nanoTime()).as("%d entries in the home timeline within %s (last: %d)", count, SETUP_PATIENCE, last)
-                    .isLessThan(deadline);
-            LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
-        }
+        Await.value(count + " entries in the home timeline", SETUP_PATIENCE,
+                () -> api.get("/api/v1/timelines/home?limit=100", person.token()).json().size(), size -> size == count);
     }
 
     private static long unreadTotal(ApiClient api, Person person) {

@@ -9,6 +9,7 @@ import dev.tributary.crawler.testing.TestFeeds;
 import dev.tributary.crawler.testing.TestHub;
 import dev.tributary.crawler.websub.HubSignature;
 import dev.tributary.pubsub.Items;
+import dev.tributary.storage.testing.Await;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -19,9 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -69,7 +67,7 @@ class WebSubCallbackTest {
         FEEDS.feed("/pushed.xml", feedNamingTheHub("Pushed", 1, topic));
 
         long source = resolver.resolve(topic).id();
-        await(() -> HUB.verified().stream().anyMatch(s -> s.topic().equals(topic)));
+        awaitVerified(topic);
 
         TestHub.Subscriber subscriber = HUB.verified().stream().filter(s -> s.topic().equals(topic)).findFirst().orElseThrow();
         assertThat(subscriber.callback()).isEqualTo(URI.create("http://127.0.0.1:" + PORT + "/websub/" + source));
@@ -85,7 +83,7 @@ class WebSubCallbackTest {
         String topic = FEEDS.url("/guarded.xml").toString();
         FEEDS.feed("/guarded.xml", feedNamingTheHub("Guarded", 1, topic));
         long source = resolver.resolve(topic).id();
-        await(() -> HUB.verified().stream().anyMatch(s -> s.topic().equals(topic)));
+        awaitVerified(topic);
         URI callback = URI.create("http://127.0.0.1:" + PORT + "/websub/" + source);
         byte[] forged = feedNamingTheHub("Forged", 5, topic).getBytes(StandardCharsets.UTF_8);
 
@@ -127,14 +125,10 @@ class WebSubCallbackTest {
                 + HUB.url() + "\"/><atom:link rel=\"self\" href=\"" + self + "\"/>");
     }
 
-    private static void await(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("not reached in 30 s; hub refusals: " + HUB.refusedVerifications());
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
-        }
+    /** Waits for the hub to verify {@code topic}; a timeout names the verifications the hub refused. */
+    private static void awaitVerified(String topic) {
+        Await.until(() -> "the hub to verify " + topic + "; hub refusals: " + HUB.refusedVerifications(),
+                () -> HUB.verified().stream().anyMatch(s -> s.topic().equals(topic)));
     }
 
     private static int freePort() {
