@@ -10,7 +10,7 @@ import dev.tributary.api.testing.ApiResponse;
 import dev.tributary.api.testing.ApiTest;
 import dev.tributary.api.testing.OAuthFlow;
 import dev.tributary.api.testing.TestUser;
-import dev.tributary.crawler.testing.FeedServer;
+import dev.tributary.crawler.testing.FeedServerExtension;
 import dev.tributary.crawler.testing.TestFeeds;
 import dev.tributary.storage.testing.Await;
 import java.io.BufferedReader;
@@ -31,8 +31,8 @@ import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
@@ -45,15 +45,11 @@ import tools.jackson.databind.JsonNode;
 @ApiTest
 class EndToEndTest {
 
-    private static final FeedServer FEEDS = FeedServer.start();
+    @RegisterExtension
+    static final FeedServerExtension FEEDS = new FeedServerExtension();
     private static final Duration PATIENCE = Duration.ofSeconds(30);
 
     @LocalServerPort int port;
-
-    @AfterAll
-    static void stopFeeds() {
-        FEEDS.close();
-    }
 
     @Test
     void twoPeopleUseTheWholeProductThroughHttp() throws Exception {

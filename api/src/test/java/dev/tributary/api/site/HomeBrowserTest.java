@@ -9,7 +9,7 @@ import dev.tributary.api.testing.BrowserTest;
 import dev.tributary.crawler.refresh.FeedRefresher;
 import dev.tributary.crawler.schedule.CrawlState;
 import dev.tributary.crawler.schedule.CrawlStates;
-import dev.tributary.crawler.testing.FeedServer;
+import dev.tributary.crawler.testing.FeedServerExtension;
 import dev.tributary.crawler.testing.TestFeeds;
 import dev.tributary.storage.testing.Await;
 import java.time.Duration;
@@ -20,8 +20,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -36,7 +36,8 @@ import tools.jackson.databind.JsonNode;
 @BrowserTest
 class HomeBrowserTest {
 
-    private static final FeedServer FEEDS = FeedServer.start();
+    @RegisterExtension
+    static final FeedServerExtension FEEDS = new FeedServerExtension();
     private static final AtomicInteger FEED_NUMBER = new AtomicInteger();
     private static final Duration SETUP_PATIENCE = Duration.ofSeconds(60);
     private static final String PASSWORD = "correct horse battery";
@@ -47,11 +48,6 @@ class HomeBrowserTest {
     @LocalServerPort int port;
     @Autowired CrawlStates crawlStates;
     @Autowired FeedRefresher refresher;
-
-    @AfterAll
-    static void stopFeeds() {
-        FEEDS.close();
-    }
 
     /** A person signed up through the page, with a token for setting things up through the API. */
     private record Person(String username, String token) {

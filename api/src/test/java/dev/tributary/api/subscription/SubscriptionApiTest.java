@@ -6,17 +6,16 @@ import dev.tributary.api.testing.ApiClient;
 import dev.tributary.api.testing.ApiResponse;
 import dev.tributary.api.testing.ApiTest;
 import dev.tributary.api.testing.TestUser;
-import dev.tributary.crawler.testing.FeedServer;
+import dev.tributary.crawler.testing.FeedServerExtension;
 import dev.tributary.crawler.testing.TestFeeds;
 import dev.tributary.pubsub.ReadState;
 import dev.tributary.storage.testing.Await;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
@@ -25,21 +24,12 @@ import tools.jackson.databind.JsonNode;
 class SubscriptionApiTest {
 
     private static final Instant NEWEST = Instant.now().minusSeconds(600);
-    private static FeedServer server;
+    @RegisterExtension
+    static final FeedServerExtension server = new FeedServerExtension();
 
     @LocalServerPort int port;
     @Autowired ReadState readState;
     private ApiClient api;
-
-    @BeforeAll
-    static void startFeeds() {
-        server = FeedServer.start();
-    }
-
-    @AfterAll
-    static void stopFeeds() {
-        server.close();
-    }
 
     @BeforeEach
     void client() {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.TributaryApplication;
 import dev.tributary.crawler.FeedResolver;
-import dev.tributary.crawler.testing.FeedServer;
+import dev.tributary.crawler.testing.FeedServerExtension;
 import dev.tributary.crawler.testing.TestFeeds;
 import dev.tributary.crawler.testing.TestHub;
 import dev.tributary.crawler.websub.HubSignature;
@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -35,7 +36,8 @@ import org.springframework.test.context.DynamicPropertySource;
 class WebSubCallbackTest {
 
     private static final int PORT = freePort();
-    private static final FeedServer FEEDS = FeedServer.start();
+    @RegisterExtension
+    static final FeedServerExtension FEEDS = new FeedServerExtension();
     private static final TestHub HUB = TestHub.start();
     private static final Instant NEWEST = Instant.now().minus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS);
 
@@ -51,8 +53,7 @@ class WebSubCallbackTest {
     }
 
     @AfterAll
-    static void stopServers() {
-        FEEDS.close();
+    static void stopHub() {
         HUB.close();
     }
 
