@@ -6,5 +6,5 @@ import org.springframework.context.annotation.Configuration;
 /** Wires the pub/sub module; found by component scan of {@code dev.tributary.pubsub}. */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({FanoutSettings.class, TimelineSettings.class})
-public class PubsubConfiguration {
+class PubsubConfiguration {
 }
