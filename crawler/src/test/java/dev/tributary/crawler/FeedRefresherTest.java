@@ -7,7 +7,7 @@ import dev.tributary.crawler.schedule.CrawlState;
 import dev.tributary.crawler.schedule.CrawlStates;
 import dev.tributary.crawler.schedule.CrawlStatusKind;
 import dev.tributary.crawler.schedule.FetchRecord;
-import dev.tributary.crawler.testing.FeedServer;
+import dev.tributary.crawler.testing.FeedServerExtension;
 import dev.tributary.crawler.testing.TestFeeds;
 import dev.tributary.pubsub.Item;
 import dev.tributary.pubsub.Items;
@@ -19,8 +19,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 
 @WithEmbeddedCrawler
@@ -36,13 +36,10 @@ class FeedRefresherTest {
     @Autowired Items items;
     @Autowired CrawlMetrics metrics;
 
-    private final FeedServer server = FeedServer.start();
+    // One server per test: the tests of a blocked address assert that it got no request at all.
+    @RegisterExtension
+    final FeedServerExtension server = new FeedServerExtension();
     private final String prefix = "/" + UUID.randomUUID();
-
-    @AfterEach
-    void stopServer() {
-        server.close();
-    }
 
     @Test
     void aFetchPublishesTheEntriesAndRecordsTheFeedsHealth() {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tributary.crawler.schedule.CrawlStates;
-import dev.tributary.crawler.testing.FeedServer;
+import dev.tributary.crawler.testing.FeedServerExtension;
 import dev.tributary.crawler.testing.TestFeeds;
 import dev.tributary.pubsub.Items;
 import dev.tributary.pubsub.Source;
@@ -15,8 +15,8 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -30,13 +30,10 @@ class FeedResolverTest {
     @Autowired CrawlStates states;
     @Autowired Items items;
 
-    private final FeedServer server = FeedServer.start();
+    // One server per test: the tests of private addresses assert that it got no request at all.
+    @RegisterExtension
+    final FeedServerExtension server = new FeedServerExtension();
     private final String prefix = "/" + UUID.randomUUID();
-
-    @AfterEach
-    void stopServer() {
-        server.close();
-    }
 
     @Test
     void aFeedIsAcceptedAndItsEntriesPublishedAtOnce() {

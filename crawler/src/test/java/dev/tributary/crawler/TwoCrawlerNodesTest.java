@@ -8,14 +8,13 @@ import dev.tributary.crawler.schedule.CrawlStates;
 import dev.tributary.crawler.testing.CrawlerTestApplication;
 import dev.tributary.crawler.testing.FeedServer;
 import dev.tributary.crawler.testing.TestFeeds;
+import dev.tributary.storage.testing.Await;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -68,12 +67,7 @@ class TwoCrawlerNodesTest {
     }
 
     private static void awaitAllFetched(CrawlStates states, List<Long> feeds, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (states.findAll(feeds).stream().anyMatch(state -> state.fetchCount() == 0)) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("feeds still unfetched after " + timeout);
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
-        }
+        Await.until("every feed to be fetched", timeout,
+                () -> states.findAll(feeds).stream().noneMatch(state -> state.fetchCount() == 0));
     }
 }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.crawler.WebSubCallbacks.Delivery;
 import dev.tributary.crawler.schedule.FetchRecord;
-import dev.tributary.crawler.testing.FeedServer;
+import dev.tributary.crawler.testing.FeedServerExtension;
 import dev.tributary.crawler.testing.TestFeeds;
 import dev.tributary.crawler.websub.HubSignature;
 import dev.tributary.crawler.websub.HubSubscriptions;
@@ -20,8 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /** Tributary as a WebSub subscriber, against a hub run by the test (the callback endpoint's HTTP side is tested in the api). */
@@ -36,13 +36,9 @@ class WebSubTest {
     @Autowired HubSubscriptions hubs;
     @Autowired Items items;
 
-    private final FeedServer server = FeedServer.start();
+    @RegisterExtension
+    static final FeedServerExtension server = new FeedServerExtension();
     private final String prefix = "/" + UUID.randomUUID();
-
-    @AfterEach
-    void stopServer() {
-        server.close();
-    }
 
     @Test
     void aFeedNamingAHubIsSubscribedToVerifiedAndThenPolledRarely() {

@@ -10,7 +10,7 @@ import org.springframework.context.annotation.Configuration;
 
 /** The entity kinds of pub/sub and their indexes (tables in {@code V2026_11_21_02__pubsub.sql}). */
 @Configuration(proxyBeanMethods = false)
-public class PubsubKinds {
+class PubsubKinds {
 
     static final EntityKind<Item> ITEM = new EntityKind<>("item", Item.class);
     static final EntityKind<Source> SOURCE = new EntityKind<>("source", Source.class);

@@ -2,6 +2,7 @@ package dev.tributary.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tributary.storage.testing.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -98,7 +99,7 @@ class NodeLeaseTest {
         int node = lease.nodeId();
         lease.release();
         assertThat(owner(node)).isNull();
-        Await.until("node " + node + " to expire", Duration.ofSeconds(30), () -> jdbc.sql(
+        Await.until("node " + node + " to expire", () -> jdbc.sql(
                 "SELECT expires_at < UTC_TIMESTAMP(6) FROM id_nodes WHERE node_id = ?").param(node).query(Boolean.class).single());
     }
 

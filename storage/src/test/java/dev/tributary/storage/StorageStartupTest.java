@@ -3,7 +3,9 @@ package dev.tributary.storage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tributary.storage.testing.Await;
 import dev.tributary.storage.testing.StorageTestApplication;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -40,7 +42,7 @@ class StorageStartupTest {
 
     @Test
     void declaredIndexesAreRegisteredAndBackFilledAtStartUp() {
-        Await.until("the start-up back-fill", java.time.Duration.ofSeconds(60),
+        Await.until("the start-up back-fill", Duration.ofSeconds(60),
                 () -> states.find(TestKinds.NOTES_BY_TAG.name()).map(IndexStates.State::ready).orElse(false));
         assertThat(states.find(TestKinds.NOTES_BY_SOURCE.name())).isPresent();
     }

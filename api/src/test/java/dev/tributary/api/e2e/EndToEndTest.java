@@ -10,8 +10,9 @@ import dev.tributary.api.testing.ApiResponse;
 import dev.tributary.api.testing.ApiTest;
 import dev.tributary.api.testing.OAuthFlow;
 import dev.tributary.api.testing.TestUser;
-import dev.tributary.crawler.testing.FeedServer;
+import dev.tributary.crawler.testing.FeedServerExtension;
 import dev.tributary.crawler.testing.TestFeeds;
+import dev.tributary.storage.testing.Await;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -30,9 +31,8 @@ import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
@@ -45,15 +45,11 @@ import tools.jackson.databind.JsonNode;
 @ApiTest
 class EndToEndTest {
 
-    private static final FeedServer FEEDS = FeedServer.start();
+    @RegisterExtension
+    static final FeedServerExtension FEEDS = new FeedServerExtension();
     private static final Duration PATIENCE = Duration.ofSeconds(30);
 
     @LocalServerPort int port;
-
-    @AfterAll
-    static void stopFeeds() {
-        FEEDS.close();
-    }
 
     @Test
     void twoPeopleUseTheWholeProductThroughHttp() throws Exception {
@@ -73,7 +69,8 @@ class EndToEndTest {
                 .status()).isEqualTo(201);
         assertThat(api.post("/api/v1/subscriptions", alice.token(), Map.of("url", FEEDS.url("/e2e/photos.xml").toString()))
                 .status()).isEqualTo(201);
-        JsonNode home = await(() -> api.get("/api/v1/timelines/home?limit=50", alice.token()).json(), page -> page.size() == 5);
+        JsonNode home = Await.value("five entries in Alice's home timeline", PATIENCE,
+                () -> api.get("/api/v1/timelines/home?limit=50", alice.token()).json(), page -> page.size() == 5);
         assertThat(home.findValuesAsString("media_type")).containsOnly("link", "image");
 
         // Filter by media type.
@@ -180,18 +177,5 @@ class EndToEndTest {
             }
         }
         throw new AssertionError("no '" + type + "' event within " + patience);
-    }
-
-    private static <T> T await(Supplier<T> probe, java.util.function.Predicate<T> done) {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        T last = probe.get();
-        while (!done.test(last)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not met within " + PATIENCE + "; last: " + last);
-            }
-            java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
-            last = probe.get();
-        }
-        return last;
     }
 }

@@ -1,7 +1,6 @@
 package dev.tributary.api.export;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import com.rometools.rome.feed.synd.SyndCategory;
 import com.rometools.rome.feed.synd.SyndEntry;
@@ -17,10 +16,10 @@ import dev.tributary.pubsub.NewItem;
 import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Subscriptions;
+import dev.tributary.storage.testing.Await;
 import java.io.StringReader;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -192,8 +191,8 @@ class FeedExportApiTest {
 
         String readerPath = "/feeds/home.rss?token=" + feedToken(reader);
         String strangerPath = "/feeds/home.atom?token=" + feedToken(stranger);
-        await().atMost(Duration.ofSeconds(30)).until(() -> titles(get(readerPath)).contains("For my followers"));
-        await().atMost(Duration.ofSeconds(30)).until(() -> titles(get(strangerPath)).contains("Someone else's"));
+        Await.until("the followed post in the reader's feed", () -> titles(get(readerPath)).contains("For my followers"));
+        Await.until("the other post in the stranger's feed", () -> titles(get(strangerPath)).contains("Someone else's"));
 
         ApiResponse home = get(readerPath);
         assertThat(home.status()).isEqualTo(200);

@@ -7,12 +7,9 @@ import dev.tributary.api.testing.ApiResponse;
 import dev.tributary.api.testing.ApiTest;
 import dev.tributary.api.testing.TestUser;
 import dev.tributary.pubsub.HomeFeed;
-import java.time.Duration;
+import dev.tributary.storage.testing.Await;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -87,8 +84,8 @@ class GroupApiTest {
         assertThat(feed.status()).isEqualTo(200);
         assertThat(feed.json().valueStream().map(i -> i.path("id").asString())).containsExactly(posted.json().path("id").asString());
         long itemId = Long.parseLong(posted.json().path("id").asString());
-        await(() -> readState.holds(owner.numericId(), itemId));
-        await(() -> readState.holds(bob.numericId(), itemId));
+        Await.until("the group post in the owner's inbox", () -> readState.holds(owner.numericId(), itemId));
+        Await.until("the group post in the member's inbox", () -> readState.holds(bob.numericId(), itemId));
         assertThat(api.get("/api/v1/groups", bob.token()).json().valueStream().map(g -> g.path("id").asString())).containsExactly(id);
     }
 
@@ -243,15 +240,5 @@ class GroupApiTest {
         assertThat(created.status()).as(created.toString()).isEqualTo(201);
         JsonNode group = created.json();
         return group.path("id").asString();
-    }
-
-    private static void await(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("not reached in 30 s");
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
-        }
     }
 }

@@ -6,34 +6,24 @@ import dev.tributary.api.testing.ApiClient;
 import dev.tributary.api.testing.ApiResponse;
 import dev.tributary.api.testing.ApiTest;
 import dev.tributary.api.testing.TestUser;
-import dev.tributary.crawler.testing.FeedServer;
+import dev.tributary.crawler.testing.FeedServerExtension;
 import dev.tributary.crawler.testing.TestFeeds;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 @ApiTest
 class OpmlApiTest {
 
-    private static FeedServer server;
+    @RegisterExtension
+    static final FeedServerExtension server = new FeedServerExtension();
 
     @LocalServerPort int port;
     private ApiClient api;
-
-    @BeforeAll
-    static void startFeeds() {
-        server = FeedServer.start();
-    }
-
-    @AfterAll
-    static void stopFeeds() {
-        server.close();
-    }
 
     @BeforeEach
     void client() {

@@ -9,14 +9,11 @@ import dev.tributary.api.testing.TestUser;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.TimelineEntry;
 import dev.tributary.pubsub.TimelineQuery;
-import java.time.Duration;
+import dev.tributary.storage.testing.Await;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -77,8 +74,8 @@ class PostApiTest {
 
         long itemId = Long.parseLong(api.post("/api/v1/posts", alice.token(), Map.of("text", "for everyone")).json().path("id").asString());
 
-        await(() -> homeIds(alice).contains(itemId));
-        await(() -> homeIds(bob).contains(itemId));
+        Await.until("the post in the poster's home timeline", () -> homeIds(alice).contains(itemId));
+        Await.until("the post in the follower's home timeline", () -> homeIds(bob).contains(itemId));
     }
 
     @Test
@@ -118,7 +115,7 @@ class PostApiTest {
         TestUser bob = api.newUser("del");
         api.post("/api/v1/subscriptions", bob.token(), Map.of("user", alice.username()));
         long itemId = Long.parseLong(api.post("/api/v1/posts", alice.token(), Map.of("text", "regrettable")).json().path("id").asString());
-        await(() -> readState.holds(bob.numericId(), itemId));
+        Await.until("the post in the follower's inbox", () -> readState.holds(bob.numericId(), itemId));
 
         ApiResponse deleted = api.delete("/api/v1/posts/" + itemId, alice.token());
         ApiResponse again = api.delete("/api/v1/posts/" + itemId, alice.token());
@@ -127,7 +124,7 @@ class PostApiTest {
         assertThat(again.status()).isEqualTo(404);
         assertThat(homeIds(bob)).doesNotContain(itemId);
         assertThat(api.get("/api/v1/users/" + alice.username() + "/feed", alice.token()).json().size()).isZero();
-        await(() -> !readState.holds(bob.numericId(), itemId));
+        Await.until("the deleted post to leave the follower's inbox", () -> !readState.holds(bob.numericId(), itemId));
     }
 
     @Test
@@ -157,15 +154,5 @@ class PostApiTest {
 
     private List<Long> homeIds(TestUser user) {
         return home.page(user.numericId(), TimelineQuery.newest(100)).stream().map(TimelineEntry::id).toList();
-    }
-
-    private static void await(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("not reached in 30 s");
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
-        }
     }
 }

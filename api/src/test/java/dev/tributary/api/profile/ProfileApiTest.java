@@ -6,7 +6,7 @@ import dev.tributary.api.testing.ApiClient;
 import dev.tributary.api.testing.ApiResponse;
 import dev.tributary.api.testing.ApiTest;
 import dev.tributary.api.testing.TestUser;
-import dev.tributary.crawler.testing.FeedServer;
+import dev.tributary.crawler.testing.FeedServerExtension;
 import dev.tributary.crawler.testing.TestFeeds;
 import java.net.URI;
 import java.time.Instant;
@@ -14,30 +14,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 @ApiTest
 class ProfileApiTest {
 
     private static final Pattern NEXT = Pattern.compile("<([^>]+)>; rel=\"next\"");
-    private static FeedServer server;
+    @RegisterExtension
+    static final FeedServerExtension server = new FeedServerExtension();
 
     @LocalServerPort int port;
     private ApiClient api;
-
-    @BeforeAll
-    static void startFeeds() {
-        server = FeedServer.start();
-    }
-
-    @AfterAll
-    static void stopFeeds() {
-        server.close();
-    }
 
     @BeforeEach
     void client() {

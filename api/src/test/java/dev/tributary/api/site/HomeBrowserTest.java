@@ -9,8 +9,9 @@ import dev.tributary.api.testing.BrowserTest;
 import dev.tributary.crawler.refresh.FeedRefresher;
 import dev.tributary.crawler.schedule.CrawlState;
 import dev.tributary.crawler.schedule.CrawlStates;
-import dev.tributary.crawler.testing.FeedServer;
+import dev.tributary.crawler.testing.FeedServerExtension;
 import dev.tributary.crawler.testing.TestFeeds;
+import dev.tributary.storage.testing.Await;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -19,9 +20,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -36,7 +36,8 @@ import tools.jackson.databind.JsonNode;
 @BrowserTest
 class HomeBrowserTest {
 
-    private static final FeedServer FEEDS = FeedServer.start();
+    @RegisterExtension
+    static final FeedServerExtension FEEDS = new FeedServerExtension();
     private static final AtomicInteger FEED_NUMBER = new AtomicInteger();
     private static final Duration SETUP_PATIENCE = Duration.ofSeconds(60);
     private static final String PASSWORD = "correct horse battery";
@@ -47,11 +48,6 @@ class HomeBrowserTest {
     @LocalServerPort int port;
     @Autowired CrawlStates crawlStates;
     @Autowired FeedRefresher refresher;
-
-    @AfterAll
-    static void stopFeeds() {
-        FEEDS.close();
-    }
 
     /** A person signed up through the page, with a token for setting things up through the API. */
     private record Person(String username, String token) {
@@ -74,13 +70,8 @@ class HomeBrowserTest {
      * so with the crawl's and fan-out's patience on a busy machine rather than the page's.
      */
     private static void awaitTimeline(ApiClient api, Person person, int count) {
-        long deadline = System.nanoTime() + SETUP_PATIENCE.toNanos();
-        int last;
-        while ((last = api.get("/api/v1/timelines/home?limit=100", person.token()).json().size()) != count) {
-            assertThat(System.nanoTime()).as("%d entries in the home timeline within %s (last: %d)", count, SETUP_PATIENCE, last)
-                    .isLessThan(deadline);
-            LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
-        }
+        Await.value(count + " entries in the home timeline", SETUP_PATIENCE,
+                () -> api.get("/api/v1/timelines/home?limit=100", person.token()).json().size(), size -> size == count);
     }
 
     private static long unreadTotal(ApiClient api, Person person) {

@@ -8,7 +8,7 @@ import dev.tributary.api.testing.Browser;
 import dev.tributary.api.testing.BrowserTest;
 import dev.tributary.api.testing.OAuthFlow;
 import dev.tributary.api.testing.TestUser;
-import dev.tributary.crawler.testing.FeedServer;
+import dev.tributary.crawler.testing.FeedServerExtension;
 import dev.tributary.crawler.testing.TestFeeds;
 import java.io.IOException;
 import java.net.URI;
@@ -21,9 +21,9 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.WebElement;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -32,18 +32,14 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 @BrowserTest
 class SettingsBrowserTest {
 
-    private static final FeedServer FEEDS = FeedServer.start();
+    @RegisterExtension
+    static final FeedServerExtension FEEDS = new FeedServerExtension();
     private static final String HOSTILE = "<img src=x onerror=\"window.__pwned=1\">";
 
     @LocalServerPort int port;
     @TempDir Path files;
     private ApiClient api;
     private TestUser user;
-
-    @AfterAll
-    static void stopFeeds() {
-        FEEDS.close();
-    }
 
     @BeforeEach
     void someone() {

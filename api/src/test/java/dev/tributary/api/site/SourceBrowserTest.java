@@ -11,14 +11,14 @@ import dev.tributary.crawler.refresh.FeedRefresher;
 import dev.tributary.crawler.schedule.CrawlState;
 import dev.tributary.crawler.schedule.CrawlStates;
 import dev.tributary.crawler.schedule.FetchRecord;
-import dev.tributary.crawler.testing.FeedServer;
+import dev.tributary.crawler.testing.FeedServerExtension;
 import dev.tributary.crawler.testing.TestFeeds;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
@@ -26,18 +26,14 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 @BrowserTest
 class SourceBrowserTest {
 
-    private static final FeedServer FEEDS = FeedServer.start();
+    @RegisterExtension
+    static final FeedServerExtension FEEDS = new FeedServerExtension();
     private static final Instant NEWEST = Instant.now().minusSeconds(600);
 
     @LocalServerPort int port;
     @Autowired CrawlStates crawlStates;
     @Autowired FeedRefresher refresher;
     private ApiClient api;
-
-    @AfterAll
-    static void stopFeeds() {
-        FEEDS.close();
-    }
 
     @BeforeEach
     void client() {

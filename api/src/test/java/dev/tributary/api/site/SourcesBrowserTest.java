@@ -7,14 +7,14 @@ import dev.tributary.api.testing.ApiResponse;
 import dev.tributary.api.testing.Browser;
 import dev.tributary.api.testing.BrowserTest;
 import dev.tributary.api.testing.TestUser;
-import dev.tributary.crawler.testing.FeedServer;
+import dev.tributary.crawler.testing.FeedServerExtension;
 import dev.tributary.crawler.testing.TestFeeds;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
@@ -22,17 +22,13 @@ import tools.jackson.databind.JsonNode;
 @BrowserTest
 class SourcesBrowserTest {
 
-    private static final FeedServer FEEDS = FeedServer.start();
+    @RegisterExtension
+    static final FeedServerExtension FEEDS = new FeedServerExtension();
     private static final Instant NEWEST = Instant.now().minusSeconds(600);
     private static final String HOSTILE = "<img src=x onerror=\"window.__pwned=1\">";
 
     @LocalServerPort int port;
     private ApiClient api;
-
-    @AfterAll
-    static void stopFeeds() {
-        FEEDS.close();
-    }
 
     @BeforeEach
     void client() {

@@ -2,7 +2,6 @@ package dev.tributary.api.stream;
 
 import static dev.tributary.api.timeline.Deliveries.entry;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.tributary.TributaryApplication;
 import dev.tributary.api.testing.ApiClient;
@@ -14,7 +13,7 @@ import dev.tributary.pubsub.MediaType;
 import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Subscriptions;
-import java.time.Duration;
+import dev.tributary.storage.testing.Await;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -106,8 +105,8 @@ class StreamAcrossInstancesTest {
             assertThat(subscribers(carol)).isEqualTo(1);
         }
         // The clients went away without a word: the next heartbeat finds out and lets go of the channel.
-        await().atMost(Duration.ofSeconds(30)).until(() -> subscribers(carol) == 0);
-        await().atMost(Duration.ofSeconds(30)).until(() -> streams.openStreams() == 0);
+        Await.until("the channel to be let go", () -> subscribers(carol) == 0);
+        Await.until("no open streams", () -> streams.openStreams() == 0);
     }
 
     private SseConnection open(TestUser user) {

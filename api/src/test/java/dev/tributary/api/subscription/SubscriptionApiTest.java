@@ -6,20 +6,16 @@ import dev.tributary.api.testing.ApiClient;
 import dev.tributary.api.testing.ApiResponse;
 import dev.tributary.api.testing.ApiTest;
 import dev.tributary.api.testing.TestUser;
-import dev.tributary.crawler.testing.FeedServer;
+import dev.tributary.crawler.testing.FeedServerExtension;
 import dev.tributary.crawler.testing.TestFeeds;
 import dev.tributary.pubsub.HomeFeed;
-import java.time.Duration;
+import dev.tributary.storage.testing.Await;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
@@ -28,21 +24,12 @@ import tools.jackson.databind.JsonNode;
 class SubscriptionApiTest {
 
     private static final Instant NEWEST = Instant.now().minusSeconds(600);
-    private static FeedServer server;
+    @RegisterExtension
+    static final FeedServerExtension server = new FeedServerExtension();
 
     @LocalServerPort int port;
     @Autowired HomeFeed readState;
     private ApiClient api;
-
-    @BeforeAll
-    static void startFeeds() {
-        server = FeedServer.start();
-    }
-
-    @AfterAll
-    static void stopFeeds() {
-        server.close();
-    }
 
     @BeforeEach
     void client() {
@@ -138,7 +125,7 @@ class SubscriptionApiTest {
         assertThat(source.path("status").asString()).isEqualTo("ok");
         assertThat(source.path("last_fetched_at").isNull()).isTrue();
         assertThat(source.path("next_fetch_at").isNull()).isTrue();
-        await(() -> readState.holds(alice.numericId(), Long.parseLong(itemId)));
+        Await.until("the followed person's post in the inbox", () -> readState.holds(alice.numericId(), Long.parseLong(itemId)));
     }
 
     @Test
@@ -155,7 +142,7 @@ class SubscriptionApiTest {
         assertThat(created.json().path("source").path("kind").asString()).isEqualTo("group");
         assertThat(created.json().path("source").path("id").asString()).isEqualTo(group.path("source_id").asString());
         assertThat(created.json().path("source").path("title").asString()).isEqualTo("Readers welcome");
-        await(() -> readState.holds(reader.numericId(), Long.parseLong(itemId)));
+        Await.until("the group post in the follower's inbox", () -> readState.holds(reader.numericId(), Long.parseLong(itemId)));
     }
 
     @Test
@@ -280,15 +267,5 @@ class SubscriptionApiTest {
         assertThat(api.post("/api/v1/subscriptions", null, Map.of("user", "x")).status()).isEqualTo(401);
         assertThat(api.get("/api/v1/subscriptions", readOnly).status()).isEqualTo(200);
         assertThat(api.post("/api/v1/subscriptions", readOnly, Map.of("user", "x")).status()).isEqualTo(403);
-    }
-
-    static void await(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("not reached in 30 s");
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
-        }
     }
 }

@@ -1,7 +1,5 @@
 package dev.tributary.api.timeline;
 
-import static org.awaitility.Awaitility.await;
-
 import dev.tributary.api.testing.ApiClient;
 import dev.tributary.api.testing.TestUser;
 import dev.tributary.pubsub.MediaType;
@@ -9,6 +7,7 @@ import dev.tributary.pubsub.NewItem;
 import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Subscriptions;
+import dev.tributary.storage.testing.Await;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -69,7 +68,7 @@ public final class Deliveries {
     }
 
     public void awaitInTimeline(TestUser reader, List<Long> ids) {
-        await().atMost(Duration.ofSeconds(30)).until(() -> timelineIds(reader).containsAll(ids));
+        Await.until(ids + " in the home timeline of " + reader.username(), () -> timelineIds(reader).containsAll(ids));
     }
 
     /** The ids on the first page (100) of a person's home timeline. */

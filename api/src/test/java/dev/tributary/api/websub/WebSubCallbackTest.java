@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.TributaryApplication;
 import dev.tributary.crawler.FeedResolver;
-import dev.tributary.crawler.testing.FeedServer;
+import dev.tributary.crawler.testing.FeedServerExtension;
 import dev.tributary.crawler.testing.TestFeeds;
 import dev.tributary.crawler.testing.TestHub;
 import dev.tributary.crawler.websub.HubSignature;
 import dev.tributary.pubsub.Items;
+import dev.tributary.storage.testing.Await;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -19,11 +20,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -37,7 +36,8 @@ import org.springframework.test.context.DynamicPropertySource;
 class WebSubCallbackTest {
 
     private static final int PORT = freePort();
-    private static final FeedServer FEEDS = FeedServer.start();
+    @RegisterExtension
+    static final FeedServerExtension FEEDS = new FeedServerExtension();
     private static final TestHub HUB = TestHub.start();
     private static final Instant NEWEST = Instant.now().minus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS);
 
@@ -53,8 +53,7 @@ class WebSubCallbackTest {
     }
 
     @AfterAll
-    static void stopServers() {
-        FEEDS.close();
+    static void stopHub() {
         HUB.close();
     }
 
@@ -69,7 +68,7 @@ class WebSubCallbackTest {
         FEEDS.feed("/pushed.xml", feedNamingTheHub("Pushed", 1, topic));
 
         long source = resolver.resolve(topic).id();
-        await(() -> HUB.verified().stream().anyMatch(s -> s.topic().equals(topic)));
+        awaitVerified(topic);
 
         TestHub.Subscriber subscriber = HUB.verified().stream().filter(s -> s.topic().equals(topic)).findFirst().orElseThrow();
         assertThat(subscriber.callback()).isEqualTo(URI.create("http://127.0.0.1:" + PORT + "/websub/" + source));
@@ -85,7 +84,7 @@ class WebSubCallbackTest {
         String topic = FEEDS.url("/guarded.xml").toString();
         FEEDS.feed("/guarded.xml", feedNamingTheHub("Guarded", 1, topic));
         long source = resolver.resolve(topic).id();
-        await(() -> HUB.verified().stream().anyMatch(s -> s.topic().equals(topic)));
+        awaitVerified(topic);
         URI callback = URI.create("http://127.0.0.1:" + PORT + "/websub/" + source);
         byte[] forged = feedNamingTheHub("Forged", 5, topic).getBytes(StandardCharsets.UTF_8);
 
@@ -127,14 +126,10 @@ class WebSubCallbackTest {
                 + HUB.url() + "\"/><atom:link rel=\"self\" href=\"" + self + "\"/>");
     }
 
-    private static void await(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("not reached in 30 s; hub refusals: " + HUB.refusedVerifications());
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
-        }
+    /** Waits for the hub to verify {@code topic}; a timeout names the verifications the hub refused. */
+    private static void awaitVerified(String topic) {
+        Await.until(() -> "the hub to verify " + topic + "; hub refusals: " + HUB.refusedVerifications(),
+                () -> HUB.verified().stream().anyMatch(s -> s.topic().equals(topic)));
     }
 
     private static int freePort() {

@@ -1,5 +1,6 @@
 package dev.tributary.crawler.fetch;
 
+import dev.tributary.storage.testing.Await;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -12,7 +13,6 @@ import java.time.Duration;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -141,7 +141,7 @@ final class RawServer implements AutoCloseable {
      * probe connection of our own goes through the same FIFO accept queue, so once the probe is
      * counted, so is anything that connected earlier.
      */
-    int connectionsSoFar() throws IOException, InterruptedException {
+    int connectionsSoFar() throws IOException {
         int before = connections.get();
         try (Socket probe = new Socket(listener.getInetAddress(), listener.getLocalPort())) {
             if (!awaitConnections(before + 1, Duration.ofSeconds(5))) {
@@ -152,27 +152,13 @@ final class RawServer implements AutoCloseable {
     }
 
     /** Waits until at least {@code count} connections were accepted: the kernel completes a connect before accept returns. */
-    boolean awaitConnections(int count, Duration deadline) throws InterruptedException {
-        long end = System.nanoTime() + deadline.toNanos();
-        while (connections.get() < count) {
-            if (System.nanoTime() > end) {
-                return false;
-            }
-            TimeUnit.MILLISECONDS.sleep(10);
-        }
-        return true;
+    boolean awaitConnections(int count, Duration deadline) {
+        return Await.within(deadline, () -> connections.get() >= count);
     }
 
     /** Waits until every accepted connection was closed by the client (or timed out here). */
-    boolean awaitAllClosed(Duration deadline) throws InterruptedException {
-        long end = System.nanoTime() + deadline.toNanos();
-        while (finished.get() < connections.get()) {
-            if (System.nanoTime() > end) {
-                return false;
-            }
-            TimeUnit.MILLISECONDS.sleep(10);
-        }
-        return true;
+    boolean awaitAllClosed(Duration deadline) {
+        return Await.within(deadline, () -> finished.get() >= connections.get());
     }
 
     ConcurrentLinkedQueue<Throwable> errors() {

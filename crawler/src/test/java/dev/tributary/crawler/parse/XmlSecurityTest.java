@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.tributary.crawler.parse.FeedFormatException.Reason;
 import com.rometools.rome.io.ParsingFeedException;
 import com.rometools.rome.io.WireFeedInput;
+import dev.tributary.storage.testing.Await;
 import java.io.IOException;
 import java.io.StringReader;
 import java.net.InetAddress;
@@ -16,11 +17,10 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import org.jdom2.JDOMException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -200,10 +200,8 @@ class XmlSecurityTest {
         // A request would have been made during parsing, so before this probe: the accept loop takes
         // connections in order, and once it has counted the probe any earlier one is counted too.
         try (Socket probe = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort())) {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (connections.get() == 0 && System.nanoTime() - deadline < 0) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-            }
+            // Not failing here: the count is asserted below, where a miss says what it means.
+            Await.within(Duration.ofSeconds(5), () -> connections.get() > 0);
         }
         assertThat(connections).as("connections besides the probe").hasValue(1);
     }

@@ -8,12 +8,11 @@ import dev.tributary.pubsub.MediaType;
 import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.testing.Fixtures;
 import dev.tributary.pubsub.testing.PubsubTestApplication;
+import dev.tributary.storage.testing.Await;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -47,7 +46,8 @@ class TwoWorkerPoolsTest {
                 published.addAll(by.getBean(Publisher.class).publish(feed,
                         List.of(entry("shared" + i, MediaType.TEXT, Instant.parse("2026-11-01T00:00:00Z").plusSeconds(i)))).created());
             }
-            awaitNoTasks(first.getBean(FanoutTasks.class), Duration.ofSeconds(60));
+            FanoutTasks tasks = first.getBean(FanoutTasks.class);
+            Await.until("every fan-out task done", Duration.ofSeconds(60), () -> tasks.pending() == 0);
 
             for (long reader : readers) {
                 assertThat(fixtures.inbox(reader)).as("reader %d", reader).containsExactlyElementsOf(published);
@@ -55,16 +55,6 @@ class TwoWorkerPoolsTest {
             }
             assertThat(first.getBean(FanoutWorkers.class).tasksRun()).as("first pool").isPositive();
             assertThat(second.getBean(FanoutWorkers.class).tasksRun()).as("second pool").isPositive();
-        }
-    }
-
-    private static void awaitNoTasks(FanoutTasks tasks, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (tasks.pending() > 0) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("fan-out tasks still pending after " + timeout);
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
         }
     }
 }

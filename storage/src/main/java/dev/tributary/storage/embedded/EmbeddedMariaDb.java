@@ -42,7 +42,7 @@ final class EmbeddedMariaDb {
         }
         try {
             Files.createDirectories(home.resolve("tmp"));
-            db = DB.newEmbeddedDB(configuration().build());
+            db = new DbWithoutShutdownHook(configuration().build());
             db.start();
             awaitConnectable();
             createDatabase();

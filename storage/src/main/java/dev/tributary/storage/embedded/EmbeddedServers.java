@@ -3,6 +3,7 @@ package dev.tributary.storage.embedded;
 import java.util.Optional;
 
 import org.apache.commons.logging.Log;
+import org.springframework.boot.SpringApplication;
 
 /**
  * The JVM's embedded MariaDB and Redis, shared by every Spring context in the JVM.
@@ -30,6 +31,9 @@ public final class EmbeddedServers {
         synchronized (LOCK) {
             if (running == null) {
                 running = start(settings, wantMariaDb, wantRedis, log);
+                // For a context that is never closed: Spring runs this after closing the contexts it
+                // knows of, so the servers outlive every context that uses them.
+                SpringApplication.getShutdownHandlers().add(running::stopAtExit);
             }
             users++;
             return running;
@@ -68,15 +72,28 @@ public final class EmbeddedServers {
             if (running != this || --users > 0) {
                 return;
             }
-            running = null;
-            try {
-                if (mariaDb != null) {
-                    mariaDb.stop();
-                }
-            } finally {
-                if (redis != null) {
-                    redis.stop();
-                }
+            stop();
+        }
+    }
+
+    private void stopAtExit() {
+        synchronized (LOCK) {
+            if (running == this) {
+                stop();
+            }
+        }
+    }
+
+    private void stop() {
+        running = null;
+        users = 0;
+        try {
+            if (mariaDb != null) {
+                mariaDb.stop();
+            }
+        } finally {
+            if (redis != null) {
+                redis.stop();
             }
         }
     }
