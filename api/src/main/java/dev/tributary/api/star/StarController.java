@@ -1,5 +1,6 @@
 package dev.tributary.api.star;
 
+import dev.tributary.api.item.ItemAccess;
 import dev.tributary.api.item.ItemView;
 import dev.tributary.api.item.ItemViews;
 import dev.tributary.api.web.Caller;
@@ -38,10 +39,12 @@ class StarController {
 
     private final Stars stars;
     private final ItemViews views;
+    private final ItemAccess items;
 
-    StarController(Stars stars, ItemViews views) {
+    StarController(Stars stars, ItemViews views, ItemAccess items) {
         this.stars = stars;
         this.views = views;
+        this.items = items;
     }
 
     @Operation(summary = "Whether the caller has starred an item")
@@ -51,7 +54,7 @@ class StarController {
         if (stars.isStarred(caller.userId(), itemId)) {
             return new StarState(true);
         }
-        stars.unstar(caller.userId(), itemId); // not starred: a 404 unless the caller may see the item
+        items.get(caller.userId(), id); // not starred: a 404 unless the caller may see the item
         return new StarState(false);
     }
 
