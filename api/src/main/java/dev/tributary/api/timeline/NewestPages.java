@@ -13,6 +13,7 @@ import dev.tributary.pubsub.TimelineQuery;
 import dev.tributary.pubsub.TimelineStamps;
 import dev.tributary.pubsub.Stored;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,9 +33,10 @@ import tools.jackson.databind.json.JsonMapper;
  * The newest page of a person's home timeline (no filter, no cursor: what clients poll), kept
  * per node and checked against {@link HomeFeed#stamps} with one Redis round trip instead of
  * four MySQL queries. A page is the person's entries (ids, read and starred flags, void when their
- * person stamp moves: their inbox changed or they starred or unstarred) over items rendered once per node (void when the item's stamp moves: an edit, a
- * tombstone, a like, a comment), so the answer is the one MySQL would give. Both are also dropped
- * after a minute, the staleness source names already have. Without Redis, it reads MySQL.
+ * person stamp moves: their inbox changed, or they starred or unstarred) over items rendered once
+ * per node (void when the item's stamp moves: an edit, a tombstone, a like, a comment), so the
+ * answer is the one MySQL would give. Both are also dropped after a minute, the staleness source
+ * names already have. Without Redis, it reads MySQL.
  */
 @Component
 @EnableConfigurationProperties(PageCacheSettings.class)
@@ -42,6 +44,10 @@ class NewestPages {
 
     private static final Logger log = LoggerFactory.getLogger(NewestPages.class);
     private static final Duration TTL = Duration.ofMinutes(1);
+
+    /** The end of an item's JSON as not starred ({@code starred} is its last field), and what ends it as starred. */
+    private static final byte[] NOT_STARRED = ",\"starred\":false}".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] STARRED_END = "true}".getBytes(StandardCharsets.UTF_8);
 
     /** A rendered page: the JSON array, its weak validator, and its ids (for the Link header). */
     record Page(byte[] json, String etag, List<Long> ids) {
@@ -53,10 +59,6 @@ class NewestPages {
     /** A person's newest entries, their read and starred flags, and the stamps they were read under. */
     private record Entries(@Nullable String epoch, @Nullable String stamp, long[] ids, boolean[] read, boolean[] starred) {
     }
-
-    /** The end of an item's JSON as not starred ({@code starred} is its last field), and as starred. */
-    private static final byte[] NOT_STARRED = ",\"starred\":false}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    private static final byte[] STARRED_END = "true}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
     /**
      * One item's JSON as unread and as read (both not starred: a starred entry swaps the last
