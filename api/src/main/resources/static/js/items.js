@@ -13,10 +13,11 @@ export function sourceHref(source) {
 
 /**
  * A card for an item (API.md's `item`). `options.onReadChange(item, read)` is told when the
- * reader marks it read or unread from the card.
+ * reader marks it read or unread from the card, `options.onStarChange(item, starred, card)` when
+ * they star or unstar it.
  */
 export function itemCard(item, options = {}) {
-    const card = el('article', {class: `item${item.read ? ' read' : ''}`, dataset: {id: item.id, source: item.source.id}},
+    const card = el('article', {class: `item${item.read ? ' read' : ''}${item.starred ? ' starred' : ''}`, dataset: {id: item.id, source: item.source.id}},
         el('div', {class: 'item-meta'},
             el('a', {class: 'item-source', href: sourceHref(item.source)}, item.source.title || item.source.url || 'Untitled source'),
             item.author ? el('span', {class: 'item-author'}, item.author) : null,
@@ -44,8 +45,12 @@ function actions(item, options) {
     const toggle = el('button', {type: 'button', class: 'link-button mark-read', 'aria-pressed': String(item.read)},
         item.read ? 'Mark unread' : 'Mark read');
     toggle.addEventListener('click', () => setRead(item, !item.read, toggle.closest('.item'), options));
+    const star = el('button', {type: 'button', class: 'link-button star-toggle', 'aria-pressed': String(Boolean(item.starred))},
+        starLabel(item.starred));
+    star.addEventListener('click', () => setStarred(item, !item.starred, star.closest('.item'), options));
     return el('div', {class: 'item-actions'},
         toggle,
+        star,
         el('a', {class: 'likes', href: `/items/${encodeURIComponent(item.id)}`},
             `${item.likes_count} like${item.likes_count === 1 ? '' : 's'}`),
         el('a', {class: 'comments', href: `/items/${encodeURIComponent(item.id)}#comments`},
@@ -69,6 +74,29 @@ export async function setRead(item, read, card, options = {}) {
         button.setAttribute('aria-pressed', String(read));
     }
     options.onReadChange?.(item, read);
+}
+
+function starLabel(starred) {
+    return starred ? '★ Starred' : '☆ Star';
+}
+
+/** Stars or unstars an item through the API and updates its card. */
+export async function setStarred(item, starred, card, options = {}) {
+    const button = card?.querySelector('.star-toggle');
+    const done = await busy(button ?? el('button'), async () => {
+        await call(starred ? 'POST' : 'DELETE', `/api/v1/items/${encodeURIComponent(item.id)}/star`);
+        return true;
+    });
+    if (!done) {
+        return;
+    }
+    item.starred = starred;
+    card?.classList.toggle('starred', starred);
+    if (button) {
+        button.textContent = starLabel(starred);
+        button.setAttribute('aria-pressed', String(starred));
+    }
+    options.onStarChange?.(item, starred, card);
 }
 
 function mediaStrip(item) {
@@ -106,7 +134,7 @@ export function safeUrl(url) {
  * Fills `container` with the items at `path` (a far-back list: a source's, a person's, a group's
  * items), a page at a time behind a "Load more" button, ending with an explicit end marker.
  */
-export async function pagedItems(container, path, query = {limit: 20}) {
+export async function pagedItems(container, path, query = {limit: 20}, cardOptions = {}) {
     const list = el('div', {class: 'items'});
     const more = el('button', {type: 'button', class: 'load-more'}, 'Load more');
     const end = el('p', {class: 'timeline-end', hidden: true}, 'That’s everything.');
@@ -114,7 +142,7 @@ export async function pagedItems(container, path, query = {limit: 20}) {
     const limit = Number(query.limit ?? 20);
     let next = null;
     const show = result => {
-        list.append(...result.entries.map(item => itemCard(item)));
+        list.append(...result.entries.map(item => itemCard(item, cardOptions)));
         // The API links a next page even after a short one; a short page is the last.
         next = result.entries.length < limit ? null : result.next;
         more.hidden = !next || result.entries.length === 0;

@@ -1,8 +1,8 @@
-// Keyboard shortcuts: j/k move the selection, m toggles read, o opens, ? shows the help. Keys
+// Keyboard shortcuts: j/k move the selection, m toggles read, s toggles the star, o opens, ? shows the help. Keys
 // typed into a field, or pressed with a modifier (browser shortcuts), are left alone.
 
 import {safeUrl} from '../items.js';
-import {moveSelection, selected, toggleSelected} from './timeline.js';
+import {moveSelection, selected, toggleSelected, toggleStarSelected} from './timeline.js';
 
 const help = document.querySelector('#keys-help');
 
@@ -24,6 +24,7 @@ const ACTIONS = {
     j: () => moveSelection(1),
     k: () => moveSelection(-1),
     m: toggleSelected,
+    s: toggleStarSelected,
     o: openSelected,
     '?': toggleHelp,
 };

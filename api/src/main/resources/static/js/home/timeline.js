@@ -3,7 +3,7 @@
 
 import {page} from '../api.js';
 import {busy, el, showError} from '../dom.js';
-import {itemCard, setRead} from '../items.js';
+import {itemCard, setRead, setStarred} from '../items.js';
 import {anySet, compareIds, matches, toQuery} from './filters.js';
 
 const PAGE_SIZE = 20;
@@ -193,6 +193,14 @@ export function moveSelection(step) {
 export function selected() {
     const card = list.querySelector('.item.selected');
     return card ? shown.get(card.dataset.id) : null;
+}
+
+/** Stars or unstars the selected item, as its button would. */
+export function toggleStarSelected() {
+    const entry = selected();
+    if (entry) {
+        setStarred(entry.item, !entry.item.starred, entry.card, options);
+    }
 }
 
 /** Toggles read on the selected item, as its button would. */

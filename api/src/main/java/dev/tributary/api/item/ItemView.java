@@ -4,7 +4,11 @@ import java.time.Instant;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
-/** An item as API.md defines it; {@code summary} is HTML sanitised when the item was stored. */
+/**
+ * An item as API.md defines it; {@code summary} is HTML sanitised when the item was stored.
+ * {@code starred} stays the last component: the cached newest page turns an item's JSON into its
+ * starred form by its last field ({@code NewestPages}).
+ */
 public record ItemView(
         String id,
         SourceRef source,
@@ -19,11 +23,18 @@ public record ItemView(
         Instant receivedAt,
         boolean read,
         long likesCount,
-        long commentsCount) {
+        long commentsCount,
+        boolean starred) {
 
     /** The same item as a reader who has (or has not) read it sees it. */
     public ItemView withRead(boolean isRead) {
         return isRead == read ? this : new ItemView(id, source, author, title, summary, url, mediaType, media, tags,
-                publishedAt, receivedAt, isRead, likesCount, commentsCount);
+                publishedAt, receivedAt, isRead, likesCount, commentsCount, starred);
+    }
+
+    /** The same item as a reader who has (or has not) starred it sees it. */
+    public ItemView withStarred(boolean isStarred) {
+        return isStarred == starred ? this : new ItemView(id, source, author, title, summary, url, mediaType, media, tags,
+                publishedAt, receivedAt, read, likesCount, commentsCount, isStarred);
     }
 }

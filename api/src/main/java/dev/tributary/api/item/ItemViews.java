@@ -4,6 +4,7 @@ import dev.tributary.api.web.Ids;
 import dev.tributary.pubsub.Item;
 import dev.tributary.pubsub.Media;
 import dev.tributary.pubsub.HomeFeed;
+import dev.tributary.pubsub.Stars;
 import dev.tributary.pubsub.TimelineEntry;
 import dev.tributary.pubsub.Stored;
 import java.util.ArrayList;
@@ -15,7 +16,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * Turns stored items into {@link ItemView}s for one reader: names their sources, adds like and
- * comment counts, and the reader's read flag. A page costs a fixed number of queries, whatever
+ * comment counts, and the reader's read and starred flags. A page costs a fixed number of queries, whatever
  * its size.
  */
 @Component
@@ -26,36 +27,48 @@ public class ItemViews {
     private final SourceRefs sources;
     private final ReactionCounts reactions;
     private final HomeFeed home;
+    private final Stars stars;
 
-    ItemViews(SourceRefs sources, ReactionCounts reactions, HomeFeed home) {
+    ItemViews(SourceRefs sources, ReactionCounts reactions, HomeFeed home, Stars stars) {
         this.sources = sources;
         this.reactions = reactions;
         this.home = home;
+        this.stars = stars;
     }
 
-    /** A home-timeline page, whose entries already know whether they are read. */
-    public List<ItemView> ofTimeline(List<TimelineEntry> entries) {
+    /** A page of the reader's home timeline, whose entries already know whether they are read. */
+    public List<ItemView> ofTimeline(long readerId, List<TimelineEntry> entries) {
         List<Stored<Item>> items = entries.stream().map(TimelineEntry::item).toList();
         Set<Long> read = new HashSet<>();
         entries.stream().filter(TimelineEntry::read).forEach(e -> read.add(e.id()));
-        return views(items, read);
+        return views(items, read, starredAmong(readerId, items));
     }
 
     /** Items outside the home timeline (a source's or person's feed): read if read in the reader's inbox. */
     public List<ItemView> of(long readerId, List<Stored<Item>> items) {
-        return views(items, home.readAmong(readerId, items.stream().map(Stored::id).toList()));
+        return views(items, home.readAmong(readerId, items.stream().map(Stored::id).toList()), starredAmong(readerId, items));
     }
 
-    /** Items for nobody in particular (public exports): none read. */
+    /** Items for nobody in particular (public exports): none read, none starred. */
     public List<ItemView> ofPublic(List<Stored<Item>> items) {
-        return views(items, Set.of());
+        return views(items, Set.of(), Set.of());
+    }
+
+    /** The reader's starred items, in the order asked: starred, and read if read in the reader's inbox. */
+    public List<ItemView> ofStarred(long readerId, List<Stored<Item>> items) {
+        return views(items, home.readAmong(readerId, items.stream().map(Stored::id).toList()),
+                new HashSet<>(items.stream().map(Stored::id).toList()));
+    }
+
+    private Set<Long> starredAmong(long readerId, List<Stored<Item>> items) {
+        return items.isEmpty() ? Set.of() : stars.starredAmong(readerId, items.stream().map(Stored::id).toList());
     }
 
     public ItemView of(long readerId, Stored<Item> item) {
         return of(readerId, List.of(item)).getFirst();
     }
 
-    private List<ItemView> views(List<Stored<Item>> items, Set<Long> read) {
+    private List<ItemView> views(List<Stored<Item>> items, Set<Long> read, Set<Long> starred) {
         if (items.isEmpty()) {
             return List.of();
         }
@@ -69,7 +82,8 @@ public class ItemViews {
             views.add(new ItemView(Ids.format(entity.id()), refs.getOrDefault(item.sourceId(), UNKNOWN_SOURCE),
                     item.author(), item.title(), item.summary(), item.url(), item.mediaType().wireName(),
                     item.media().stream().map(ItemViews::media).toList(), item.tags(), item.publishedAt(),
-                    item.receivedAt(), read.contains(entity.id()), count.likes(), count.comments()));
+                    item.receivedAt(), read.contains(entity.id()), count.likes(), count.comments(),
+                    starred.contains(entity.id())));
         }
         return views;
     }

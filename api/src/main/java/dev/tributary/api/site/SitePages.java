@@ -58,6 +58,11 @@ class SitePages {
         return ID.matcher(id).matches() ? page("group").addObject("id", id) : notFound();
     }
 
+    @GetMapping("/starred")
+    ModelAndView starred() {
+        return page("starred");
+    }
+
     @GetMapping("/settings")
     ModelAndView settings() {
         return page("settings");

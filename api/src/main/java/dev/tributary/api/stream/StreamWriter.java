@@ -54,7 +54,7 @@ class StreamWriter {
         for (int page = 0; page < MAX_REPLAY_PAGES && !stream.closed(); page++) {
             List<TimelineEntry> entries = timeline.page(stream.userId(),
                     new TimelineQuery(null, null, after, REPLAY_PAGE, null, null, null, false)).reversed();
-            for (ItemView view : views.ofTimeline(entries)) {
+            for (ItemView view : views.ofTimeline(stream.userId(), entries)) {
                 item(stream, view);
             }
             entries.forEach(entry -> sent.add(entry.id()));

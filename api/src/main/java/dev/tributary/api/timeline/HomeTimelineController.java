@@ -69,7 +69,7 @@ class HomeTimelineController {
             return ok(page.etag(), page.ids()).contentType(MediaType.APPLICATION_JSON).body(page.json());
         }
         List<TimelineEntry> entries = timeline.page(caller.userId(), query);
-        List<ItemView> page = views.ofTimeline(entries);
+        List<ItemView> page = views.ofTimeline(caller.userId(), entries);
         String etag = PageETag.of(entries, page);
         if (PageETag.matches(ifNoneMatch, etag)) {
             return notModified(etag);

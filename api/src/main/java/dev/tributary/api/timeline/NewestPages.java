@@ -7,17 +7,20 @@ import dev.tributary.api.item.ItemViews;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.Item;
 import dev.tributary.pubsub.Items;
+import dev.tributary.pubsub.Stars;
 import dev.tributary.pubsub.TimelineEntry;
 import dev.tributary.pubsub.TimelineQuery;
 import dev.tributary.pubsub.TimelineStamps;
 import dev.tributary.pubsub.Stored;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,10 +32,11 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The newest page of a person's home timeline (no filter, no cursor: what clients poll), kept
  * per node and checked against {@link HomeFeed#stamps} with one Redis round trip instead of
- * three MySQL queries. A page is the person's entries (ids and read flags, void when their inbox
- * stamp moves) over items rendered once per node (void when the item's stamp moves: an edit, a
- * tombstone, a like, a comment), so the answer is the one MySQL would give. Both are also dropped
- * after a minute, the staleness source names already have. Without Redis, it reads MySQL.
+ * four MySQL queries. A page is the person's entries (ids, read and starred flags, void when their
+ * person stamp moves: their inbox changed, or they starred or unstarred) over items rendered once
+ * per node (void when the item's stamp moves: an edit, a tombstone, a like, a comment), so the
+ * answer is the one MySQL would give. Both are also dropped after a minute, the staleness source
+ * names already have. Without Redis, it reads MySQL.
  */
 @Component
 @EnableConfigurationProperties(PageCacheSettings.class)
@@ -41,6 +45,10 @@ class NewestPages {
     private static final Logger log = LoggerFactory.getLogger(NewestPages.class);
     private static final Duration TTL = Duration.ofMinutes(1);
 
+    /** The end of an item's JSON as not starred ({@code starred} is its last field), and what ends it as starred. */
+    private static final byte[] NOT_STARRED = ",\"starred\":false}".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] STARRED_END = "true}".getBytes(StandardCharsets.UTF_8);
+
     /** A rendered page: the JSON array, its weak validator, and its ids (for the Link header). */
     record Page(byte[] json, String etag, List<Long> ids) {
     }
@@ -48,15 +56,19 @@ class NewestPages {
     private record Key(long userId, int limit) {
     }
 
-    /** A person's newest entries and the stamps they were read under. */
-    private record Entries(@Nullable String epoch, @Nullable String stamp, long[] ids, boolean[] read) {
+    /** A person's newest entries, their read and starred flags, and the stamps they were read under. */
+    private record Entries(@Nullable String epoch, @Nullable String stamp, long[] ids, boolean[] read, boolean[] starred) {
     }
 
-    /** One item's JSON as unread and as read, and the stamps it was rendered under. */
+    /**
+     * One item's JSON as unread and as read (both not starred: a starred entry swaps the last
+     * field's value when the page is joined), and the stamps it was rendered under.
+     */
     private record Rendered(String epoch, @Nullable String stamp, byte[] unread, byte[] read, long hash) {
     }
 
     private final HomeFeed home;
+    private final Stars stars;
     private final Items items;
     private final ItemViews views;
     private final JsonMapper json;
@@ -64,8 +76,9 @@ class NewestPages {
     private final Cache<Key, Entries> entries;
     private final Cache<Long, Rendered> rendered;
 
-    NewestPages(HomeFeed home, Items items, ItemViews views, JsonMapper json, PageCacheSettings settings) {
+    NewestPages(HomeFeed home, Stars stars, Items items, ItemViews views, JsonMapper json, PageCacheSettings settings) {
         this.home = home;
+        this.stars = stars;
         this.items = items;
         this.views = views;
         this.json = json;
@@ -112,11 +125,16 @@ class NewestPages {
         for (int i = 0; i < ids.length; i++) {
             read[i] = page.get(i).read();
         }
-        Entries fresh = new Entries(before.epoch(), before.person(), ids, read);
+        Set<Long> starredIds = stars.starredAmong(key.userId(), ids(ids));
+        boolean[] starred = new boolean[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            starred[i] = starredIds.contains(ids[i]);
+        }
+        Entries fresh = new Entries(before.epoch(), before.person(), ids, read, starred);
         Page assembled = assemble(fresh, home.stamps(key.userId(), ids(ids)), page);
         if (assembled == null) {
             // An item went between the two reads: answer from what was read, keep nothing.
-            return page(views.ofTimeline(page));
+            return page(views.ofTimeline(key.userId(), page));
         }
         if (before.epoch() != null) {
             entries.put(key, fresh);
@@ -156,6 +174,9 @@ class NewestPages {
             if (parts[i] == null) {
                 ItemView view = fresh.get(f++);
                 byte[] unread = json.writeValueAsBytes(view);
+                if (!endsWith(unread, NOT_STARRED)) {
+                    throw new IllegalStateException("an item's JSON must end with its starred flag");
+                }
                 Rendered part = new Rendered(Objects.toString(stamps.epoch(), ""), stamps.items().get(i), unread,
                         json.writeValueAsBytes(view.withRead(true)), Arrays.hashCode(unread));
                 parts[i] = part;
@@ -171,12 +192,17 @@ class NewestPages {
     private Page join(Entries kept, Rendered[] parts) {
         byte[][] chosen = new byte[parts.length][];
         int size = 2 + Math.max(0, parts.length - 1);
-        ByteBuffer tag = ByteBuffer.allocate(4 + parts.length * 13);
+        int[] lengths = new int[parts.length];
+        ByteBuffer tag = ByteBuffer.allocate(4 + parts.length * 14);
         tag.putInt(parts.length);
         for (int i = 0; i < parts.length; i++) {
             chosen[i] = kept.read()[i] ? parts[i].read() : parts[i].unread();
-            size += chosen[i].length;
-            tag.putLong(kept.ids()[i]).putInt((int) parts[i].hash()).put((byte) (kept.read()[i] ? 1 : 0));
+            boolean starred = kept.starred()[i];
+            // "false}" becomes "true}": one byte shorter.
+            lengths[i] = starred ? chosen[i].length - 1 : chosen[i].length;
+            size += lengths[i];
+            tag.putLong(kept.ids()[i]).putInt((int) parts[i].hash()).put((byte) (kept.read()[i] ? 1 : 0))
+                    .put((byte) (starred ? 1 : 0));
         }
         byte[] json = new byte[size];
         int at = 0;
@@ -185,8 +211,15 @@ class NewestPages {
             if (i > 0) {
                 json[at++] = ',';
             }
-            System.arraycopy(chosen[i], 0, json, at, chosen[i].length);
-            at += chosen[i].length;
+            if (kept.starred()[i]) {
+                // ...,"starred":false} becomes ...,"starred":true}
+                int keep = chosen[i].length - "false}".length();
+                System.arraycopy(chosen[i], 0, json, at, keep);
+                System.arraycopy(STARRED_END, 0, json, at + keep, STARRED_END.length);
+            } else {
+                System.arraycopy(chosen[i], 0, json, at, chosen[i].length);
+            }
+            at += lengths[i];
         }
         json[at] = ']';
         return new Page(json, etag(tag.array()), ids(kept.ids()));
@@ -194,7 +227,7 @@ class NewestPages {
 
     /** Without the cache: MySQL, then the page rendered as a whole. */
     private Page render(long userId, int limit) {
-        return page(views.ofTimeline(home.page(userId, TimelineQuery.newest(limit))));
+        return page(views.ofTimeline(userId, home.page(userId, TimelineQuery.newest(limit))));
     }
 
     private Page page(List<ItemView> page) {
@@ -212,6 +245,11 @@ class NewestPages {
         java.util.Map<Long, Stored<Item>> byId = new java.util.HashMap<>();
         entries.forEach(entry -> byId.put(entry.id(), entry.item()));
         return ids.stream().map(byId::get).filter(Objects::nonNull).toList();
+    }
+
+    private static boolean endsWith(byte[] bytes, byte[] end) {
+        return bytes.length >= end.length
+                && Arrays.equals(bytes, bytes.length - end.length, bytes.length, end, 0, end.length);
     }
 
     private static List<Long> ids(long[] ids) {

@@ -2,8 +2,10 @@ package dev.tributary.api.web;
 
 import dev.tributary.crawler.FeedRejectedException;
 import dev.tributary.pubsub.GroupNotFoundException;
+import dev.tributary.pubsub.ItemNotFoundException;
 import dev.tributary.pubsub.NotAMemberException;
 import dev.tributary.pubsub.SourceNotFoundException;
+import dev.tributary.pubsub.TooManyStarsException;
 import dev.tributary.storage.EntityNotFoundException;
 import dev.tributary.storage.WrongKindException;
 import jakarta.validation.ConstraintViolationException;
@@ -103,6 +105,19 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
             WrongKindException.class})
     ResponseEntity<Object> notFound(RuntimeException ex, WebRequest request) {
         ApiProblem problem = ApiProblem.notFound(ex instanceof GroupNotFoundException ? "group" : "resource");
+        return handleExceptionInternal(problem, problem.getBody(), problem.getHeaders(), problem.getStatusCode(), request);
+    }
+
+    @ExceptionHandler(ItemNotFoundException.class)
+    ResponseEntity<Object> itemNotFound(ItemNotFoundException ex, WebRequest request) {
+        ApiProblem problem = ApiProblem.notFound("item");
+        return handleExceptionInternal(problem, problem.getBody(), problem.getHeaders(), problem.getStatusCode(), request);
+    }
+
+    @ExceptionHandler(TooManyStarsException.class)
+    ResponseEntity<Object> tooManyStars(TooManyStarsException ex, WebRequest request) {
+        ApiProblem problem = ApiProblem.unprocessable("too-many-stars", "too-many-stars",
+                "A person may star at most " + ex.max() + " items; unstar some first.");
         return handleExceptionInternal(problem, problem.getBody(), problem.getHeaders(), problem.getStatusCode(), request);
     }
 

@@ -347,7 +347,7 @@ public final class HttpBenchmark {
             return response.body();
         }
         var page = context.getBean(HomeFeed.class).page(person, TimelineQuery.newest(PAGE));
-        byte[] json = context.getBean(JsonMapper.class).writeValueAsBytes(context.getBean(ItemViews.class).ofTimeline(page));
+        byte[] json = context.getBean(JsonMapper.class).writeValueAsBytes(context.getBean(ItemViews.class).ofTimeline(person, page));
         System.out.println(Bench.format("baseline body: a %d-item home-timeline page made in-process (the endpoint "
                 + "answered %d), %,d bytes", page.size(), response.statusCode(), json.length));
         return json;

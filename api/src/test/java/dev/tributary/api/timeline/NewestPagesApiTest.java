@@ -142,4 +142,31 @@ class NewestPagesApiTest {
         assertThat(item(newest(alice), id).path("read").asBoolean()).isTrue();
         assertThat(api.get("/api/v1/unread", alice.token()).json().path("total").asLong()).isZero();
     }
+
+    @Test
+    void aStarShowsOnTheStarrersKeptPageAtOnceAndOnNobodyElses() {
+        TestUser alice = api.newUser("starpage");
+        TestUser bob = api.newUser("starpeer");
+        long feed = deliveries.feed();
+        deliveries.follow(alice, feed);
+        deliveries.follow(bob, feed);
+        long id = deliveries.deliver(feed, List.of(alice, bob), entry(MediaType.TEXT)).getFirst();
+        ApiResponse kept = api.get(NEWEST, alice.token());
+        assertThat(item(kept.json(), id).path("starred").asBoolean()).isFalse();
+        newest(bob);
+
+        assertThat(api.post("/api/v1/items/" + id + "/star", alice.token(), null).status()).isEqualTo(200);
+
+        ApiResponse starred = api.get(NEWEST, alice.token());
+        assertThat(item(starred.json(), id).path("starred").asBoolean()).isTrue();
+        assertThat(starred.header("ETag")).isNotEqualTo(kept.header("ETag"));
+        assertThat(item(newest(bob), id).path("starred").asBoolean()).as("a star is its person's own").isFalse();
+        api.post("/api/v1/items/" + id + "/read", alice.token(), null);
+        JsonNode readAndStarred = item(newest(alice), id);
+        assertThat(readAndStarred.path("read").asBoolean()).isTrue();
+        assertThat(readAndStarred.path("starred").asBoolean()).isTrue();
+
+        api.delete("/api/v1/items/" + id + "/star", alice.token());
+        assertThat(item(newest(alice), id).path("starred").asBoolean()).isFalse();
+    }
 }

@@ -88,6 +88,14 @@ public class Inbox {
         stamps.itemsChanged(itemIds);
     }
 
+    /**
+     * Something the person's pages show about them changed outside the inbox (their stars): their
+     * kept pages are void once the caller's transaction commits.
+     */
+    public void personChanged(long userId) {
+        stamps.peopleChanged(List.of(userId));
+    }
+
     /** One page of the bounded home timeline, newest first. */
     public List<TimelineEntry> page(long userId, TimelineQuery query) {
         return pages.page(userId, query);
