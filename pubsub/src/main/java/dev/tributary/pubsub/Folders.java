@@ -149,8 +149,8 @@ public class Folders {
                 throw new SourceNotFoundException(sourceId);
             }
             if (!wanted.isEmpty()) {
-                List<Long> known = jdbc.sql("SELECT id FROM folders WHERE user_id = ? AND id IN (:ids)".replace(":ids",
-                                String.join(", ", Collections.nCopies(wanted.size(), "?"))))
+                String in = String.join(", ", Collections.nCopies(wanted.size(), "?"));
+                List<Long> known = jdbc.sql("SELECT id FROM folders WHERE user_id = ? AND id IN (" + in + ")")
                         .params(args(userId, wanted)).query(Long.class).list();
                 for (Long id : wanted) {
                     if (!known.contains(id)) {
