@@ -5,7 +5,7 @@ import './layout.js';
 import {call, post} from './api.js';
 import {busy, toast} from './dom.js';
 import {anySet, fromSearch, markerCovers, matches, toSearch} from './home/filters.js';
-import {loadSources, refreshCounts, showCounts, showSelection, sourceTitle} from './home/sidebar.js';
+import {folderName, inFolder, loadSources, refreshCounts, showCounts, showSelection, sourceTitle} from './home/sidebar.js';
 import * as timeline from './home/timeline.js';
 import {openStream} from './home/live.js';
 import {setUpComposer} from './home/composer.js';
@@ -64,7 +64,7 @@ form.addEventListener('submit', event => {
     event.preventDefault();
     apply(readForm());
 });
-clear.addEventListener('click', () => apply({media: [], tag: '', sourceId: '', unread: false}));
+clear.addEventListener('click', () => apply({media: [], tag: '', sourceId: '', folderId: '', unread: false}));
 window.addEventListener('popstate', () => {
     filters = fromSearch(location.search);
     show();
@@ -72,7 +72,10 @@ window.addEventListener('popstate', () => {
 
 /** Says what "mark all read" will mark, given the filters: the API's marker knows only sources. */
 function describeMarkAll() {
-    if (!markerCovers(filters)) {
+    if (filters.folderId && markerCovers({...filters, folderId: ''})) {
+        markAll.textContent = 'Mark shown read';
+        markScope.textContent = `Marks the items of ${folderName(filters.folderId)} loaded below.`;
+    } else if (!markerCovers(filters)) {
         markAll.textContent = 'Mark shown read';
         markScope.textContent = 'Marks the items loaded below (media and tag filters are on).';
     } else if (filters.sourceId) {
@@ -122,7 +125,7 @@ async function markEach(unread) {
     return marked;
 }
 
-timeline.configure({onReadChange: () => refreshCounts()});
+timeline.configure({onReadChange: () => refreshCounts(), inFolder});
 openStream({
     item: item => timeline.addLive(item, {streamed: true}),
     delete: id => timeline.remove(id),
@@ -130,13 +133,13 @@ openStream({
 });
 setUpComposer(item => {
     timeline.addLive(item);
-    return matches(item, filters);
+    return matches(item, filters, inFolder);
 });
 setUpKeys();
 history.replaceState(null, '', `/${toSearch(filters)}`);
 show();
 refreshCounts();
-loadSources(sourceId => apply({...filters, sourceId})).then(loaded => {
+loadSources(selection => apply({...filters, ...selection})).then(loaded => {
     sources = loaded;
     showSelection(filters);
     describeMarkAll();

@@ -1,6 +1,7 @@
 // The sources page: subscribe to a feed (or a page that names one), follow a person, see every
-// subscription with its health, change a subscription's media filter, unsubscribe, and manage the
-// feeds attached to one's own profile.
+// subscription with its health, change a subscription's media filter, file it in folders and give it
+// a name of one's own, unsubscribe; create and delete folders; and manage the feeds attached to
+// one's own profile.
 
 import './layout.js';
 import {call, del, get, post} from './api.js';
@@ -21,10 +22,15 @@ const subscribeForm = document.querySelector('#subscribe-form');
 const subscribeMedia = mediaFieldset('subscribe-media');
 document.querySelector('#subscribe-media').replaceWith(subscribeMedia);
 
+let folders = [];
+
 /** Reloads the whole list: after a change the server's answer is the truth (health, filters). */
 async function refresh() {
     try {
-        render(await subscriptions());
+        const [all, mine] = await Promise.all([subscriptions(), get('/api/v1/folders')]);
+        folders = mine;
+        renderFolders();
+        render(all);
         showError(listError, null);
     } catch (error) {
         showError(listError, error);
@@ -50,8 +56,11 @@ function render(all) {
 /** One subscription: name and kind, health, its media filter (changeable) and unsubscribe. */
 function row(subscription) {
     const {source} = subscription;
-    const name = source.title || source.url || 'Untitled source';
+    const name = subscription.title || source.title || source.url || 'Untitled source';
     const error = el('p', {class: 'error', role: 'alert', hidden: true});
+    const filed = subscription.folders ?? [];
+    const inFolders = el('p', {class: 'subscription-folders'}, 'Folders: ',
+        el('span', {class: 'folders-value'}, filed.length ? filed.map(folder => folder.name).join(', ') : 'none'));
     const actions = el('div', {class: 'subscription-actions'});
     const media = el('p', {class: 'media-filter'}, 'Shows: ', el('span', {class: 'media-value'}, mediaText(subscription.media)));
     const item = el('li', {class: 'subscription', dataset: {id: subscription.id, source: source.id, kind: source.kind}},
@@ -60,10 +69,16 @@ function row(subscription) {
             source.kind !== 'user' ? el('a', {class: 'source-details muted', href: `/sources/${encodeURIComponent(source.id)}`},
                 'source details') : null),
         source.kind === 'feed' && source.url ? el('small', {class: 'source-url'}, source.url) : null,
+        subscription.title && source.title && subscription.title !== source.title
+            ? el('small', {class: 'muted own-title'}, `Its own title: ${source.title}`) : null,
         healthDetails(source),
         media,
+        inFolders,
         actions,
         error);
+    const organise = el('button', {type: 'button', class: 'organise'}, 'Rename / folders');
+    organise.addEventListener('click', () => editFolders(item, subscription, organise, error));
+    actions.append(organise);
     const body = subscribeBody(source);
     if (body) {
         const change = el('button', {type: 'button', class: 'change-media'}, 'Change filter');
@@ -106,6 +121,78 @@ function editMedia(item, subscription, body, change, error) {
     item.querySelector('.media-filter').after(form);
     fieldset.querySelector('input')?.focus();
 }
+
+/** The person's name for a subscription and the folders it is filed in, saved with one PATCH. */
+function editFolders(item, subscription, button, error) {
+    const filed = new Set((subscription.folders ?? []).map(folder => folder.id));
+    const title = el('input', {type: 'text', name: 'title', maxlength: '200', class: 'subscription-title',
+        id: `title-${subscription.id}`, placeholder: subscription.source.title || ''});
+    title.value = subscription.title ?? '';
+    const boxes = folders.map(folder => el('label', {class: 'folder-choice'},
+        el('input', {type: 'checkbox', name: 'folder', value: folder.id, checked: filed.has(folder.id)}), ' ', folder.name));
+    const save = el('button', {type: 'submit', class: 'primary save-folders'}, 'Save');
+    const cancel = el('button', {type: 'button', class: 'cancel-folders'}, 'Cancel');
+    const form = el('form', {class: 'folders-form stacked'},
+        el('label', {for: `title-${subscription.id}`}, 'Your name for it (empty: its own title)'), title,
+        el('fieldset', {}, el('legend', {}, 'Folders'),
+            ...(boxes.length ? boxes : [el('p', {class: 'muted'}, 'You have no folders yet: create one first.')])),
+        el('div', {class: 'form-buttons'}, save, ' ', cancel));
+    const close = () => {
+        form.remove();
+        button.hidden = false;
+    };
+    cancel.addEventListener('click', close);
+    form.addEventListener('submit', async event => {
+        event.preventDefault();
+        const folderIds = [...form.querySelectorAll('input[name=folder]:checked')].map(box => box.value);
+        const updated = await busy(save, () => call('PATCH', `/api/v1/subscriptions/${encodeURIComponent(subscription.id)}`,
+            {json: {title: title.value.trim(), folder_ids: folderIds}}), error);
+        if (updated) {
+            toast('Saved.');
+            await refresh();
+        }
+    });
+    button.hidden = true;
+    item.querySelector('.subscription-folders').after(form);
+    title.focus();
+}
+
+// Folders: create and delete (their subscriptions stay).
+const folderForm = document.querySelector('#folder-form');
+const folderError = document.querySelector('#folder-error');
+const folderList = document.querySelector('#folders');
+
+function renderFolders() {
+    folderList.replaceChildren(...(folders.length ? folders.map(folderEntry)
+        : [el('li', {class: 'muted empty'}, 'No folders yet.')]));
+}
+
+function folderEntry(folder) {
+    const remove = el('button', {type: 'button', class: 'link-button delete-folder'}, 'Delete');
+    const entry = el('li', {class: 'folder-name', dataset: {folder: folder.id}},
+        el('a', {href: `/?folder_id=${encodeURIComponent(folder.id)}`}, folder.name), ' ', remove);
+    remove.addEventListener('click', () => confirmStep(entry, remove,
+        `Delete the folder ${folder.name}? Its subscriptions stay.`, 'Yes, delete', async () => {
+            await del(`/api/v1/folders/${encodeURIComponent(folder.id)}`);
+            await refresh();
+        }, folderError));
+    return entry;
+}
+
+folderForm.addEventListener('submit', async event => {
+    event.preventDefault();
+    const name = folderForm.name.value.trim();
+    if (!name) {
+        showMessage(folderError, 'Enter a name for the folder.');
+        return;
+    }
+    const created = await busy(folderForm.querySelector('button'), () => post('/api/v1/folders', {name}), folderError);
+    if (created) {
+        folderForm.reset();
+        toast(`Created the folder ${created.name}.`);
+        await refresh();
+    }
+});
 
 subscribeForm.addEventListener('submit', async event => {
     event.preventDefault();

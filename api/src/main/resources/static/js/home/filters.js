@@ -1,5 +1,6 @@
-// The home timeline's filters, kept in the page's query string (media, tag, source_id, unread) so
-// that reload, bookmarks and the back button keep them.
+// The home timeline's filters, kept in the page's query string (media, tag, source_id, folder_id,
+// unread) so that reload, bookmarks and the back button keep them. A source and a folder exclude
+// each other: picking one clears the other.
 
 export const MEDIA_TYPES = ['text', 'link', 'image', 'video', 'audio'];
 const ID = /^[1-9][0-9]{0,18}$/;
@@ -11,10 +12,12 @@ export function fromSearch(search) {
         .filter((type, index, all) => MEDIA_TYPES.includes(type) && all.indexOf(type) === index);
     const tag = (params.get('tag') ?? '').trim().slice(0, 100);
     const sourceId = params.get('source_id') ?? '';
+    const folderId = params.get('folder_id') ?? '';
     return {
         media,
         tag,
         sourceId: ID.test(sourceId) ? sourceId : '',
+        folderId: ID.test(folderId) && !ID.test(sourceId) ? folderId : '',
         unread: params.get('unread') === 'true',
     };
 }
@@ -31,6 +34,9 @@ export function toSearch(filters) {
     if (filters.sourceId) {
         params.set('source_id', filters.sourceId);
     }
+    if (filters.folderId) {
+        params.set('folder_id', filters.folderId);
+    }
     if (filters.unread) {
         params.set('unread', 'true');
     }
@@ -44,21 +50,26 @@ export function toQuery(filters) {
         media: filters.media.length ? filters.media : undefined,
         tag: filters.tag || undefined,
         source_id: filters.sourceId || undefined,
+        folder_id: filters.folderId || undefined,
         unread: filters.unread || undefined,
     };
 }
 
 export function anySet(filters) {
-    return filters.media.length > 0 || Boolean(filters.tag) || Boolean(filters.sourceId) || filters.unread;
+    return filters.media.length > 0 || Boolean(filters.tag) || Boolean(filters.sourceId) || Boolean(filters.folderId)
+        || filters.unread;
 }
 
-/** Whether the API's "mark all up to" can honour the filters: it knows a source, not media or tags. */
+/** Whether the API's "mark all up to" can honour the filters: it knows a source, not media, tags or folders. */
 export function markerCovers(filters) {
-    return filters.media.length === 0 && !filters.tag;
+    return filters.media.length === 0 && !filters.tag && !filters.folderId;
 }
 
-/** Whether a live item belongs in the timeline as filtered (the server's rules: tags ignore case). */
-export function matches(item, filters) {
+/**
+ * Whether a live item belongs in the timeline as filtered (the server's rules: tags ignore case);
+ * `inFolder(folderId, sourceId)` says whether a source is filed in a folder.
+ */
+export function matches(item, filters, inFolder = () => false) {
     if (filters.media.length && !filters.media.includes(item.media_type)) {
         return false;
     }
@@ -66,6 +77,9 @@ export function matches(item, filters) {
         return false;
     }
     if (filters.sourceId && item.source?.id !== filters.sourceId) {
+        return false;
+    }
+    if (filters.folderId && !inFolder(filters.folderId, item.source?.id)) {
         return false;
     }
     return !(filters.unread && item.read);

@@ -1,27 +1,40 @@
-// The sidebar: the person's subscriptions, each a link that filters the timeline by that source,
-// with the unread counts beside them.
+// The sidebar: the person's folders and subscriptions, each a link that filters the timeline by
+// that folder or source, with the unread counts beside them.
 
 import {get} from '../api.js';
 import {el} from '../dom.js';
 import {toSearch} from './filters.js';
 
 const list = document.querySelector('#source-list');
+const folderList = document.querySelector('#folder-list');
 const allSources = document.querySelector('#all-sources');
 const total = document.querySelector('#unread-total');
 const loading = document.querySelector('#sources-loading');
 
 let sources = [];
+// Folder id → the ids of the sources filed in it.
+const folderSources = new Map();
 let lastCounts = null;
 // Responses to /unread can come back out of order; only the newest request's answer is shown.
 let countsRequest = 0;
 
-/** Loads the subscriptions; `onPick(sourceId)` is called when one is clicked ('' for all). */
+/**
+ * Loads the folders and subscriptions; `onPick({sourceId, folderId})` is called when one is clicked
+ * (both '' for all).
+ */
 export async function loadSources(onPick) {
-    allSources.addEventListener('click', event => pick(event, '', onPick));
+    allSources.addEventListener('click', event => pick(event, {sourceId: '', folderId: ''}, onPick));
     try {
-        const subscriptions = await get('/api/v1/subscriptions');
-        sources = subscriptions.map(subscription => subscription.source)
+        const [folders, subscriptions] = await Promise.all([get('/api/v1/folders'), get('/api/v1/subscriptions')]);
+        // A subscription's own title (the person's name for it) stands in for the source's.
+        sources = subscriptions.map(subscription => ({...subscription.source, title: subscription.title || subscription.source.title}))
             .sort((a, b) => title(a).localeCompare(title(b)));
+        folderSources.clear();
+        folders.forEach(folder => folderSources.set(folder.id, new Set()));
+        subscriptions.forEach(subscription => (subscription.folders ?? [])
+            .forEach(folder => folderSources.get(folder.id)?.add(subscription.source.id)));
+        folderList.replaceChildren(...folders.map(folder => folderEntry(folder, onPick)));
+        folderList.hidden = folders.length === 0;
         list.append(...sources.map(source => sourceEntry(source, onPick)));
         loading.hidden = true;
     } catch (error) {
@@ -34,22 +47,35 @@ export async function loadSources(onPick) {
     return sources;
 }
 
+/** Whether a source is filed in a folder (as the sidebar last loaded them). */
+export function inFolder(folderId, sourceId) {
+    return folderSources.get(folderId)?.has(sourceId) ?? false;
+}
+
+function folderEntry(folder, onPick) {
+    const link = el('a', {class: 'source-link folder-link', href: '/', dataset: {folder: folder.id}}, folder.name);
+    link.addEventListener('click', event => pick(event, {sourceId: '', folderId: folder.id}, onPick));
+    return el('li', {class: 'folder', dataset: {folder: folder.id}},
+        link,
+        el('span', {class: 'count folder-count', dataset: {folder: folder.id}}, '0'));
+}
+
 function sourceEntry(source, onPick) {
     const link = el('a', {class: 'source-link', href: '/', dataset: {source: source.id}}, title(source));
-    link.addEventListener('click', event => pick(event, source.id, onPick));
+    link.addEventListener('click', event => pick(event, {sourceId: source.id, folderId: ''}, onPick));
     return el('li', {dataset: {source: source.id}},
         link,
         source.status && source.status !== 'ok' ? el('span', {class: `badge ${source.status}`}, source.status) : null,
         el('span', {class: 'count source-count', dataset: {source: source.id}}, '0'));
 }
 
-function pick(event, sourceId, onPick) {
+function pick(event, selection, onPick) {
     // Modified clicks (new tab, new window) follow the link as is.
     if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) {
         return;
     }
     event.preventDefault();
-    onPick(sourceId);
+    onPick(selection);
 }
 
 function title(source) {
@@ -62,12 +88,19 @@ export function sourceTitle(sourceId) {
     return source ? title(source) : 'this source';
 }
 
-/** Points every sidebar link at the filters it would give, and highlights the selected source. */
+/** The folder's name, for messages. */
+export function folderName(folderId) {
+    const link = folderList.querySelector(`.folder-link[data-folder="${CSS.escape(folderId)}"]`);
+    return link ? link.textContent : 'this folder';
+}
+
+/** Points every sidebar link at the filters it would give, and highlights the selected source or folder. */
 export function showSelection(filters) {
     for (const link of document.querySelectorAll('.source-link')) {
         const sourceId = link.dataset.source ?? '';
-        link.href = `/${toSearch({...filters, sourceId})}`;
-        const selected = sourceId === filters.sourceId;
+        const folderId = link.dataset.folder ?? '';
+        link.href = `/${toSearch({...filters, sourceId, folderId})}`;
+        const selected = sourceId === filters.sourceId && folderId === filters.folderId;
         link.classList.toggle('selected', selected);
         if (selected) {
             link.setAttribute('aria-current', 'true');
@@ -85,6 +118,9 @@ export function showCounts(unread) {
     document.title = `${unread.total ? `(${unread.total}) ` : ''}Home – Tributary`;
     for (const count of list.querySelectorAll('.source-count')) {
         setCount(count, unread.by_source?.[count.dataset.source] ?? 0);
+    }
+    for (const count of folderList.querySelectorAll('.folder-count')) {
+        setCount(count, unread.by_folder?.[count.dataset.folder] ?? 0);
     }
 }
 

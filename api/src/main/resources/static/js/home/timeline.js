@@ -129,7 +129,7 @@ export function addLive(item, {streamed = false} = {}) {
         known.card.toggleAttribute('data-streamed', streamed || known.card.hasAttribute('data-streamed'));
         return false;
     }
-    if (!filters || !matches(item, filters)) {
+    if (!filters || !matches(item, filters, options.inFolder)) {
         return false;
     }
     const older = [...list.querySelectorAll('.item')].find(card => compareIds(card.dataset.id, item.id) < 0);

@@ -9,6 +9,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.RowMapper;
@@ -26,7 +27,10 @@ public class Subscriptions {
 
     private static final RowMapper<Subscription> SUBSCRIPTION = (rs, n) -> new Subscription(
             rs.getLong("id"), rs.getLong("user_id"), rs.getLong("source_id"),
-            MediaType.ofMask(rs.getInt("media_mask")), rs.getTimestamp("created_at").toInstant());
+            MediaType.ofMask(rs.getInt("media_mask")), rs.getTimestamp("created_at").toInstant(), rs.getString("title"));
+
+    /** Longest title a person may give a subscription. */
+    public static final int MAX_TITLE_LENGTH = 200;
 
     private final JdbcClient jdbc;
     private final Sources sources;
@@ -74,7 +78,7 @@ public class Subscriptions {
                 if (MediaType.maskOf(existing.get().media()) != mask) {
                     setMask(userId, sourceId, mask);
                     Subscription old = existing.get();
-                    return new SubscribeResult(new Subscription(old.id(), userId, sourceId, MediaType.ofMask(mask), old.createdAt()), false);
+                    return new SubscribeResult(new Subscription(old.id(), userId, sourceId, MediaType.ofMask(mask), old.createdAt(), old.title()), false);
                 }
                 return new SubscribeResult(existing.get(), false);
             }
@@ -88,12 +92,13 @@ public class Subscriptions {
         });
     }
 
-    /** Ends a subscription; false if there was none. */
+    /** Ends a subscription, taking it out of every folder it was filed in; false if there was none. */
     public boolean unsubscribe(long userId, long sourceId) {
         return tx.write("unsubscribe " + userId + " from " + sourceId, status -> {
             int removed = jdbc.sql("DELETE FROM subscriptions WHERE user_id = ? AND source_id = ?")
                     .params(userId, sourceId).update();
             jdbc.sql("DELETE FROM subscribers WHERE source_id = ? AND user_id = ?").params(sourceId, userId).update();
+            jdbc.sql("DELETE FROM folder_sources WHERE user_id = ? AND source_id = ?").params(userId, sourceId).update();
             return removed > 0;
         });
     }
@@ -117,6 +122,21 @@ public class Subscriptions {
     public List<Subscription> of(long userId) {
         return jdbc.sql("SELECT * FROM subscriptions WHERE user_id = ? ORDER BY id")
                 .param(userId).query(SUBSCRIPTION).list();
+    }
+
+    /**
+     * Sets what the person calls their subscription to a source (null: the source's own title).
+     *
+     * @return the subscription as it is now, empty if the person does not follow the source
+     * @throws InvalidNameException if the title is empty, longer than {@link #MAX_TITLE_LENGTH} or holds control characters
+     */
+    public Optional<Subscription> retitle(long userId, long sourceId, @Nullable String title) {
+        String cleaned = title == null ? null : Names.clean("title", title, MAX_TITLE_LENGTH);
+        if (find(userId, sourceId).isEmpty()) {
+            return Optional.empty();
+        }
+        jdbc.sql("UPDATE subscriptions SET title = ? WHERE user_id = ? AND source_id = ?").params(cleaned, userId, sourceId).update();
+        return find(userId, sourceId);
     }
 
     /** How many people follow a source. */

@@ -1,10 +1,16 @@
 package dev.tributary.api.opml;
 
+import dev.tributary.api.opml.ImportResult.FolderError;
 import dev.tributary.api.opml.ImportResult.ImportError;
 import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.crawler.FeedRejectedException;
 import dev.tributary.crawler.FeedResolver;
+import dev.tributary.pubsub.Folder;
+import dev.tributary.pubsub.FolderLimitException;
+import dev.tributary.pubsub.Folders;
+import dev.tributary.pubsub.InvalidNameException;
+import dev.tributary.pubsub.Names;
 import dev.tributary.pubsub.Source;
 import dev.tributary.pubsub.SourceKind;
 import dev.tributary.pubsub.Sources;
@@ -14,7 +20,15 @@ import dev.tributary.pubsub.Stored;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -24,9 +38,12 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The caller's feed subscriptions as OPML, out and in. An import registers each feed to be
- * crawled soon without fetching it now (hundreds of feeds would otherwise take minutes); a feed
- * that then fails shows its error on its source.
+ * The caller's feed subscriptions as OPML, out and in, with their folders and the caller's titles.
+ * An import registers each feed to be crawled soon without fetching it now (hundreds of feeds would
+ * otherwise take minutes); a feed that then fails shows its error on its source. Nested outlines
+ * become folders (the innermost named one, see {@link OpmlReader}); a new subscription takes its
+ * outline's title; an import only adds (an existing subscription keeps its title and media filter,
+ * and is filed in the document's folders beside its own).
  */
 @RestController
 class OpmlController {
@@ -38,8 +55,10 @@ class OpmlController {
     private final Subscriptions subscriptions;
     private final Sources sources;
     private final FeedResolver feeds;
+    private final Folders folders;
 
-    OpmlController(Subscriptions subscriptions, Sources sources, FeedResolver feeds) {
+    OpmlController(Subscriptions subscriptions, Sources sources, FeedResolver feeds, Folders folders) {
+        this.folders = folders;
         this.subscriptions = subscriptions;
         this.sources = sources;
         this.feeds = feeds;
@@ -48,12 +67,30 @@ class OpmlController {
     /** Mapped literally: Spring 6+ matches no suffix patterns, so {@code .opml} is part of the path. */
     @GetMapping("/api/v1/subscriptions.opml")
     ResponseEntity<byte[]> export(Caller caller) {
-        List<Long> sourceIds = subscriptions.of(caller.userId()).stream().map(Subscription::sourceId).toList();
-        List<OpmlFeed> outlines = sources.getAll(sourceIds).stream()
-                .filter(source -> source.body().kind() == SourceKind.FEED)
-                .map(source -> new OpmlFeed(source.body().url(), source.body().title(), source.body().siteUrl()))
+        List<Subscription> all = subscriptions.of(caller.userId());
+        Map<Long, Subscription> bySource = all.stream().collect(Collectors.toMap(Subscription::sourceId, Function.identity()));
+        Map<Long, OpmlFeed> feedsById = new LinkedHashMap<>();
+        for (Stored<Source> source : sources.getAll(all.stream().map(Subscription::sourceId).toList())) {
+            if (source.body().kind() == SourceKind.FEED) {
+                String title = bySource.get(source.id()).title();
+                feedsById.put(source.id(), new OpmlFeed(source.body().url(), title != null ? title : source.body().title(),
+                        source.body().siteUrl()));
+            }
+        }
+        Map<Long, List<Folder>> filed = folders.foldersBySource(caller.userId());
+        Map<Long, List<OpmlFeed>> byFolder = new LinkedHashMap<>();
+        List<OpmlFeed> unfiled = new ArrayList<>();
+        feedsById.forEach((sourceId, feed) -> {
+            List<Folder> in = filed.getOrDefault(sourceId, List.of());
+            if (in.isEmpty()) {
+                unfiled.add(feed);
+            }
+            in.forEach(folder -> byFolder.computeIfAbsent(folder.id(), k -> new ArrayList<>()).add(feed));
+        });
+        List<OpmlWriter.Folder> outlines = folders.of(caller.userId()).stream()
+                .map(folder -> new OpmlWriter.Folder(folder.name(), byFolder.getOrDefault(folder.id(), List.of())))
                 .toList();
-        byte[] document = OpmlWriter.write("Tributary subscriptions", Instant.now(), outlines);
+        byte[] document = OpmlWriter.write("Tributary subscriptions", Instant.now(), unfiled, outlines);
         return ResponseEntity.ok()
                 .contentType(new MediaType(OPML, StandardCharsets.UTF_8))
                 .header(HttpHeaders.CONTENT_DISPOSITION, "attachment; filename=\"subscriptions.opml\"")
@@ -71,6 +108,9 @@ class OpmlController {
         int imported = 0;
         int skipped = 0;
         List<ImportError> errors = new ArrayList<>();
+        Map<String, Long> folderIds = new HashMap<>();
+        Map<String, FolderError> folderErrors = new LinkedHashMap<>();
+        Map<Long, Set<Long>> filings = new LinkedHashMap<>();
         for (OpmlFeed outline : outlines) {
             Stored<Source> source;
             try {
@@ -85,9 +125,57 @@ class OpmlController {
                 skipped++;
             } else {
                 imported++;
+                title(caller, source, outline.title());
+            }
+            Long folder = outline.folder() == null ? null : folder(caller, outline.folder(), folderIds, folderErrors);
+            Set<Long> in = filings.computeIfAbsent(source.id(), id -> new LinkedHashSet<>());
+            if (folder != null) {
+                in.add(folder);
             }
         }
-        return new ImportResult(imported, skipped, errors);
+        filings.forEach((sourceId, in) -> {
+            if (!in.isEmpty()) {
+                Set<Long> all = new LinkedHashSet<>(folders.foldersOf(caller.userId(), sourceId).stream().map(Folder::id).toList());
+                if (all.addAll(in)) {
+                    folders.file(caller.userId(), sourceId, all);
+                }
+            }
+        });
+        return new ImportResult(imported, skipped, errors, List.copyOf(folderErrors.values()));
+    }
+
+    /** A new subscription takes its outline's title when it differs from the source's (a refused title is left out). */
+    private void title(Caller caller, Stored<Source> source, @Nullable String title) {
+        if (title == null || title.isBlank() || title.strip().equals(source.body().title())) {
+            return;
+        }
+        try {
+            subscriptions.retitle(caller.userId(), source.id(), Names.clean("title", title, Subscriptions.MAX_TITLE_LENGTH));
+        } catch (InvalidNameException e) {
+            // the source's own title will show
+        }
+    }
+
+    /** The caller's folder of this name, made if need be; null (and an error, once per name) if it cannot be. */
+    private @Nullable Long folder(Caller caller, String name, Map<String, Long> known, Map<String, FolderError> refused) {
+        String key = Names.key(name.strip());
+        if (known.containsKey(key)) {
+            return known.get(key);
+        }
+        if (refused.containsKey(key)) {
+            return null;
+        }
+        try {
+            long id = folders.findOrCreate(caller.userId(), name).id();
+            known.put(key, id);
+            return id;
+        } catch (FolderLimitException e) {
+            refused.put(key, new FolderError(echo(name), "not made: you have " + Folders.MAX_FOLDERS
+                    + " folders, the most a person may have; its feeds were subscribed unfiled"));
+        } catch (InvalidNameException e) {
+            refused.put(key, new FolderError(echo(name), "not made: its name " + e.problem() + "; its feeds were subscribed unfiled"));
+        }
+        return null;
     }
 
     private static String echo(String url) {

@@ -1,7 +1,10 @@
 package dev.tributary.api.opml;
 
 import java.io.ByteArrayInputStream;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
 import java.util.List;
 import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
@@ -11,7 +14,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Reads the feeds of an OPML 1.0/2.0 document, whatever its nesting (categories are outlines
- * holding outlines; every outline with an {@code xmlUrl} is a feed). The document comes from
+ * holding outlines; every outline with an {@code xmlUrl} is a feed). A feed's folder is the
+ * innermost enclosing outline without an {@code xmlUrl} that has a name ({@code title}, else
+ * {@code text}): folders are flat, like Google Reader's labels, so {@code News/Tech/A} files A in
+ * {@code Tech} (joining the path would make names that no reader writes back). The document comes from
  * anyone, so it is read as a stream with no DTD: a document that declares one (the way to
  * billion-laughs expansion and external entities) is refused outright, an entity it did not
  * declare cannot be resolved, and XInclude is not a thing StAX does. Outlines are capped, and
@@ -42,12 +48,18 @@ final class OpmlReader {
 
     private static List<OpmlFeed> feeds(XMLStreamReader xml) throws XMLStreamException {
         List<OpmlFeed> feeds = new ArrayList<>();
+        // The open outlines' folder names, innermost last ("" for an outline that is no folder).
+        Deque<String> open = new ArrayDeque<>();
         boolean root = true;
         int outlines = 0;
         while (xml.hasNext()) {
             int event = xml.next();
             if (event == XMLStreamConstants.DTD) {
                 throw new OpmlException("Documents with a DTD (<!DOCTYPE …>) are not accepted.");
+            }
+            if (event == XMLStreamConstants.END_ELEMENT && xml.getLocalName().equals("outline")) {
+                open.pollLast();
+                continue;
             }
             if (event != XMLStreamConstants.START_ELEMENT) {
                 continue;
@@ -61,9 +73,14 @@ final class OpmlReader {
                     throw new OpmlException("The document has more than " + MAX_OUTLINES + " outlines.");
                 }
                 String url = attribute(xml, "xmlUrl");
+                String title = attribute(xml, "title");
+                String name = title != null && !title.isBlank() ? title : attribute(xml, "text");
                 if (url != null) {
-                    String title = attribute(xml, "title");
-                    feeds.add(new OpmlFeed(url.strip(), title != null ? title : attribute(xml, "text"), attribute(xml, "htmlUrl")));
+                    feeds.add(new OpmlFeed(url.strip(), title != null ? title : attribute(xml, "text"), attribute(xml, "htmlUrl"),
+                            folder(open)));
+                    open.addLast("");
+                } else {
+                    open.addLast(name == null ? "" : name.strip());
                 }
             }
         }
@@ -71,6 +88,16 @@ final class OpmlReader {
             throw new OpmlException("The document is empty.");
         }
         return feeds;
+    }
+
+    private static @Nullable String folder(Deque<String> open) {
+        for (Iterator<String> names = open.descendingIterator(); names.hasNext(); ) {
+            String name = names.next();
+            if (!name.isEmpty()) {
+                return name;
+            }
+        }
+        return null;
     }
 
     /** The attribute of this name, ignoring case: some exporters write {@code xmlurl}. */

@@ -10,7 +10,11 @@ import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamWriter;
 import org.jspecify.annotations.Nullable;
 
-/** Writes feeds as an OPML 2.0 document (UTF-8), the format every feed reader imports. */
+/**
+ * Writes feeds as an OPML 2.0 document (UTF-8), the format every feed reader imports: feeds in
+ * no folder at the top, then each folder as an outline holding its feeds (a feed in several
+ * folders is written in each).
+ */
 final class OpmlWriter {
 
     private static final XMLOutputFactory FACTORY = XMLOutputFactory.newDefaultFactory();
@@ -18,7 +22,15 @@ final class OpmlWriter {
     private OpmlWriter() {
     }
 
+    /** A folder and the feeds filed in it. */
+    record Folder(String name, List<OpmlFeed> feeds) {
+    }
+
     static byte[] write(String title, Instant created, List<OpmlFeed> feeds) {
+        return write(title, created, feeds, List.of());
+    }
+
+    static byte[] write(String title, Instant created, List<OpmlFeed> feeds, List<Folder> folders) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
             XMLStreamWriter xml = FACTORY.createXMLStreamWriter(out, "UTF-8");
@@ -31,15 +43,16 @@ final class OpmlWriter {
             xml.writeEndElement();
             xml.writeStartElement("body");
             for (OpmlFeed feed : feeds) {
-                xml.writeEmptyElement("outline");
-                String name = safe(feed.title() != null && !feed.title().isBlank() ? feed.title() : feed.xmlUrl());
-                xml.writeAttribute("type", "rss");
-                xml.writeAttribute("text", name);
-                xml.writeAttribute("title", name);
-                xml.writeAttribute("xmlUrl", safe(feed.xmlUrl()));
-                if (feed.htmlUrl() != null) {
-                    xml.writeAttribute("htmlUrl", safe(feed.htmlUrl()));
+                feed(xml, feed);
+            }
+            for (Folder folder : folders) {
+                xml.writeStartElement("outline");
+                xml.writeAttribute("text", safe(folder.name()));
+                xml.writeAttribute("title", safe(folder.name()));
+                for (OpmlFeed feed : folder.feeds()) {
+                    feed(xml, feed);
                 }
+                xml.writeEndElement();
             }
             xml.writeEndElement();
             xml.writeEndElement();
@@ -49,6 +62,18 @@ final class OpmlWriter {
             throw new IllegalStateException("cannot write OPML", e);
         }
         return out.toByteArray();
+    }
+
+    private static void feed(XMLStreamWriter xml, OpmlFeed feed) throws XMLStreamException {
+        xml.writeEmptyElement("outline");
+        String name = safe(feed.title() != null && !feed.title().isBlank() ? feed.title() : feed.xmlUrl());
+        xml.writeAttribute("type", "rss");
+        xml.writeAttribute("text", name);
+        xml.writeAttribute("title", name);
+        xml.writeAttribute("xmlUrl", safe(feed.xmlUrl()));
+        if (feed.htmlUrl() != null) {
+            xml.writeAttribute("htmlUrl", safe(feed.htmlUrl()));
+        }
     }
 
     private static void element(XMLStreamWriter xml, String name, String text) throws XMLStreamException {

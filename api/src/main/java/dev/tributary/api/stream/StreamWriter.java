@@ -4,6 +4,7 @@ import dev.tributary.api.item.ItemView;
 import dev.tributary.api.item.ItemViews;
 import dev.tributary.api.timeline.UnreadView;
 import dev.tributary.api.web.Ids;
+import dev.tributary.pubsub.Folders;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.InboxEvent;
 import dev.tributary.pubsub.Items;
@@ -38,7 +39,10 @@ class StreamWriter {
     private final Items items;
     private final ItemViews views;
 
-    StreamWriter(HomeFeed timeline, Items items, ItemViews views) {
+    private final Folders folders;
+
+    StreamWriter(HomeFeed timeline, Items items, ItemViews views, Folders folders) {
+        this.folders = folders;
         this.timeline = timeline;
         this.items = items;
         this.views = views;
@@ -86,7 +90,7 @@ class StreamWriter {
 
     void unread(HomeStream stream) throws IOException {
         stream.emitter().send(SseEmitter.event().name("unread")
-                .data(UnreadView.of(timeline.unread(stream.userId())), MediaType.APPLICATION_JSON));
+                .data(UnreadView.of(timeline.unread(stream.userId()), folders.sourcesByFolder(stream.userId())), MediaType.APPLICATION_JSON));
     }
 
     void heartbeat(HomeStream stream) throws IOException {

@@ -3,21 +3,28 @@ package dev.tributary.api.subscription;
 import dev.tributary.api.account.StoredAccount;
 import dev.tributary.api.account.Account;
 import dev.tributary.api.account.Accounts;
+import dev.tributary.api.folder.FolderView;
 import dev.tributary.api.web.Caller;
 import dev.tributary.api.source.SourceView;
 import dev.tributary.api.source.SourceViews;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Ids;
 import dev.tributary.crawler.FeedResolver;
+import dev.tributary.pubsub.Folder;
+import dev.tributary.pubsub.FolderNotFoundException;
+import dev.tributary.pubsub.Folders;
 import dev.tributary.pubsub.Group;
 import dev.tributary.pubsub.Groups;
 import dev.tributary.pubsub.MediaType;
+import dev.tributary.pubsub.Names;
 import dev.tributary.pubsub.Source;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.SubscribeResult;
 import dev.tributary.pubsub.Subscription;
 import dev.tributary.pubsub.Subscriptions;
 import dev.tributary.pubsub.Stored;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Size;
 import java.util.ArrayList;
@@ -32,6 +39,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -52,9 +60,11 @@ class SubscriptionController {
     private final Accounts accounts;
     private final Groups groups;
     private final SourceViews sourceViews;
+    private final Folders folders;
 
     SubscriptionController(Subscriptions subscriptions, Sources sources, FeedResolver feeds, Accounts accounts,
-            Groups groups, SourceViews sourceViews) {
+            Groups groups, SourceViews sourceViews, Folders folders) {
+        this.folders = folders;
         this.subscriptions = subscriptions;
         this.sources = sources;
         this.feeds = feeds;
@@ -68,16 +78,97 @@ class SubscriptionController {
             @Nullable @Size(max = 2048) String url,
             @Nullable @Size(max = 100) String user,
             @Nullable @Size(max = 20) String groupId,
-            @Nullable @Size(min = 1, max = 10, message = "must name 1 to 10 media types, or be left out") List<String> media) {
+            @Nullable @Size(min = 1, max = 10, message = "must name 1 to 10 media types, or be left out") List<String> media,
+            @Schema(description = TITLE) @Nullable String title,
+            @Schema(description = FOLDER_IDS) @Nullable @Size(max = Folders.MAX_FOLDERS) List<String> folderIds) {
     }
 
+    /** What {@code PATCH /api/v1/subscriptions/{id}} changes: only what is given. */
+    record SubscriptionPatch(
+            @Schema(description = TITLE) @Nullable String title,
+            @Schema(description = FOLDER_IDS) @Nullable @Size(max = Folders.MAX_FOLDERS) List<String> folderIds) {
+    }
+
+    private static final String TITLE = "What the caller calls this subscription: 1 to 200 characters once trimmed, no control "
+            + "characters; an empty string goes back to the source's own title; left out or null: unchanged.";
+    private static final String FOLDER_IDS = "The caller's folders to file the subscription in, replacing those it is in "
+            + "([] takes it out of every folder); left out or null: unchanged. A folder that is not the caller's is a 422.";
+
+    @Operation(summary = "Follow a feed, a person or a group",
+            description = "201 with the new subscription, 200 with the existing one (its media filter, title and folders "
+                    + "changed to what is given).")
     @PostMapping("/api/v1/subscriptions")
     ResponseEntity<SubscriptionView> subscribe(Caller caller, @Valid @RequestBody SubscribeRequest request) {
         Set<MediaType> media = MediaFilter.parse(request.media());
+        Edit edit = edit(caller, request.title(), request.folderIds());
         Stored<Source> source = target(caller, request);
         SubscribeResult result = subscriptions.subscribe(caller.userId(), source.id(), media);
+        Subscription subscription = apply(caller, result.subscription(), edit);
         return ResponseEntity.status(result.created() ? HttpStatus.CREATED : HttpStatus.OK)
-                .body(view(result.subscription(), sourceViews.of(source)));
+                .body(view(subscription, sourceViews.of(source), folders.foldersOf(caller.userId(), source.id())));
+    }
+
+    @Operation(summary = "Rename a subscription or file it in folders",
+            description = "Changes only what is given: title (an empty string: the source's own title again) and folder_ids "
+                    + "(replacing the folders it is filed in).")
+    @PatchMapping("/api/v1/subscriptions/{id}")
+    SubscriptionView change(Caller caller, @PathVariable String id, @Valid @RequestBody SubscriptionPatch patch) {
+        Subscription subscription = subscriptions.byId(caller.userId(), Ids.path(id, "subscription"))
+                .filter(s -> !own(caller, s))
+                .orElseThrow(() -> ApiProblem.notFound("subscription"));
+        Subscription changed = apply(caller, subscription, edit(caller, patch.title(), patch.folderIds()));
+        Stored<Source> source = sources.get(subscription.sourceId());
+        return view(changed, sourceViews.of(source), folders.foldersOf(caller.userId(), subscription.sourceId()));
+    }
+
+    /** A title and folders checked before anything changes, so a refused request changes nothing. */
+    private record Edit(boolean retitle, @Nullable String title, @Nullable List<Long> folderIds) {
+    }
+
+    private Edit edit(Caller caller, @Nullable String title, @Nullable List<String> folderIds) {
+        String cleaned = null;
+        if (title != null && !title.isBlank()) {
+            cleaned = Names.clean("title", title, Subscriptions.MAX_TITLE_LENGTH);
+        }
+        List<Long> ids = null;
+        if (folderIds != null) {
+            ids = new ArrayList<>(folderIds.size());
+            for (String folderId : folderIds) {
+                long parsed = Ids.required("folder_ids", folderId);
+                if (folders.find(caller.userId(), parsed).isEmpty()) {
+                    throw noSuchFolder(folderId);
+                }
+                ids.add(parsed);
+            }
+        }
+        return new Edit(title != null, cleaned, ids);
+    }
+
+    private Subscription apply(Caller caller, Subscription subscription, Edit edit) {
+        Subscription result = subscription;
+        if (edit.folderIds() != null) {
+            try {
+                folders.file(caller.userId(), subscription.sourceId(), edit.folderIds());
+            } catch (FolderNotFoundException e) {
+                // deleted since it was checked
+                throw noSuchFolder(Ids.format(e.folderId()));
+            }
+        }
+        if (edit.retitle()) {
+            result = subscriptions.retitle(caller.userId(), subscription.sourceId(), edit.title())
+                    .orElseThrow(() -> ApiProblem.notFound("subscription"));
+        }
+        return result;
+    }
+
+    private static ApiProblem noSuchFolder(String id) {
+        ApiProblem problem = ApiProblem.unprocessable("no-such-folder", "no_such_folder", "You have no folder " + id + ".");
+        problem.getBody().setProperty("errors", List.of(Map.of("field", "folder_ids", "message", "names no folder of yours: " + id)));
+        return problem;
+    }
+
+    private boolean own(Caller caller, Subscription subscription) {
+        return sources.find(subscription.sourceId()).map(s -> OwnSource.isOwn(caller.userId(), s.body())).orElse(false);
     }
 
     @GetMapping("/api/v1/subscriptions")
@@ -89,11 +180,12 @@ class SubscriptionController {
         List<Stored<Source>> shown = all.stream().map(s -> byId.get(s.sourceId())).filter(Objects::nonNull).toList();
         Map<String, SourceView> views = sourceViews.of(shown).stream()
                 .collect(Collectors.toMap(SourceView::id, Function.identity(), (a, b) -> a));
+        Map<Long, List<Folder>> filed = folders.foldersBySource(caller.userId());
         List<SubscriptionView> list = new ArrayList<>(shown.size());
         for (Subscription subscription : all) {
             SourceView view = views.get(Ids.format(subscription.sourceId()));
             if (view != null) {
-                list.add(view(subscription, view));
+                list.add(view(subscription, view, filed.getOrDefault(subscription.sourceId(), List.of())));
             }
         }
         return list;
@@ -158,8 +250,8 @@ class SubscriptionController {
         return problem;
     }
 
-    private static SubscriptionView view(Subscription subscription, SourceView source) {
+    private static SubscriptionView view(Subscription subscription, SourceView source, List<Folder> filed) {
         return new SubscriptionView(Ids.format(subscription.id()), source, MediaFilter.names(subscription.media()),
-                subscription.createdAt());
+                subscription.createdAt(), subscription.title(), filed.stream().map(FolderView::of).toList());
     }
 }

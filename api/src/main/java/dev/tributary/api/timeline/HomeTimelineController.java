@@ -2,9 +2,12 @@ package dev.tributary.api.timeline;
 
 import dev.tributary.api.item.ItemView;
 import dev.tributary.api.item.ItemViews;
+import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Caller;
+import dev.tributary.api.web.Ids;
 import dev.tributary.api.web.PageLinks;
 import dev.tributary.api.web.Paging;
+import dev.tributary.pubsub.Folders;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.TimelineEntry;
 import dev.tributary.pubsub.TimelineQuery;
@@ -35,8 +38,10 @@ class HomeTimelineController {
     private final HomeFeed timeline;
     private final ItemViews views;
     private final NewestPages newest;
+    private final Folders folders;
 
-    HomeTimelineController(HomeFeed timeline, ItemViews views, NewestPages newest) {
+    HomeTimelineController(HomeFeed timeline, ItemViews views, NewestPages newest, Folders folders) {
+        this.folders = folders;
         this.timeline = timeline;
         this.views = views;
         this.newest = newest;
@@ -44,8 +49,9 @@ class HomeTimelineController {
 
     @GetMapping("/api/v1/timelines/home")
     @Operation(summary = "The home timeline",
-            description = "Without unread or source_id: the newest tributary.timeline.max-entries (800) entries of the inbox, "
-                    + "paged inside that window and no further. With unread=true or source_id (media and tag may be added): "
+            description = "Without unread, source_id or folder_id: the newest tributary.timeline.max-entries (800) entries of the inbox, "
+                    + "paged inside that window and no further. With unread=true, source_id or folder_id (the sources filed in one "
+                    + "of the caller's folders; another person's is a 404) (media and tag may be added): "
                     + "the whole unread horizon (tributary.inbox.keep, at most tributary.inbox.max-entries), paged by max_id, "
                     + "so that every entry counted by /api/v1/unread can be listed.")
     @ApiResponse(responseCode = "200", description = "The page, newest first",
@@ -59,8 +65,16 @@ class HomeTimelineController {
             @RequestParam(name = "tag", required = false) @Nullable String tag,
             @RequestParam(name = "source_id", required = false) @Nullable String sourceId,
             @RequestParam(name = "unread", required = false) @Nullable String unread,
+            @RequestParam(name = "folder_id", required = false) @Nullable String folderId,
             @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) @Nullable String ifNoneMatch) {
         TimelineQuery query = TimelineParams.query(Paging.of(limit, maxId, sinceId, minId), media, tag, sourceId, unread);
+        Long folder = Ids.optional("folder_id", folderId);
+        if (folder != null) {
+            if (folders.find(caller.userId(), folder).isEmpty()) {
+                throw ApiProblem.notFound("folder");
+            }
+            query = query.withSources(folders.sourcesIn(caller.userId(), folder));
+        }
         if (query.isNewest()) {
             NewestPages.Page page = newest.newest(caller.userId(), query.limit());
             if (PageETag.matches(ifNoneMatch, page.etag())) {

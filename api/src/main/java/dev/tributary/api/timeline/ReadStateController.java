@@ -3,6 +3,7 @@ package dev.tributary.api.timeline;
 import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Ids;
+import dev.tributary.pubsub.Folders;
 import dev.tributary.pubsub.HomeFeed;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -21,9 +22,11 @@ import org.springframework.web.bind.annotation.RestController;
 class ReadStateController {
 
     private final HomeFeed home;
+    private final Folders folders;
 
-    ReadStateController(HomeFeed home) {
+    ReadStateController(HomeFeed home, Folders folders) {
         this.home = home;
+        this.folders = folders;
     }
 
     /** What {@code POST /api/v1/markers} takes: ids as strings, like every id on the wire. */
@@ -37,10 +40,11 @@ class ReadStateController {
     /** Benchmarked against a trivial endpoint: one Redis read, nothing else. */
     @Operation(summary = "Unread counts over the unread horizon",
             description = "Exact counts of every unread entry the inbox keeps (not only the home timeline's newest entries), "
+                    + "by_folder (the sum of by_source over each folder's sources), "
                     + "and trimmed_unread: how many unread entries the horizon has dropped.")
     @GetMapping("/api/v1/unread")
     UnreadView unread(Caller caller) {
-        return UnreadView.of(home.unread(caller.userId()));
+        return UnreadView.of(home.unread(caller.userId()), folders.sourcesByFolder(caller.userId()));
     }
 
     @PostMapping("/api/v1/items/{id}/read")

@@ -1,7 +1,12 @@
 package dev.tributary.api.web;
 
 import dev.tributary.crawler.FeedRejectedException;
+import dev.tributary.pubsub.FolderLimitException;
+import dev.tributary.pubsub.FolderNameTakenException;
+import dev.tributary.pubsub.FolderNotFoundException;
+import dev.tributary.pubsub.Folders;
 import dev.tributary.pubsub.GroupNotFoundException;
+import dev.tributary.pubsub.InvalidNameException;
 import dev.tributary.pubsub.ItemNotFoundException;
 import dev.tributary.pubsub.NotAMemberException;
 import dev.tributary.pubsub.SourceNotFoundException;
@@ -118,6 +123,36 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     ResponseEntity<Object> tooManyStars(TooManyStarsException ex, WebRequest request) {
         ApiProblem problem = ApiProblem.unprocessable("too-many-stars", "too-many-stars",
                 "A person may star at most " + ex.max() + " items; unstar some first.");
+        return handleExceptionInternal(problem, problem.getBody(), problem.getHeaders(), problem.getStatusCode(), request);
+    }
+
+    @ExceptionHandler(FolderNotFoundException.class)
+    ResponseEntity<Object> folderNotFound(FolderNotFoundException ex, WebRequest request) {
+        return render(ApiProblem.notFound("folder"), request);
+    }
+
+    @ExceptionHandler(FolderNameTakenException.class)
+    ResponseEntity<Object> folderNameTaken(FolderNameTakenException ex, WebRequest request) {
+        return render(ApiProblem.conflict("You have a folder of that name already (names are compared without regard to case)."),
+                request);
+    }
+
+    @ExceptionHandler(FolderLimitException.class)
+    ResponseEntity<Object> folderLimit(FolderLimitException ex, WebRequest request) {
+        return render(ApiProblem.unprocessable("too-many-folders", "too_many_folders",
+                "You have " + Folders.MAX_FOLDERS + " folders, the most a person may have: delete one first."), request);
+    }
+
+    /** A folder name or subscription title the domain's rules refuse: 422 naming the field, like a validation failure. */
+    @ExceptionHandler(InvalidNameException.class)
+    ResponseEntity<Object> invalidName(InvalidNameException ex, WebRequest request) {
+        ApiProblem problem = ApiProblem.unprocessable("invalid-name", "invalid_name", "Invalid " + ex.field() + ": it "
+                + ex.problem() + ".");
+        problem.getBody().setProperty("errors", List.of(fieldError(ex.field(), ex.problem())));
+        return render(problem, request);
+    }
+
+    private ResponseEntity<Object> render(ApiProblem problem, WebRequest request) {
         return handleExceptionInternal(problem, problem.getBody(), problem.getHeaders(), problem.getStatusCode(), request);
     }
 

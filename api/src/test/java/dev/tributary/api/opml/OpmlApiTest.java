@@ -110,6 +110,44 @@ class OpmlApiTest {
     }
 
     @Test
+    void nestedOutlinesBecomeFoldersAndARoundTripKeepsFoldersAndTitles() {
+        TestUser alice = api.newUser("fold");
+        TestUser bob = api.newUser("fold");
+        String opml = opml("""
+                <outline text="News">
+                  <outline type="rss" text="One" title="My One" xmlUrl="%s"/>
+                  <outline text="Deeper"><outline type="rss" text="Two" xmlUrl="%s"/></outline>
+                </outline>
+                <outline text="news"><outline type="rss" text="One" xmlUrl="%s"/></outline>
+                <outline text="Tech"><outline type="rss" text="One" xmlUrl="%s"/></outline>
+                <outline text="%s"><outline type="rss" text="Three" xmlUrl="%s"/></outline>
+                <outline type="rss" text="Loose" xmlUrl="%s"/>
+                """.formatted(url("/fold/one.xml"), url("/fold/two.xml"), url("/fold/one.xml"), url("/fold/one.xml"),
+                "x".repeat(101), url("/fold/three.xml"), url("/fold/loose.xml")));
+
+        ApiResponse result = api.send("POST", "/api/v1/subscriptions/import", alice.token(), opml, "text/x-opml");
+        Map<String, String> expected = Map.of(url("/fold/one.xml"), "My One [News, Tech]", url("/fold/two.xml"), "Two [Deeper]",
+                url("/fold/three.xml"), "Three []", url("/fold/loose.xml"), "Loose []");
+        String exported = api.get("/api/v1/subscriptions.opml", alice.token()).body();
+        ApiResponse again = api.send("POST", "/api/v1/subscriptions/import", bob.token(), exported, "text/x-opml");
+
+        assertThat(result.status()).as(result.toString()).isEqualTo(200);
+        assertThat(result.json().path("imported").asInt()).isEqualTo(4);
+        assertThat(result.json().path("folder_errors").get(0).path("message").asString()).contains("100 characters");
+        assertThat(filed(alice)).isEqualTo(expected);
+        assertThat(again.json().path("imported").asInt()).isEqualTo(4);
+        assertThat(filed(bob)).as("the export imported into another account").isEqualTo(expected);
+    }
+
+    /** Each subscription's url → "title [folders]". */
+    private Map<String, String> filed(TestUser user) {
+        Map<String, String> filed = new java.util.HashMap<>();
+        api.get("/api/v1/subscriptions", user.token()).json().forEach(s -> filed.put(s.path("source").path("url").asString(),
+                s.path("title").asString() + " " + s.path("folders").valueStream().map(f -> f.path("name").asString()).toList()));
+        return filed;
+    }
+
+    @Test
     void hostileDocumentsAreRefusedCleanly() {
         TestUser alice = api.newUser("hostile");
         String lol = """

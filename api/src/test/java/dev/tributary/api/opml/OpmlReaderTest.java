@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class OpmlReaderTest {
 
     @Test
-    void nestedCategoriesAreFlattenedAndEveryOutlineWithAnXmlUrlIsAFeed() {
+    void everyOutlineWithAnXmlUrlIsAFeedFiledInItsInnermostNamedFolder() {
         List<OpmlFeed> feeds = read("""
                 <?xml version="1.0" encoding="UTF-8"?>
                 <opml version="2.0"><head><title>mine</title></head><body>
@@ -24,9 +24,9 @@ class OpmlReaderTest {
                 """);
 
         assertThat(feeds).containsExactly(
-                new OpmlFeed("https://a.example/feed", "A", "https://a.example/"),
-                new OpmlFeed("https://b.example/rss", "B title", null),
-                new OpmlFeed("https://c.example/atom", "C", null));
+                new OpmlFeed("https://a.example/feed", "A", "https://a.example/", "Tech"),
+                new OpmlFeed("https://b.example/rss", "B title", null, "News"),
+                new OpmlFeed("https://c.example/atom", "C", null, null));
     }
 
     @Test

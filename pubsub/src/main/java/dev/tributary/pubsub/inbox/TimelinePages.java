@@ -49,6 +49,9 @@ class TimelinePages {
     }
 
     private List<TimelineEntry> read(long userId, TimelineQuery query) {
+        if (query.sourceIds() != null && query.sourceIds().isEmpty()) {
+            return List.of(); // an empty folder
+        }
         boolean ascending = query.minId() != null && query.maxId() == null && query.sinceId() == null;
         int chunk = query.tag() == null ? query.limit() : Math.max(query.limit(), TAG_CHUNK);
         List<TimelineEntry> page = new ArrayList<>(query.limit());
@@ -82,6 +85,10 @@ class TimelinePages {
         condition(sql, args, "item_id > ?", query.minId());
         condition(sql, args, ascending ? "item_id > ?" : "item_id < ?", resume);
         condition(sql, args, "source_id = ?", query.sourceId());
+        if (query.sourceIds() != null) {
+            sql.append(" AND source_id IN (").append(String.join(", ", Collections.nCopies(query.sourceIds().size(), "?"))).append(')');
+            args.addAll(query.sourceIds());
+        }
         if (query.unreadOnly()) {
             sql.append(" AND is_read = FALSE");
         }
