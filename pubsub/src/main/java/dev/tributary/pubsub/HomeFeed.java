@@ -1,6 +1,9 @@
 package dev.tributary.pubsub;
 
 import dev.tributary.pubsub.inbox.Inbox;
+import dev.tributary.storage.IdGenerator;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -72,5 +75,53 @@ public class HomeFeed {
      */
     public void itemShownChanged(long itemId) {
         inbox.itemsChanged(List.of(itemId));
+    }
+
+    /**
+     * A page of the person's whole inbox (the unread horizon, read entries included, not only the
+     * home window), by item id: newer than {@code sinceId} oldest first when it is given, else
+     * older than {@code maxId} (or from the newest) newest first. For sync APIs (Fever) that walk
+     * every entry.
+     */
+    public List<TimelineEntry> inboxPage(long userId, @Nullable Long sinceId, @Nullable Long maxId, int limit) {
+        if (limit < 1 || limit > TimelineQuery.MAX_LIMIT) {
+            throw new IllegalArgumentException("limit must be 1.." + TimelineQuery.MAX_LIMIT + ", not " + limit);
+        }
+        return inbox.horizon(userId, sinceId, maxId, limit);
+    }
+
+    /** The person's entries among these items, newest first; other people's and unknown ids are absent. */
+    public List<TimelineEntry> inboxEntries(long userId, Collection<Long> itemIds) {
+        if (itemIds.size() > TimelineQuery.MAX_LIMIT) {
+            throw new IllegalArgumentException("at most " + TimelineQuery.MAX_LIMIT + " ids, not " + itemIds.size());
+        }
+        return inbox.among(userId, itemIds);
+    }
+
+    /**
+     * The ids of the person's unread entries, newest first, at most {@link #MAX_UNREAD_IDS}: sync
+     * clients fetch them in one answer, so a person with more unread entries than that sees the
+     * newest ones (the counts from {@link #unread} stay exact).
+     */
+    public List<Long> unreadIds(long userId) {
+        return inbox.unreadIds(userId, MAX_UNREAD_IDS);
+    }
+
+    /** Most ids {@link #unreadIds} returns. */
+    public static final int MAX_UNREAD_IDS = 10_000;
+
+    /** Entries in the person's inbox, read or not (the whole horizon). */
+    public int inboxSize(long userId) {
+        return inbox.size(userId);
+    }
+
+    /**
+     * Marks read every entry whose item was stored at {@code before} or earlier (to the second; an
+     * item's id dates from when it was stored), of one source or all; how many changed. Fever's
+     * "mark read before" means exactly this: what the app had seen at its last refresh.
+     */
+    public int markReadBefore(long userId, Instant before, @Nullable Long sourceId) {
+        long upTo = IdGenerator.lowestIdAt(before.plusSeconds(1).truncatedTo(ChronoUnit.SECONDS)) - 1;
+        return inbox.markReadUpTo(userId, upTo, sourceId);
     }
 }

@@ -130,4 +130,24 @@ public class Inbox {
     public Set<Long> readAmong(long userId, Collection<Long> itemIds) {
         return table.readAmong(userId, itemIds);
     }
+
+    /** A page over the whole inbox by item id: after {@code sinceId} oldest first, else before {@code maxId} newest first. */
+    public List<TimelineEntry> horizon(long userId, @Nullable Long sinceId, @Nullable Long maxId, int limit) {
+        return pages.horizon(userId, sinceId, maxId, limit);
+    }
+
+    /** The person's entries among these items, newest first. */
+    public List<TimelineEntry> among(long userId, Collection<Long> itemIds) {
+        return pages.among(userId, itemIds);
+    }
+
+    /** Up to {@code limit} unread item ids, newest first. */
+    public List<Long> unreadIds(long userId, int limit) {
+        return table.unreadIds(userId, limit);
+    }
+
+    /** Entries in the person's inbox, read or not. */
+    public int size(long userId) {
+        return table.count(userId);
+    }
 }

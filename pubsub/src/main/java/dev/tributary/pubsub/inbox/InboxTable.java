@@ -183,6 +183,12 @@ class InboxTable {
                 .params(userId, read, limit).query(ROW).list();
     }
 
+    /** Up to {@code limit} of the person's unread item ids, newest first. */
+    List<Long> unreadIds(long userId, int limit) {
+        return jdbc.sql("SELECT item_id FROM inbox WHERE user_id = ? AND is_read = FALSE ORDER BY item_id DESC LIMIT ?")
+                .params(userId, limit).query(Long.class).list();
+    }
+
     /** Entries in the person's inbox (one range scan of the primary key, at most the horizon's size plus what awaits trimming). */
     int count(long userId) {
         return jdbc.sql("SELECT COUNT(*) FROM inbox WHERE user_id = ?").param(userId).query(Integer.class).single();

@@ -7,10 +7,12 @@ import dev.tributary.pubsub.TimelineEntry;
 import dev.tributary.pubsub.TimelineQuery;
 import dev.tributary.pubsub.TimelineSettings;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -114,6 +116,48 @@ class TimelinePages {
             }
         }
         return entries;
+    }
+
+    /**
+     * A page over the person's whole inbox (the unread horizon, read entries too), by item id:
+     * after {@code sinceId} oldest first, else before {@code maxId} (or from the newest) newest
+     * first. Tombstoned items are skipped and the page refilled.
+     */
+    List<TimelineEntry> horizon(long userId, @Nullable Long sinceId, @Nullable Long maxId, int limit) {
+        boolean ascending = sinceId != null;
+        List<TimelineEntry> page = new ArrayList<>(limit);
+        Long resume = ascending ? sinceId : maxId;
+        for (int round = 0; round < MAX_ROUNDS && page.size() < limit; round++) {
+            List<Object> args = new ArrayList<>(List.of(userId));
+            String bound = "";
+            if (resume != null) {
+                bound = ascending ? " AND item_id > ?" : " AND item_id < ?";
+                args.add(resume);
+            }
+            args.add(limit);
+            List<Row> rows = jdbc.query("SELECT item_id, is_read FROM inbox WHERE user_id = ?" + bound
+                    + (ascending ? " ORDER BY item_id ASC LIMIT ?" : " ORDER BY item_id DESC LIMIT ?"),
+                    (rs, n) -> new Row(rs.getLong(1), rs.getBoolean(2)), args.toArray());
+            page.addAll(hydrate(rows, TimelineQuery.newest(1), limit - page.size()));
+            if (rows.size() < limit) {
+                break;
+            }
+            resume = rows.getLast().itemId();
+        }
+        return page;
+    }
+
+    /** The person's entries among these items (others' and unknown ids are absent), newest first. */
+    List<TimelineEntry> among(long userId, Collection<Long> itemIds) {
+        if (itemIds.isEmpty()) {
+            return List.of();
+        }
+        List<Object> args = new ArrayList<>(List.of(userId));
+        args.addAll(itemIds);
+        List<Row> rows = jdbc.query("SELECT item_id, is_read FROM inbox WHERE user_id = ? AND item_id IN ("
+                + String.join(", ", Collections.nCopies(itemIds.size(), "?")) + ") ORDER BY item_id DESC",
+                (rs, n) -> new Row(rs.getLong(1), rs.getBoolean(2)), args.toArray());
+        return hydrate(rows, TimelineQuery.newest(1), rows.size());
     }
 
     private static void condition(StringBuilder sql, List<Object> args, String clause, Long value) {
