@@ -73,11 +73,14 @@ class RateLimitFilter extends OncePerRequestFilter {
     private @Nullable Bucket take(HttpServletRequest request) {
         String token = bearerToken(request);
         Caller caller = authenticatedCaller();
-        int limit = caller != null ? settings.requests() : settings.anonymousRequests();
+        String feverKey = feverKey(request);
+        int limit = caller != null || feverKey != null ? settings.requests() : settings.anonymousRequests();
         // The limit and window are in the key: a changed setting starts new buckets instead of
-        // judging old counts by it. A browser session counts against its person.
+        // judging old counts by it. A browser session counts against its person; a Fever app
+        // (which only its controller authenticates) against its api_key.
         String key = "ratelimit:" + limit + "/" + settings.window().toMillis() + ":"
-                + (caller == null ? "addr:" + request.getRemoteAddr()
+                + (feverKey != null ? "fever:" + sha256(feverKey)
+                        : caller == null ? "addr:" + request.getRemoteAddr()
                         : token != null ? "token:" + sha256(token) : "session:" + caller.userId());
         try {
             return buckets.take(key, limit, settings.window());
@@ -95,6 +98,15 @@ class RateLimitFilter extends OncePerRequestFilter {
         Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
         return authentication instanceof CallerAuthentication signedIn && signedIn.isAuthenticated()
                 ? signedIn.getPrincipal() : null;
+    }
+
+    /** The api_key of a Fever call (a form field), if this is one and it has one. */
+    private static @Nullable String feverKey(HttpServletRequest request) {
+        if (!request.getRequestURI().startsWith(request.getContextPath() + "/fever")) {
+            return null;
+        }
+        String key = request.getParameter("api_key");
+        return key == null || key.isBlank() ? null : key.strip();
     }
 
     private static @Nullable String bearerToken(HttpServletRequest request) {

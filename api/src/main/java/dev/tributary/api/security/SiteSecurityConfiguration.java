@@ -18,7 +18,8 @@ import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWrite
  * Everything outside {@code /api/**} and the OAuth endpoints: the web front end (its pages need a
  * signed-in person; sign-in, sign-up and sign-out), public feeds, the WebSub callback (hubs post
  * without CSRF tokens; pushes are signed instead), operations endpoints, and the login and consent
- * pages the OAuth flow shares with the front end.
+ * pages the OAuth flow shares with the front end. The Fever API ({@code /fever/}) is let through
+ * without a session or CSRF token: apps post their {@code api_key}, which its controller checks.
  */
 @Configuration(proxyBeanMethods = false)
 class SiteSecurityConfiguration {
@@ -39,7 +40,7 @@ class SiteSecurityConfiguration {
                         .requestMatchers("/oauth2/consent").authenticated()
                         .requestMatchers(HttpMethod.GET, SitePaths.signedIn()).authenticated()
                         .anyRequest().permitAll())
-                .csrf(csrf -> csrf.ignoringRequestMatchers("/websub/**"))
+                .csrf(csrf -> csrf.ignoringRequestMatchers("/websub/**", "/fever/**"))
                 .headers(headers -> headers
                         .contentSecurityPolicy(csp -> csp.policyDirectives(CONTENT_SECURITY_POLICY))
                         .referrerPolicy(referrer -> referrer.policy(ReferrerPolicy.SAME_ORIGIN)))

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -49,14 +50,24 @@ public class PersonalTokens {
 
     /** Creates a token and returns it with its secret. */
     public IssuedToken create(long userId, String name, Set<Scope> scopes) {
+        return create(userId, name, scopes, null);
+    }
+
+    /**
+     * Creates a token and returns it with its secret; with {@code feverUsername} the token also
+     * signs in Fever apps, which send md5 of "username:token" as their key (only its SHA-256 is stored).
+     */
+    public IssuedToken create(long userId, String name, Set<Scope> scopes, @Nullable String feverUsername) {
         String secret = newSecret();
+        byte[] feverKeyHash = feverUsername == null ? null : hash(feverKey(feverUsername, secret));
         PersonalToken token = new PersonalToken(ids.next(), userId, name, scopes,
                 clock.instant().truncatedTo(ChronoUnit.MICROS));
         jdbc.sql("""
-                INSERT INTO personal_tokens (user_id, id, name, token_hash, scopes, created_at)
-                VALUES (:user, :id, :name, :hash, :scopes, :created)
+                INSERT INTO personal_tokens (user_id, id, name, token_hash, scopes, created_at, fever_key_hash)
+                VALUES (:user, :id, :name, :hash, :scopes, :created, :fever)
                 """)
                 .param("user", userId).param("id", token.id()).param("name", name).param("hash", hash(secret))
+                .param("fever", feverKeyHash)
                 .param("scopes", encode(scopes)).param("created", Timestamp.from(token.createdAt()))
                 .update();
         return new IssuedToken(token, secret);
@@ -90,6 +101,24 @@ public class PersonalTokens {
                 .param("hash", secretHash)
                 .query((rs, n) -> new Caller(rs.getLong(1), decode(rs.getString(2))))
                 .optional();
+    }
+
+    /** Who a Fever api_key (md5 hex of "username:token", as the apps send it) acts for; empty if no token has it. */
+    public Optional<Caller> callerOfFeverKey(String apiKey) {
+        return jdbc.sql("SELECT user_id, scopes FROM personal_tokens WHERE fever_key_hash = :hash")
+                .param("hash", hash(apiKey.strip().toLowerCase(java.util.Locale.ROOT)))
+                .query((rs, n) -> new Caller(rs.getLong(1), decode(rs.getString(2))))
+                .optional();
+    }
+
+    /** The api_key a Fever app computes: md5 hex of "username:password", the password being the token. */
+    static String feverKey(String username, String secret) {
+        try {
+            return java.util.HexFormat.of().formatHex(MessageDigest.getInstance("MD5")
+                    .digest((username + ":" + secret).getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has MD5", e);
+        }
     }
 
     static byte[] hash(String secret) {

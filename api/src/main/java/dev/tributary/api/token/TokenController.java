@@ -47,7 +47,8 @@ class TokenController {
     }
 
     /** What a client sends to create a token. */
-    record NewToken(@NotBlank @Size(max = 100) String name, @NotNull @Size(min = 1, max = 2) List<String> scopes) {
+    record NewToken(@NotBlank @Size(max = 100) String name, @NotNull @Size(min = 1, max = 2) List<String> scopes,
+            @Nullable Boolean fever) {
     }
 
     /** A new token: the secret appears here once and never again. */
@@ -67,7 +68,8 @@ class TokenController {
         if (tokens.count(account.id()) >= PersonalTokens.MAX_PER_USER) {
             throw ApiProblem.conflict("You already have " + PersonalTokens.MAX_PER_USER + " tokens; revoke one first.");
         }
-        IssuedToken issued = tokens.create(account.id(), request.name().strip(), scopes);
+        IssuedToken issued = tokens.create(account.id(), request.name().strip(), scopes,
+                Boolean.TRUE.equals(request.fever()) ? account.body().username() : null);
         return new CreatedToken(Ids.format(issued.token().id()), issued.token().name(), issued.secret(),
                 wire(issued.token().scopes()), issued.token().createdAt());
     }

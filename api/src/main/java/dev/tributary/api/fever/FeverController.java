@@ -1,0 +1,272 @@
+package dev.tributary.api.fever;
+
+import dev.tributary.api.token.PersonalTokens;
+import dev.tributary.api.web.Caller;
+import dev.tributary.api.web.Scope;
+import dev.tributary.pubsub.Folder;
+import dev.tributary.pubsub.Folders;
+import dev.tributary.pubsub.HomeFeed;
+import dev.tributary.pubsub.Item;
+import dev.tributary.pubsub.Source;
+import dev.tributary.pubsub.Sources;
+import dev.tributary.pubsub.Stars;
+import dev.tributary.pubsub.Stored;
+import dev.tributary.pubsub.Subscription;
+import dev.tributary.pubsub.Subscriptions;
+import dev.tributary.pubsub.TimelineEntry;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.MediaType;
+import org.springframework.util.MultiValueMap;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The Fever API (version 3) at {@code /fever/}, for the apps that speak it (Reeder, Unread, Fiery
+ * Feeds…). One endpoint; query flags say what to answer ({@code groups}, {@code feeds},
+ * {@code items}, {@code unread_item_ids}…) and form fields what to mark. The caller is the
+ * personal access token whose Fever key ({@code md5("username:token")}) is the {@code api_key};
+ * any other key gets {@code auth: 0}. Malformed input is ignored, as Fever servers do, rather than
+ * refused: the apps show no error text.
+ */
+@RestController
+@RequestMapping(path = {"/fever", "/fever/"}, produces = MediaType.APPLICATION_JSON_VALUE)
+class FeverController {
+
+    /** Items per {@code items} answer, as the Fever spec fixes it. */
+    static final int PAGE = 50;
+
+    private final PersonalTokens tokens;
+    private final HomeFeed home;
+    private final Stars stars;
+    private final Folders folders;
+    private final Subscriptions subscriptions;
+    private final Sources sources;
+
+    FeverController(PersonalTokens tokens, HomeFeed home, Stars stars, Folders folders, Subscriptions subscriptions,
+            Sources sources) {
+        this.tokens = tokens;
+        this.home = home;
+        this.stars = stars;
+        this.folders = folders;
+        this.subscriptions = subscriptions;
+        this.sources = sources;
+    }
+
+    @RequestMapping
+    Map<String, Object> fever(@RequestParam MultiValueMap<String, String> params) {
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("api_version", 3);
+        Optional<Caller> caller = Optional.ofNullable(params.getFirst("api_key"))
+                .filter(key -> !key.isBlank() && key.length() <= 64)
+                .flatMap(tokens::callerOfFeverKey);
+        if (caller.isEmpty()) {
+            answer.put("auth", 0);
+            return answer;
+        }
+        long user = caller.get().userId();
+        answer.put("auth", 1);
+        answer.put("last_refreshed_on_time", Instant.now().getEpochSecond());
+        if (params.containsKey("mark") && caller.get().scopes().contains(Scope.WRITE)) {
+            mark(user, params, answer);
+        }
+        if (params.containsKey("groups") || params.containsKey("feeds")) {
+            List<Folder> ofUser = folders.of(user);
+            if (params.containsKey("groups")) {
+                answer.put("groups", ofUser.stream().map(f -> Map.of("id", f.id(), "title", f.name())).toList());
+            }
+            if (params.containsKey("feeds")) {
+                answer.put("feeds", feeds(user));
+            }
+            answer.put("feeds_groups", feedsGroups(user));
+        }
+        if (params.containsKey("favicons")) {
+            answer.put("favicons", List.of());
+        }
+        if (params.containsKey("items")) {
+            items(user, params, answer);
+        }
+        if (params.containsKey("links")) {
+            answer.put("links", List.of());
+        }
+        if (params.containsKey("unread_item_ids")) {
+            answer.put("unread_item_ids", joined(home.unreadIds(user)));
+        }
+        if (params.containsKey("saved_item_ids")) {
+            answer.put("saved_item_ids", joined(stars.allItemIds(user, stars.maxPerPerson())));
+        }
+        return answer;
+    }
+
+    private List<Map<String, Object>> feeds(long user) {
+        List<Subscription> subs = subscriptions.of(user);
+        Map<Long, Stored<Source>> byId = sources.getAll(subs.stream().map(Subscription::sourceId).toList()).stream()
+                .collect(Collectors.toMap(Stored::id, Function.identity(), (a, b) -> a));
+        List<Map<String, Object>> feeds = new ArrayList<>(subs.size());
+        for (Subscription sub : subs) {
+            Stored<Source> source = byId.get(sub.sourceId());
+            if (source == null) {
+                continue;
+            }
+            Source body = source.body();
+            Map<String, Object> feed = new LinkedHashMap<>();
+            feed.put("id", source.id());
+            feed.put("favicon_id", 0);
+            feed.put("title", sub.title() != null ? sub.title() : body.title() != null ? body.title() : nonNull(body.url()));
+            feed.put("url", nonNull(body.url()));
+            feed.put("site_url", nonNull(body.siteUrl()));
+            feed.put("is_spark", 0);
+            feed.put("last_updated_on_time", source.updated().getEpochSecond());
+            feeds.add(feed);
+        }
+        return feeds;
+    }
+
+    private List<Map<String, Object>> feedsGroups(long user) {
+        return folders.sourcesByFolder(user).entrySet().stream()
+                .map(e -> Map.<String, Object>of("group_id", e.getKey(), "feed_ids", joined(e.getValue())))
+                .toList();
+    }
+
+    private void items(long user, MultiValueMap<String, String> params, Map<String, Object> answer) {
+        List<TimelineEntry> entries;
+        if (params.containsKey("with_ids")) {
+            entries = home.inboxEntries(user, FeverParams.ids(params.getFirst("with_ids"), PAGE));
+        } else if (params.containsKey("since_id")) {
+            entries = home.inboxPage(user, FeverParams.id(params.getFirst("since_id")).orElse(0L), null, PAGE);
+        } else {
+            Long maxId = FeverParams.id(params.getFirst("max_id")).filter(id -> id > 0).orElse(null);
+            entries = home.inboxPage(user, null, maxId, PAGE);
+        }
+        Set<Long> saved = stars.starredAmong(user, entries.stream().map(TimelineEntry::id).toList());
+        answer.put("total_items", home.inboxSize(user));
+        answer.put("items", entries.stream().map(entry -> item(entry, saved.contains(entry.id()))).toList());
+    }
+
+    private static Map<String, Object> item(TimelineEntry entry, boolean saved) {
+        Item body = entry.item().body();
+        Map<String, Object> item = new LinkedHashMap<>();
+        item.put("id", entry.id());
+        item.put("feed_id", body.sourceId());
+        item.put("title", nonNull(body.title()));
+        item.put("author", nonNull(body.author()));
+        item.put("html", nonNull(body.summary()));
+        item.put("url", nonNull(body.url()));
+        item.put("is_saved", saved ? 1 : 0);
+        item.put("is_read", entry.read() ? 1 : 0);
+        item.put("created_on_time", body.publishedAt().getEpochSecond());
+        return item;
+    }
+
+    /** {@code mark=item|feed|group}, {@code as=read|unread|saved|unsaved}, {@code id}, {@code before}. */
+    private void mark(long user, MultiValueMap<String, String> params, Map<String, Object> answer) {
+        String what = params.getFirst("mark");
+        String as = params.getFirst("as");
+        Optional<Long> id = FeverParams.id(params.getFirst("id"));
+        if (what == null || as == null || id.isEmpty()) {
+            return;
+        }
+        switch (what) {
+            case "item" -> {
+                switch (as) {
+                    case "read" -> home.markRead(user, id.get());
+                    case "unread" -> home.markUnread(user, id.get());
+                    case "saved" -> starIfVisible(user, id.get());
+                    case "unsaved" -> stars.unstar(user, id.get());
+                    default -> { }
+                }
+                if (as.equals("saved") || as.equals("unsaved")) {
+                    answer.put("saved_item_ids", joined(stars.allItemIds(user, stars.maxPerPerson())));
+                } else {
+                    answer.put("unread_item_ids", joined(home.unreadIds(user)));
+                }
+            }
+            case "feed", "group" -> {
+                if (!as.equals("read")) {
+                    return;
+                }
+                Instant before = FeverParams.before(params.getFirst("before"));
+                if (what.equals("feed")) {
+                    if (subscriptions.find(user, id.get()).isPresent()) {
+                        home.markReadBefore(user, before, id.get());
+                    }
+                } else if (id.get() == 0) {
+                    home.markReadBefore(user, before, null);
+                } else if (folders.find(user, id.get()).isPresent()) {
+                    for (long source : folders.sourcesIn(user, id.get())) {
+                        home.markReadBefore(user, before, source);
+                    }
+                }
+                answer.put("unread_item_ids", joined(home.unreadIds(user)));
+            }
+            default -> { }
+        }
+    }
+
+    /** Stars an item only if it is in the person's inbox: a Fever app only saves what it was shown. */
+    private void starIfVisible(long user, long itemId) {
+        if (home.holds(user, itemId)) {
+            stars.star(user, itemId);
+        }
+    }
+
+    private static String joined(Collection<Long> ids) {
+        return ids.stream().map(String::valueOf).collect(Collectors.joining(","));
+    }
+
+    private static String nonNull(@Nullable String value) {
+        return value == null ? "" : value;
+    }
+
+    /** Lenient parsing of what the apps send: anything malformed reads as absent. */
+    static final class FeverParams {
+
+        private FeverParams() {
+        }
+
+        static Optional<Long> id(@Nullable String value) {
+            if (value == null || value.isBlank() || value.length() > 19) {
+                return Optional.empty();
+            }
+            try {
+                long id = Long.parseLong(value.strip());
+                return id < 0 ? Optional.empty() : Optional.of(id);
+            } catch (NumberFormatException notANumber) {
+                return Optional.empty();
+            }
+        }
+
+        /** At most {@code cap} distinct ids of a comma list; the rest and anything malformed are dropped. */
+        static List<Long> ids(@Nullable String list, int cap) {
+            if (list == null) {
+                return List.of();
+            }
+            Set<Long> ids = new LinkedHashSet<>();
+            for (String part : list.split(",", cap * 4 + 1)) {
+                if (ids.size() == cap) {
+                    break;
+                }
+                id(part).filter(id -> id > 0).ifPresent(ids::add);
+            }
+            return List.copyOf(ids);
+        }
+
+        /** A unix time in seconds; absent or malformed is now (mark everything there is). */
+        static Instant before(@Nullable String value) {
+            Optional<Long> seconds = id(value);
+            Instant now = Instant.now();
+            return seconds.map(s -> Instant.ofEpochSecond(Math.min(s, now.getEpochSecond()))).orElse(now);
+        }
+    }
+}
