@@ -29,6 +29,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.MediaType;
 import org.springframework.util.MultiValueMap;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -64,7 +65,8 @@ class FeverController {
         this.sources = sources;
     }
 
-    @RequestMapping
+    /** Apps POST (the spec's way); some send GET for reads. */
+    @RequestMapping(method = {RequestMethod.GET, RequestMethod.POST})
     Map<String, Object> fever(@RequestParam MultiValueMap<String, String> params) {
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("api_version", 3);
