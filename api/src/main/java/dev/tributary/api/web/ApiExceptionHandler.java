@@ -11,8 +11,6 @@ import dev.tributary.pubsub.ItemNotFoundException;
 import dev.tributary.pubsub.NotAMemberException;
 import dev.tributary.pubsub.SourceNotFoundException;
 import dev.tributary.pubsub.TooManyStarsException;
-import dev.tributary.storage.EntityNotFoundException;
-import dev.tributary.storage.WrongKindException;
 import jakarta.validation.ConstraintViolationException;
 import java.util.ArrayList;
 import java.util.List;
@@ -106,8 +104,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         return validation(ex, errors, new HttpHeaders(), request);
     }
 
-    @ExceptionHandler({SourceNotFoundException.class, GroupNotFoundException.class, EntityNotFoundException.class,
-            WrongKindException.class})
+    @ExceptionHandler({SourceNotFoundException.class, GroupNotFoundException.class})
     ResponseEntity<Object> notFound(RuntimeException ex, WebRequest request) {
         ApiProblem problem = ApiProblem.notFound(ex instanceof GroupNotFoundException ? "group" : "resource");
         return handleExceptionInternal(problem, problem.getBody(), problem.getHeaders(), problem.getStatusCode(), request);

@@ -29,18 +29,14 @@ class ArchitectureTest {
     /** What any module may use of storage: one way to write, ids, and which loops a node runs. */
     private static final String SHARED_STORAGE = "dev\\.tributary\\.storage\\.(Transactions|IdGenerator|NodeRoles)";
 
-    /**
-     * The api classes that store the api's own entity kind (accounts) and the handler that turns
-     * storage's not-found failures into 404s.
-     */
-    private static final String API_STORAGE_USERS =
-            "dev\\.tributary\\.api\\.(account\\.(AccountKinds|Accounts)|web\\.ApiExceptionHandler)(\\$.*)?";
+    /** The api classes that store the api's own entity kind, accounts. */
+    private static final String API_STORAGE_USERS = "dev\\.tributary\\.api\\.account\\.(AccountKinds|Accounts)(\\$.*)?";
 
     @Test
     void everyModuleIsImported() {
         // Guards the rules below against passing on an empty import (a changed class path).
         for (String module : new String[] {"storage.EntityStore", "pubsub.Publisher", "pubsub.inbox.Inbox",
-                "crawler.FeedResolver", "api.web.ApiExceptionHandler"}) {
+                "crawler.FeedResolver", "api.account.Accounts"}) {
             assertThat(CLASSES.contain("dev.tributary." + module)).as(module).isTrue();
         }
     }
