@@ -10,6 +10,8 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -32,6 +34,8 @@ final class RawServer implements AutoCloseable {
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private final ConcurrentLinkedQueue<Socket> sockets = new ConcurrentLinkedQueue<>();
     private final AtomicInteger connections = new AtomicInteger();
+    private final Set<Integer> probePorts = ConcurrentHashMap.newKeySet();
+    private final Set<Integer> acceptedProbes = ConcurrentHashMap.newKeySet();
     private final AtomicInteger finished = new AtomicInteger();
     private final AtomicLong bytesReceived = new AtomicLong();
     private final ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
@@ -67,6 +71,11 @@ final class RawServer implements AutoCloseable {
         while (!listener.isClosed()) {
             try {
                 Socket socket = listener.accept();
+                if (probePorts.contains(socket.getPort())) {
+                    acceptedProbes.add(socket.getPort());
+                    socket.close();
+                    continue;
+                }
                 sockets.add(socket);
                 connections.incrementAndGet();
                 executor.submit(() -> {
@@ -138,17 +147,20 @@ final class RawServer implements AutoCloseable {
 
     /**
      * The connections made before this call, counted only once all of them were accepted: a
-     * probe connection of our own goes through the same FIFO accept queue, so once the probe is
-     * counted, so is anything that connected earlier.
+     * probe connection of our own goes through the same FIFO accept queue, so once this very
+     * probe is accepted (known by its port, not by a count another connection could satisfy),
+     * so is anything that connected earlier. Probes are never counted.
      */
     int connectionsSoFar() throws IOException {
-        int before = connections.get();
-        try (Socket probe = new Socket(listener.getInetAddress(), listener.getLocalPort())) {
-            if (!awaitConnections(before + 1, Duration.ofSeconds(5))) {
+        try (Socket probe = new Socket()) {
+            probe.bind(new InetSocketAddress(listener.getInetAddress(), 0));
+            probePorts.add(probe.getLocalPort());
+            probe.connect(new InetSocketAddress(listener.getInetAddress(), listener.getLocalPort()));
+            if (!Await.within(Duration.ofSeconds(5), () -> acceptedProbes.contains(probe.getLocalPort()))) {
                 throw new IllegalStateException("the probe connection was never accepted");
             }
         }
-        return connections.get() - 1;
+        return connections.get();
     }
 
     /** Waits until at least {@code count} connections were accepted: the kernel completes a connect before accept returns. */
