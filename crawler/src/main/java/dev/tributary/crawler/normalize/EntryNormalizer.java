@@ -37,8 +37,10 @@ public final class EntryNormalizer {
     /** Beyond this many entries only the newest are kept: a feed is a window, not an archive to republish. */
     static final int MAX_ITEMS = 2000;
 
-    // RSS authors are e-mail addresses, often with the name in parentheses: "jo@example.com (Jo Bloggs)".
+    // RSS authors are e-mail addresses, often with the name beside: "jo@example.com (Jo Bloggs)",
+    // "Jo Bloggs (jo@example.com)", "Jo Bloggs <jo@example.com>".
     private static final Pattern EMAIL_WITH_NAME = Pattern.compile("^\\S+@\\S+\\s*\\((.+)\\)$");
+    private static final Pattern NAME_WITH_EMAIL = Pattern.compile("^(.+?)\\s*[(<]\\s*(?:mailto:)?\\S+@\\S+?\\s*[)>]$");
 
     private final HtmlSummary summaries;
 
@@ -101,7 +103,11 @@ public final class EntryNormalizer {
             return null;
         }
         Matcher withName = EMAIL_WITH_NAME.matcher(author);
-        return withName.matches() ? withName.group(1).strip() : author;
+        if (withName.matches()) {
+            return withName.group(1).strip();
+        }
+        Matcher nameFirst = NAME_WITH_EMAIL.matcher(author);
+        return nameFirst.matches() ? nameFirst.group(1).strip() : author;
     }
 
     /** Trimmed, first spelling kept of those equal ignoring case, at most {@link #MAX_TAGS} of {@link #MAX_TAG_LENGTH} characters. */

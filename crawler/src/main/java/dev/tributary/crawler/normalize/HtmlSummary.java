@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.jsoup.Jsoup;
 import org.jsoup.internal.StringUtil;
 import org.jsoup.nodes.Document;
@@ -38,6 +39,9 @@ final class HtmlSummary {
     }
 
     static final String ELLIPSIS = "…";
+    private static final Pattern SELF_CLOSED_CONTAINER = Pattern.compile(
+            "<(iframe|script|style|textarea|title|noscript|noembed|noframes|xmp|video|audio|object|canvas|svg|a|div|span|p)(\\s[^<>]*?)?\\s*/>",
+            Pattern.CASE_INSENSITIVE);
     // The raw HTML read is capped, so a 10 MB description costs no more than a long one:
     // markup rarely outweighs text sixteen to one.
     private static final int MIN_INPUT = 16 * 1024;
@@ -79,7 +83,7 @@ final class HtmlSummary {
         if (inputCut) {
             value = cutInput(value);
         }
-        Document clean = text.html() ? cleaner.clean(Jsoup.parseBodyFragment(value, base.toString())) : plain(value);
+        Document clean = text.html() ? cleaner.clean(Jsoup.parseBodyFragment(closeSelfClosed(value), base.toString())) : plain(value);
         Element body = clean.body();
         Truncation truncation = new Truncation(maxLength);
         NodeTraversor.filter(truncation, body);
@@ -89,6 +93,17 @@ final class HtmlSummary {
         }
         clean.outputSettings().prettyPrint(false);
         return new Summary(body.html(), truncation.textLength);
+    }
+
+    /**
+     * {@code <iframe/>} and its kind written XML-style: HTML ignores the slash, so all that follows would
+     * become the element's (dropped) content. Closed explicitly, only the element goes.
+     */
+    static String closeSelfClosed(String html) {
+        if (html.indexOf("/>") < 0) {
+            return html;
+        }
+        return SELF_CLOSED_CONTAINER.matcher(html).replaceAll("<$1$2></$1>");
     }
 
     private static Document plain(String value) {

@@ -22,7 +22,7 @@ final class Identity {
     private Identity() {
     }
 
-    /** The guid, or null for an entry with nothing to tell it by (no id, link, title, text, date or media). */
+    /** The guid, or null for an entry with nothing to tell it by (no id, link, title, text, date, author, category or media). */
     static @Nullable String guid(Entry entry, @Nullable String absoluteLink) {
         String id = entry.id() == null ? "" : entry.id().strip();
         if (!id.isEmpty()) {
@@ -35,7 +35,7 @@ final class Identity {
         return content.isEmpty() ? null : hash(content);
     }
 
-    /** Title, text, date and media urls: what an entry without id or link is. */
+    /** Title, text, date, author, categories and media urls: what an entry without id or link is. */
     private static String contentKey(Entry entry) {
         StringBuilder key = new StringBuilder();
         append(key, entry.title());
@@ -43,6 +43,12 @@ final class Identity {
         append(key, entry.content());
         if (entry.published() != null || entry.updated() != null) {
             key.append(entry.published() != null ? entry.published() : entry.updated()).append('\n');
+        }
+        if (entry.author() != null && !entry.author().isBlank()) {
+            key.append(entry.author()).append('\n');
+        }
+        for (String category : entry.categories()) {
+            key.append(category).append('\n');
         }
         for (Media media : entry.media()) {
             key.append(media.url()).append('\n');

@@ -114,11 +114,14 @@ final class AtomMapping {
         return null;
     }
 
-    /** Category labels, which are meant for people, else terms. */
+    /**
+     * Category terms, else labels: the term is the tag (what other entries share and clients filter
+     * on); the label is only its display form, and may differ per feed or language.
+     */
     private static List<String> categories(List<Category> categories) {
         List<String> names = new ArrayList<>(categories.size());
         for (Category category : categories) {
-            String name = category.getLabel() != null && !category.getLabel().isBlank() ? category.getLabel() : category.getTerm();
+            String name = category.getTerm() != null && !category.getTerm().isBlank() ? category.getTerm() : category.getLabel();
             if (name != null) {
                 names.add(name);
             }
@@ -132,6 +135,13 @@ final class AtomMapping {
             if ("enclosure".equalsIgnoreCase(link.getRel()) && link.getHref() != null) {
                 media.add(new Media(link.getHref(), link.getType(), null, null, null,
                         link.getLength() > 0 ? link.getLength() : null, false));
+            }
+        }
+        for (Content content : entry.getContents()) {
+            // Out-of-line content of a media type is what the entry carries (a video entry), not text.
+            String type = content.getType() == null ? "" : content.getType().toLowerCase(Locale.ROOT);
+            if (content.getSrc() != null && (type.startsWith("video/") || type.startsWith("audio/") || type.startsWith("image/"))) {
+                media.add(new Media(content.getSrc(), content.getType(), null, null, null, null, false));
             }
         }
         MediaRss.addMedia(mediaRss, media);

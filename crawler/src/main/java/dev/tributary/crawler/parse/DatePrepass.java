@@ -25,6 +25,8 @@ final class DatePrepass {
 
     private static final Namespace MARK = Namespace.getNamespace("tributary", "urn:x-tributary:parsed-date");
     private static final Namespace DC = Namespace.getNamespace("http://purl.org/dc/elements/1.1/");
+    private static final Namespace DCTERMS = Namespace.getNamespace("http://purl.org/dc/terms/");
+    private static final Set<String> DCTERMS_DATES = Set.of("issued", "created", "modified");
     // RSS pubDate, Atom 1.0 published/updated, Atom 0.3 issued/modified/created, in the entry's namespace.
     private static final Set<String> ENTRY_DATES = Set.of("pubDate", "published", "updated", "issued", "modified", "created");
     private static final Set<String> FEED_DATES = Set.of("pubDate", "lastBuildDate", "updated", "modified");
@@ -68,7 +70,9 @@ final class DatePrepass {
         List<Element> dates = new ArrayList<>(2);
         for (Element child : entry.getChildren()) {
             boolean own = ENTRY_DATES.contains(child.getName()) && child.getNamespace().equals(entry.getNamespace());
-            if ((own || child.getName().equals("date") && child.getNamespace().equals(DC)) && entry.getChild(child.getName(),
+            boolean dublinCore = child.getName().equals("date") && child.getNamespace().equals(DC)
+                    || DCTERMS_DATES.contains(child.getName()) && child.getNamespace().equals(DCTERMS);
+            if ((own || dublinCore) && entry.getChild(child.getName(),
                     child.getNamespace()) == child) {
                 dates.add(child);
             }

@@ -12,7 +12,9 @@ public class FeedFormatException extends Exception {
         /** Meant to be a feed but broken beyond what the lenient parser repairs. */
         MALFORMED,
         /** Declares a DTD: refused outright, as DTDs are how XML entity attacks (XXE, billion laughs) get in. */
-        FORBIDDEN_DTD;
+        FORBIDDEN_DTD,
+        /** Has more XML nodes than a feed's tree may take in memory (a flood of tiny elements, cheap to gzip). */
+        TOO_MANY_NODES;
 
         /** The stable key stored on the source ({@code last_error_key}). */
         public String key() {

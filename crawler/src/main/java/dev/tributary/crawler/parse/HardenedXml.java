@@ -13,7 +13,8 @@ import org.xml.sax.InputSource;
 /**
  * Builds JDOM documents the way a feed from anywhere must be read: no DOCTYPE at all (so no
  * entity declarations, no billion laughs, no external DTD or parameter entity fetch), no external
- * entities, no XInclude, the JDK's secure-processing limits, and a cap on element depth.
+ * entities, no XInclude, the JDK's secure-processing limits, a cap on element depth, and a cap on the
+ * number of nodes in the tree ({@link NodeBudget}), so that a document's heap is bounded whatever it holds.
  *
  * <p>Rome 2.1's {@code WireFeedInput} sets the first three too ({@code allowDoctypes} is false by
  * default); they are set here explicitly because this class, not Rome, builds the document, so
@@ -38,12 +39,22 @@ final class HardenedXml {
     // Whether the parser in use knows the depth limit (the JDK's does; another on the classpath may not).
     private final boolean depthLimit;
 
-    HardenedXml() {
+    private final int maxNodes;
+
+    /** @param maxNodes the most nodes a document's tree may have; beyond, {@link NodeBudget.Exceeded} is thrown */
+    HardenedXml(int maxNodes) {
+        if (maxNodes < 1) {
+            throw new IllegalArgumentException("maxNodes must be positive, was " + maxNodes);
+        }
+        this.maxNodes = maxNodes;
         this.depthLimit = supportsDepthLimit();
     }
 
+    /** @throws NodeBudget.Exceeded when the document has more than {@code maxNodes} nodes */
     Document build(String xml) throws JDOMException, IOException {
-        return builder(depthLimit).build(new StringReader(xml));
+        SAXBuilder builder = builder(depthLimit);
+        builder.setJDOMFactory(new NodeBudget(maxNodes));
+        return builder.build(new StringReader(xml));
     }
 
     private static SAXBuilder builder(boolean depthLimit) {

@@ -61,14 +61,23 @@ final class RssMapping {
                 categories(item, dc), media(item, media), base);
     }
 
-    /** pubDate, else dc:date; each as the date prepass read it, else as Rome did. */
+    /** pubDate, else dc:date, else dcterms:issued, created or modified; each as the date prepass read it, else as Rome did. */
     private static @Nullable Instant published(Item item, @Nullable DCModule dc) {
         Instant pubDate = DatePrepass.marked(item.getForeignMarkup(), "pubDate");
         if (pubDate != null || item.getPubDate() != null) {
             return pubDate != null ? pubDate : item.getPubDate().toInstant();
         }
         Instant dcDate = DatePrepass.marked(item.getForeignMarkup(), "date");
-        return dcDate != null ? dcDate : Dates.instant(dc == null ? null : dc.getDate());
+        if (dcDate != null || dc != null && dc.getDate() != null) {
+            return dcDate != null ? dcDate : Dates.instant(dc.getDate());
+        }
+        for (String dcterm : new String[] {"issued", "created", "modified"}) {
+            Instant date = DatePrepass.marked(item.getForeignMarkup(), dcterm);
+            if (date != null) {
+                return date;
+            }
+        }
+        return null;
     }
 
     /** Its link; failing that a permalink guid, as RSS 2.0 intends, when it is an absolute web url. */

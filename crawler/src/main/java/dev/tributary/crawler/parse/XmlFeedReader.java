@@ -19,9 +19,15 @@ import org.jspecify.annotations.Nullable;
  */
 final class XmlFeedReader {
 
-    private final HardenedXml xml = new HardenedXml();
+    private final HardenedXml xml;
     // Thread-safe: its only state is set at construction; Rome keeps its format parsers per class loader.
     private final WireFeedInput rome = new WireFeedInput();
+    private final int maxNodes;
+
+    XmlFeedReader(int maxNodes) {
+        this.xml = new HardenedXml(maxNodes);
+        this.maxNodes = maxNodes;
+    }
 
     ParsedFeed read(byte[] body, @Nullable String contentType, URI feedUrl) throws FeedFormatException {
         String text = XmlRepair.repair(XmlDecoding.decode(body, contentType));
@@ -29,22 +35,35 @@ final class XmlFeedReader {
         if (prolog.isHtml(text)) {
             throw new FeedFormatException(Reason.NOT_A_FEED, "An HTML page, not a feed.");
         }
-        String withoutDoctype = prolog.withoutNetscapeDoctype(text);
-        return map(wireFeed(document(withoutDoctype != null ? withoutDoctype : text, prolog)), feedUrl);
+        String withoutDoctype = prolog.withoutHarmlessDoctype(text);
+        Document document = document(withoutDoctype != null ? withoutDoctype : text, prolog);
+        XmlBases.apply(document, feedUrl);
+        return map(wireFeed(document), feedUrl);
     }
 
     private Document document(String text, XmlProlog prolog) throws FeedFormatException {
         try {
             return xml.build(text);
         } catch (JDOMParseException e) {
-            throw refusal(prolog, "Not well-formed XML (line " + e.getLineNumber() + ", column " + e.getColumnNumber()
-                    + "): " + causeMessage(e), e);
+            throw budgetOr(e, refusal(prolog, "Not well-formed XML (line " + e.getLineNumber() + ", column "
+                    + e.getColumnNumber() + "): " + causeMessage(e), e));
         } catch (JDOMException | IOException e) {
-            throw refusal(prolog, "Not readable as XML: " + causeMessage(e), e);
+            throw budgetOr(e, refusal(prolog, "Not readable as XML: " + causeMessage(e), e));
         } catch (RuntimeException e) {
             // JDOM refuses some names Xerces lets through (":Seq") with unchecked exceptions.
-            throw refusal(prolog, "Not well-formed XML: " + causeMessage(e), e);
+            throw budgetOr(e, refusal(prolog, "Not well-formed XML: " + causeMessage(e), e));
         }
+    }
+
+    /** The node budget's refusal if that is what stopped the parser (the parser may wrap it), else {@code otherwise}. */
+    private FeedFormatException budgetOr(Exception e, FeedFormatException otherwise) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof NodeBudget.Exceeded) {
+                return new FeedFormatException(Reason.TOO_MANY_NODES, "The document has more than " + maxNodes
+                        + " XML nodes (elements, attributes, text); refused so that one feed cannot exhaust memory.", e);
+            }
+        }
+        return otherwise;
     }
 
     /** A DOCTYPE the parser refused is named as such (the parser's own message is localised, so not matched on). */
@@ -61,6 +80,7 @@ final class XmlFeedReader {
 
     private WireFeed wireFeed(Document document) throws FeedFormatException {
         try {
+            DialectPrepass.apply(document);
             DatePrepass.apply(document);
             return rome.build(document);
         } catch (IllegalArgumentException e) {

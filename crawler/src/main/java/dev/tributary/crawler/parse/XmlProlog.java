@@ -23,6 +23,14 @@ record XmlProlog(int doctypeStart, int doctypeEnd, @Nullable String rootName) {
             "<!DOCTYPE\\s+rss\\s+PUBLIC\\s+([\"'])-//Netscape Communications//DTD RSS 0\\.91//EN\\1(\\s+([\"'])[^\"'<>\\[\\]]*\\3)?\\s*>",
             Pattern.CASE_INSENSITIVE);
 
+    /**
+     * An XHTML DTD by public identifier, without an internal subset (only entities, which {@link XmlRepair}
+     * has already mended), or HTML5's {@code <!DOCTYPE html>}, which names no DTD at all.
+     */
+    private static final Pattern XHTML_DTD = Pattern.compile(
+            "<!DOCTYPE\\s+html\\s*>|<!DOCTYPE\\s+html\\s+PUBLIC\\s+([\"'])-//W3C//DTD XHTML[^\"'<>\\[\\]]*\\1(\\s+([\"'])[^\"'<>\\[\\]]*\\3)?\\s*>",
+            Pattern.CASE_INSENSITIVE);
+
     static XmlProlog scan(String xml) {
         int n = xml.length();
         int doctypeStart = -1;
@@ -51,18 +59,29 @@ record XmlProlog(int doctypeStart, int doctypeEnd, @Nullable String rootName) {
         return doctypeStart >= 0;
     }
 
-    /** Whether this is an HTML page (HTML or XHTML root or DOCTYPE) rather than a feed. */
+    /** Whether this is an HTML page (HTML or XHTML root, or DOCTYPE on a root that is not a feed's) rather than a feed. */
     boolean isHtml(String xml) {
-        return "html".equals(rootName) || hasDoctype() && xml.regionMatches(true, doctypeStart, "<!DOCTYPE html", 0, 14);
+        return "html".equals(rootName) || hasDoctype() && !isFeedRoot() && xml.regionMatches(true, doctypeStart, "<!DOCTYPE html", 0, 14);
     }
 
-    /** The document without its DOCTYPE if that is Netscape's RSS 0.91 one; else null. */
-    @Nullable String withoutNetscapeDoctype(String xml) {
-        if (!hasDoctype() || doctypeEnd < 0 || !"rss".equals(rootName)
-                || !NETSCAPE_RSS_091.matcher(xml).region(doctypeStart, doctypeEnd).matches()) {
+    /**
+     * The document without its DOCTYPE if that is a harmless one on a feed: Netscape's RSS 0.91, or an
+     * XHTML DTD (PUBLIC, no internal subset) that a blog template put above its RSS; else null.
+     */
+    @Nullable String withoutHarmlessDoctype(String xml) {
+        if (!hasDoctype() || doctypeEnd < 0 || !isFeedRoot()) {
+            return null;
+        }
+        boolean netscape = "rss".equals(rootName) && NETSCAPE_RSS_091.matcher(xml).region(doctypeStart, doctypeEnd).matches();
+        if (!netscape && !XHTML_DTD.matcher(xml).region(doctypeStart, doctypeEnd).matches()) {
             return null;
         }
         return xml.substring(0, doctypeStart) + xml.substring(doctypeEnd);
+    }
+
+    private boolean isFeedRoot() {
+        return "rss".equals(rootName) || "feed".equals(rootName) || rootName != null && rootName.endsWith(":rdf")
+                || rootName != null && (rootName.endsWith(":rss") || rootName.endsWith(":feed"));
     }
 
     private static int after(String xml, int from, String terminator) {

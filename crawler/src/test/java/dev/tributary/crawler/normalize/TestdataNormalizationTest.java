@@ -60,7 +60,7 @@ class TestdataNormalizationTest {
                 "src=\"https://blog.example.org/journal/images/diagram.png\"");
         assertThat(items.get(0).media()).containsExactly(
                 new Media("https://blog.example.org/journal/files/relative-links.pdf", "application/pdf", null, null, 52344L));
-        assertThat(items.get(0).tags()).containsExactly("The Web", "urls");
+        assertThat(items.get(0).tags()).containsExactly("web", "urls");
         assertThat(items.get(0).mediaType()).isEqualTo(MediaType.TEXT);
         assertThat(items.get(1).url()).isEqualTo("https://archive.example.org/2024/moved.html");
         assertThat(items.get(1).summary()).isEqualTo("<p>See <a href=\"https://archive.example.org/2024/appendix.html\" "

@@ -103,12 +103,15 @@ class EncodingTest {
     }
 
     @Test
-    void invalidUtf8BytesBecomeReplacementCharacters() throws Exception {
+    void strayBytesInUtf8AreReadAsWindows1252() throws Exception {
+        // Mostly UTF-8, with text pasted from windows-1252 (0x92 a quote, 0x80 the euro); 0xC3 0x28 is
+        // not UTF-8 either, so it is windows-1252 too; 0x81 is unassigned in windows-1252 and so U+FFFD.
         byte[] body = concat(concat(
-                        Testdata.utf8("<rss version=\"2.0\"><channel><title>t</title><item><title>bad "),
-                        new byte[] {(byte) 0xC3, (byte) 0x28, (byte) 0xFF}),
+                        Testdata.utf8("<rss version=\"2.0\"><channel><title>t</title><item><title>Crème brûlée à la carte, café don"),
+                        new byte[] {(byte) 0x92, 't', ' ', (byte) 0x80, '5', ' ', (byte) 0xC3, (byte) 0x28, ' ', (byte) 0x81}),
                 Testdata.utf8("</title></item></channel></rss>"));
 
-        assertThat(title(body, "application/xml")).startsWith("bad ").contains("\uFFFD");
+        assertThat(title(body, "application/xml")).isEqualTo("Crème brûlée à la carte, café don\u2019t \u20AC5 \u00C3( \uFFFD");
+        assertThat(title(body, "application/xml; charset=utf-8")).isEqualTo("Crème brûlée à la carte, café don\u2019t \u20AC5 \u00C3( \uFFFD");
     }
 }

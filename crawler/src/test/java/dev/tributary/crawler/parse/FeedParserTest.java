@@ -73,7 +73,7 @@ class FeedParserTest {
         assertThat(first.link()).isEqualTo("2025/05/relative-links.html");
         assertThat(first.published()).isEqualTo(Instant.parse("2025-05-30T16:00:00Z"));
         assertThat(first.updated()).isEqualTo(Instant.parse("2025-05-30T18:00:00Z"));
-        assertThat(first.categories()).containsExactly("The Web", "urls");
+        assertThat(first.categories()).containsExactly("web", "urls");
         assertThat(first.summary().html()).isTrue();
         assertThat(first.summary().value()).contains("<a href=\"2025/05/other.html\">links</a>");
         assertThat(first.content().value()).contains("<p>The full text.</p>");

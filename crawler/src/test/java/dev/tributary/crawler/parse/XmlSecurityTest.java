@@ -161,7 +161,7 @@ class XmlSecurityTest {
     @Test
     void theDocumentBuilderItselfRefusesEveryDoctype() throws Exception {
         // Independent of the prolog check: should a DOCTYPE get past it, the parser still says no.
-        HardenedXml xml = new HardenedXml();
+        HardenedXml xml = new HardenedXml(FeedParser.DEFAULT_MAX_XML_NODES);
 
         assertThatThrownBy(() -> xml.build("<!DOCTYPE a [<!ENTITY e \"x\">]><a>&e;</a>")).isInstanceOf(JDOMException.class);
         assertThatThrownBy(() -> xml.build("<!DOCTYPE a SYSTEM \"" + serverUrl + "/a.dtd\"><a/>")).isInstanceOf(JDOMException.class);
@@ -181,7 +181,7 @@ class XmlSecurityTest {
 
     @Test
     void theDocumentBuilderCapsElementDepth() {
-        HardenedXml xml = new HardenedXml();
+        HardenedXml xml = new HardenedXml(FeedParser.DEFAULT_MAX_XML_NODES);
         int depth = HardenedXml.MAX_ELEMENT_DEPTH + 1;
 
         assertThatThrownBy(() -> xml.build("<a>".repeat(depth) + "</a>".repeat(depth))).isInstanceOf(JDOMException.class);
