@@ -1,5 +1,6 @@
 package dev.tributary.pubsub;
 
+import dev.tributary.pubsub.inbox.Inbox;
 import dev.tributary.storage.IdGenerator;
 import dev.tributary.storage.Transactions;
 import java.time.Clock;
@@ -40,12 +41,14 @@ public class Folders {
     private final JdbcClient jdbc;
     private final IdGenerator ids;
     private final Transactions tx;
+    private final Inbox inbox;
     private final Clock clock;
 
-    Folders(JdbcClient jdbc, IdGenerator ids, Transactions tx, ObjectProvider<Clock> clock) {
+    Folders(JdbcClient jdbc, IdGenerator ids, Transactions tx, Inbox inbox, ObjectProvider<Clock> clock) {
         this.jdbc = jdbc;
         this.ids = ids;
         this.tx = tx;
+        this.inbox = inbox;
         this.clock = clock.getIfAvailable(Clock::systemUTC);
     }
 
@@ -110,6 +113,8 @@ public class Folders {
                 Folder folder = find(userId, folderId).orElseThrow(() -> new FolderNotFoundException(folderId));
                 jdbc.sql("UPDATE folders SET name = ?, name_key = ? WHERE user_id = ? AND id = ?")
                         .params(cleaned, Names.key(cleaned), userId, folderId).update();
+                // Pages kept for the person name their entries' folders (sync APIs' labels): void them.
+                inbox.personChanged(userId);
                 return new Folder(folder.id(), userId, cleaned, folder.createdAt());
             });
         } catch (DuplicateKeyException e) {
@@ -121,6 +126,7 @@ public class Folders {
     public boolean delete(long userId, long folderId) {
         return tx.write("delete folder " + folderId, status -> {
             jdbc.sql("DELETE FROM folder_sources WHERE user_id = ? AND folder_id = ?").params(userId, folderId).update();
+            inbox.personChanged(userId);
             return jdbc.sql("DELETE FROM folders WHERE user_id = ? AND id = ?").params(userId, folderId).update() > 0;
         });
     }
@@ -159,6 +165,7 @@ public class Folders {
                 }
             }
             jdbc.sql("DELETE FROM folder_sources WHERE user_id = ? AND source_id = ?").params(userId, sourceId).update();
+            inbox.personChanged(userId);
             for (Long folderId : wanted) {
                 jdbc.sql("INSERT INTO folder_sources (user_id, folder_id, source_id) VALUES (?, ?, ?)")
                         .params(userId, folderId, sourceId).update();

@@ -31,9 +31,11 @@ public class Groups {
     private final Transactions tx;
     private final JdbcClient jdbc;
     private final Clock clock;
+    private final PersonQuotas quotas;
 
     Groups(EntityStore store, IdGenerator ids, Sources sources, Subscriptions subscriptions, Publisher publisher,
-            Transactions tx, JdbcClient jdbc, ObjectProvider<Clock> clock) {
+            Transactions tx, JdbcClient jdbc, ObjectProvider<Clock> clock, PersonQuotas quotas) {
+        this.quotas = quotas;
         this.store = store;
         this.ids = ids;
         this.sources = sources;
@@ -44,7 +46,11 @@ public class Groups {
         this.clock = clock.getIfAvailable(Clock::systemUTC);
     }
 
-    /** Creates a group owned by {@code ownerId}, with its source; the owner is its first member. */
+    /**
+     * Creates a group owned by {@code ownerId}, with its source; the owner is its first member.
+     *
+     * @throws QuotaExceededException if the owner has as many groups, memberships or subscriptions as they may
+     */
     public Stored<Group> create(long ownerId, String name) {
         String trimmed = name == null ? "" : name.strip();
         if (trimmed.isEmpty() || trimmed.length() > MAX_NAME_LENGTH) {
@@ -52,10 +58,18 @@ public class Groups {
         }
         long groupId = ids.next();
         Stored<Group> group = tx.write("create group", status -> {
+            // The owner becomes a member and a subscriber: all three are checked under the one lock,
+            // and the membership row is written with the group so the next creator's count sees it.
+            quotas.claim(ownerId, Quota.GROUPS_OWNED, () -> owned(ownerId));
+            quotas.claim(ownerId, Quota.MEMBERSHIPS, () -> membershipCount(ownerId));
+            quotas.claim(ownerId, Quota.SUBSCRIPTIONS, () -> subscriptions.count(ownerId));
             Stored<Source> source = sources.owned(SourceKind.GROUP, groupId);
-            return Stored.of(store.put(PubsubKinds.GROUP, groupId, new Group(trimmed, ownerId, source.id(), now())));
+            Stored<Group> stored = Stored.of(store.put(PubsubKinds.GROUP, groupId, new Group(trimmed, ownerId, source.id(), now())));
+            jdbc.sql("INSERT IGNORE INTO group_members (group_id, user_id, created_at) VALUES (?, ?, ?)")
+                    .params(groupId, ownerId, now()).update();
+            return stored;
         });
-        addMember(groupId, ownerId);
+        subscriptions.subscribe(ownerId, group.body().sourceId(), null);
         return group;
     }
 
@@ -75,14 +89,42 @@ public class Groups {
         return find(groupId).orElseThrow(() -> new GroupNotFoundException(groupId));
     }
 
-    /** Adds a member and subscribes them to the group's source; false if they already were one. */
+    /**
+     * Adds a member and subscribes them to the group's source; false if they already were one.
+     * Only the person themselves decides this (joining, or accepting an {@link GroupInvitations invitation}).
+     *
+     * @throws QuotaExceededException if they belong to, or follow, as many as they may
+     */
     public boolean addMember(long groupId, long userId) {
         Stored<Group> group = get(groupId);
-        int added = jdbc.sql("INSERT IGNORE INTO group_members (group_id, user_id, created_at) VALUES (?, ?, ?)")
-                .params(groupId, userId, now()).update();
+        boolean added = tx.write("add member " + userId + " to " + groupId, status -> {
+            if (isMember(groupId, userId)) {
+                return false;
+            }
+            quotas.claim(userId, Quota.MEMBERSHIPS, () -> membershipCount(userId));
+            return jdbc.sql("INSERT IGNORE INTO group_members (group_id, user_id, created_at) VALUES (?, ?, ?)")
+                    .params(groupId, userId, now()).update() > 0;
+        });
         // Subscribing is idempotent, so a crash between the two statements is mended by adding again.
-        subscriptions.subscribe(userId, group.body().sourceId(), null);
-        return added > 0;
+        try {
+            subscriptions.subscribe(userId, group.body().sourceId(), null);
+        } catch (QuotaExceededException e) {
+            if (added) {
+                jdbc.sql("DELETE FROM group_members WHERE group_id = ? AND user_id = ?").params(groupId, userId).update();
+            }
+            throw e;
+        }
+        return added;
+    }
+
+    /** How many groups a person belongs to. */
+    public long membershipCount(long userId) {
+        return jdbc.sql("SELECT COUNT(*) FROM group_members WHERE user_id = ?").param(userId).query(Long.class).single();
+    }
+
+    /** How many groups a person owns: every owner is a member (and cannot leave), so their memberships hold them all. */
+    private long owned(long userId) {
+        return store.getAll(PubsubKinds.GROUP, groupsOf(userId)).stream().filter(g -> g.body().ownerId() == userId).count();
     }
 
     /** Removes a member and their subscription (what they already received stays); false if not a member. */

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
@@ -59,9 +60,50 @@ public class HomeFeed {
         return inbox.markReadUpTo(userId, upToItemId, sourceId);
     }
 
+    /**
+     * Marks these entries read (at most {@link #MAX_MARKS}, in one transaction); how many changed.
+     * Ids not in the person's inbox, or read already, are skipped.
+     */
+    public int markRead(long userId, Collection<Long> itemIds) {
+        return inbox.setRead(userId, checkedMarks(itemIds), true);
+    }
+
+    /** Marks these entries unread again (at most {@link #MAX_MARKS}); how many changed. */
+    public int markUnread(long userId, Collection<Long> itemIds) {
+        return inbox.setRead(userId, checkedMarks(itemIds), false);
+    }
+
+    /** Most entries one {@link #markRead(long, Collection)} changes. */
+    public static final int MAX_MARKS = 1000;
+
+    private static Collection<Long> checkedMarks(Collection<Long> itemIds) {
+        if (itemIds.size() > MAX_MARKS) {
+            throw new IllegalArgumentException("at most " + MAX_MARKS + " ids, not " + itemIds.size());
+        }
+        return itemIds;
+    }
+
+    /** The ids of the person's inbox entries a scan selects, in its order. */
+    public List<Long> ids(long userId, InboxScan scan) {
+        if (scan.sourceIds() != null && scan.sourceIds().isEmpty()) {
+            return List.of();
+        }
+        return inbox.ids(userId, scan);
+    }
+
     /** Whether the item is in the person's inbox, read or not. */
     public boolean holds(long userId, long itemId) {
         return inbox.holds(userId, itemId);
+    }
+
+    /** Of these items, those in the person's inbox and whether each is read; one query. */
+    public Map<Long, Boolean> readStates(long userId, Collection<Long> itemIds) {
+        return itemIds.isEmpty() ? Map.of() : inbox.readStates(userId, itemIds);
+    }
+
+    /** Which of these items are in the person's inbox, read or not; one query. */
+    public Set<Long> heldAmong(long userId, Collection<Long> itemIds) {
+        return itemIds.isEmpty() ? Set.of() : inbox.heldAmong(userId, itemIds);
     }
 
     /** Which of these items the person has read (in their inbox and marked read); one query. */

@@ -4,17 +4,21 @@ import dev.tributary.storage.DuplicateIndexKeyException;
 import dev.tributary.storage.EntityStore;
 import dev.tributary.storage.IndexKey;
 import dev.tributary.storage.IndexReader;
+import dev.tributary.storage.Transactions;
 import dev.tributary.storage.WrongKindException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 
@@ -29,12 +33,19 @@ public class Sources {
     private final IndexReader indexes;
     private final JdbcClient jdbc;
     private final Clock clock;
+    private final ApplicationEventPublisher events;
+    private final Transactions tx;
+    private final PersonQuotas quotas;
 
-    Sources(EntityStore store, IndexReader indexes, JdbcClient jdbc, ObjectProvider<Clock> clock) {
+    Sources(EntityStore store, IndexReader indexes, JdbcClient jdbc, ObjectProvider<Clock> clock,
+            ApplicationEventPublisher events, Transactions tx, PersonQuotas quotas) {
+        this.tx = tx;
+        this.quotas = quotas;
         this.store = store;
         this.indexes = indexes;
         this.jdbc = jdbc;
         this.clock = clock.getIfAvailable(Clock::systemUTC);
+        this.events = events;
     }
 
     /** The feed source of {@code url} (already normalised by the caller), created on first use. */
@@ -115,6 +126,8 @@ public class Sources {
     /**
      * Attaches the external feed {@code feedSourceId} to a person's profile: its items from now
      * on also reach everyone who follows that person. Idempotent.
+     *
+     * @throws QuotaExceededException if it is not attached yet and the person attaches as many feeds as they may
      */
     public void attach(long userId, long feedSourceId) {
         Stored<Source> feed = get(feedSourceId);
@@ -122,9 +135,36 @@ public class Sources {
             throw new IllegalArgumentException("only feeds can be attached to a profile, not source " + feedSourceId);
         }
         long relay = ofUser(userId).id();
-        jdbc.sql("INSERT IGNORE INTO source_relays (source_id, relay_source_id) VALUES (?, ?)")
-                .params(feedSourceId, relay)
-                .update();
+        int attached = tx.write("attach " + feedSourceId + " to " + userId, status -> {
+            if (jdbc.sql("SELECT COUNT(*) FROM source_relays WHERE source_id = ? AND relay_source_id = ?")
+                    .params(feedSourceId, relay).query(Long.class).single() > 0) {
+                return 0;
+            }
+            quotas.claim(userId, Quota.ATTACHED_FEEDS, () -> jdbc.sql("SELECT COUNT(*) FROM source_relays WHERE relay_source_id = ?")
+                    .param(relay).query(Long.class).single());
+            return jdbc.sql("INSERT IGNORE INTO source_relays (source_id, relay_source_id) VALUES (?, ?)")
+                    .params(feedSourceId, relay)
+                    .update();
+        });
+        if (attached > 0) {
+            events.publishEvent(new SourceFollowed(feedSourceId));
+        }
+    }
+
+    /**
+     * The sources among {@code sourceIds} that someone reads: a person subscribes to it or a
+     * profile attaches it. The crawler fetches only those.
+     */
+    public Set<Long> read(Collection<Long> sourceIds) {
+        if (sourceIds.isEmpty()) {
+            return Set.of();
+        }
+        // GROUP BY on the key's prefix reads one index entry per source, however many follow it.
+        Set<Long> read = new HashSet<>(jdbc.sql("SELECT source_id FROM subscribers WHERE source_id IN (:ids) GROUP BY source_id")
+                .param("ids", sourceIds).query(Long.class).list());
+        read.addAll(jdbc.sql("SELECT source_id FROM source_relays WHERE source_id IN (:ids) GROUP BY source_id")
+                .param("ids", sourceIds).query(Long.class).list());
+        return read;
     }
 
     /** Detaches a feed from a person's profile; false if it was not attached. */

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -38,9 +39,15 @@ public class Subscriptions {
     private final Transactions tx;
     private final SubscriptionBackfill backfill;
     private final Clock clock;
+    private final ApplicationEventPublisher events;
+    private final PersonQuotas quotas;
+    private final Switches switches;
 
     Subscriptions(JdbcClient jdbc, Sources sources, IdGenerator ids, Transactions tx, SubscriptionBackfill backfill,
-            ObjectProvider<Clock> clock) {
+            ObjectProvider<Clock> clock, ApplicationEventPublisher events, PersonQuotas quotas, Switches switches) {
+        this.events = events;
+        this.quotas = quotas;
+        this.switches = switches;
         this.jdbc = jdbc;
         this.backfill = backfill;
         this.sources = sources;
@@ -54,6 +61,7 @@ public class Subscriptions {
      * Subscribing again changes the media filter of the existing subscription.
      *
      * @throws SourceNotFoundException if there is no such source
+     * @throws QuotaExceededException if it would be new and the person follows as many sources as they may
      */
     public SubscribeResult subscribe(long userId, long sourceId, Collection<MediaType> media) {
         sources.get(sourceId);
@@ -66,7 +74,10 @@ public class Subscriptions {
             result = subscribeOnce(userId, sourceId, mask);
         }
         if (result.created()) {
-            backfill.backfill(result.subscription());
+            events.publishEvent(new SourceFollowed(sourceId));
+            if (switches.isOn(Feature.SUBSCRIBE_BACKFILL)) {
+                backfill.backfill(result.subscription());
+            }
         }
         return result;
     }
@@ -82,6 +93,7 @@ public class Subscriptions {
                 }
                 return new SubscribeResult(existing.get(), false);
             }
+            quotas.claim(userId, Quota.SUBSCRIPTIONS, () -> count(userId));
             Subscription created = new Subscription(ids.next(), userId, sourceId, MediaType.ofMask(mask), now());
             jdbc.sql("""
                     INSERT INTO subscriptions (user_id, source_id, id, media_mask, created_at) VALUES (?, ?, ?, ?, ?)
@@ -137,6 +149,11 @@ public class Subscriptions {
         }
         jdbc.sql("UPDATE subscriptions SET title = ? WHERE user_id = ? AND source_id = ?").params(cleaned, userId, sourceId).update();
         return find(userId, sourceId);
+    }
+
+    /** How many sources a person follows (their own included). */
+    public long count(long userId) {
+        return jdbc.sql("SELECT COUNT(*) FROM subscriptions WHERE user_id = ?").param(userId).query(Long.class).single();
     }
 
     /** How many people follow a source. */

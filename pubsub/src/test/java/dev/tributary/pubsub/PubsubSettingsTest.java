@@ -13,7 +13,7 @@ import org.springframework.context.annotation.Configuration;
 class PubsubSettingsTest {
 
     @Configuration(proxyBeanMethods = false)
-    @EnableConfigurationProperties({FanoutSettings.class, TimelineSettings.class})
+    @EnableConfigurationProperties({FanoutSettings.class, TimelineSettings.class, LimitSettings.class})
     static class SettingsOnly {
     }
 
@@ -22,7 +22,9 @@ class PubsubSettingsTest {
     @ParameterizedTest
     @ValueSource(strings = {"tributary.fanout.workers=-1", "tributary.fanout.batch-size=0", "tributary.fanout.batch-size=100000",
             "tributary.fanout.lease-ttl=10ms", "tributary.fanout.poll-interval=0s", "tributary.timeline.max-entries=0",
-            "tributary.timeline.counter-ttl=1s", "tributary.timeline.trim-interval=-1s", "tributary.fanout.workers=lots"})
+            "tributary.timeline.counter-ttl=1s", "tributary.timeline.trim-interval=-1s", "tributary.fanout.workers=lots",
+            "tributary.limits.subscriptions=0", "tributary.limits.tokens=-5", "tributary.limits.posts-per-minute=0",
+            "tributary.limits.memberships=many"})
     void refusesToStartWith(String setting) {
         runner.withPropertyValues(setting).run(context -> {
             assertThat(context).hasFailed();
@@ -42,6 +44,14 @@ class PubsubSettingsTest {
             assertThat(context.getBean(TimelineSettings.class).maxEntries()).isEqualTo(800);
             assertThat(context.getBean(FanoutSettings.class).workers()).isEqualTo(2);
             assertThat(context.getBean(FanoutSettings.class).batchSize()).isEqualTo(1000);
+            LimitSettings limits = context.getBean(LimitSettings.class);
+            assertThat(limits.of(Quota.SUBSCRIPTIONS)).isEqualTo(5000);
+            assertThat(limits.of(Quota.ATTACHED_FEEDS)).isEqualTo(50);
+            assertThat(limits.of(Quota.GROUPS_OWNED)).isEqualTo(100);
+            assertThat(limits.of(Quota.MEMBERSHIPS)).isEqualTo(1000);
+            assertThat(limits.of(Quota.TOKENS)).isEqualTo(100);
+            assertThat(limits.postsPerMinute()).isEqualTo(30);
+            assertThat(limits.commentsPerMinute()).isEqualTo(30);
         });
     }
 

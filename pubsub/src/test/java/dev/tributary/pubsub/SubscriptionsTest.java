@@ -19,8 +19,11 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.test.context.event.ApplicationEvents;
+import org.springframework.test.context.event.RecordApplicationEvents;
 
 @WithEmbeddedPubsub
+@RecordApplicationEvents
 class SubscriptionsTest {
 
     @Autowired Subscriptions subscriptions;
@@ -30,6 +33,31 @@ class SubscriptionsTest {
     @Autowired Fanout fanout;
     @Autowired HomeFeed unread;
     @Autowired RedisConnectionFactory redis;
+    @Autowired ApplicationEvents events;
+
+    @Test
+    void aSourceIsReadWhileSomeoneSubscribesOrAttachesItAndEachNewReaderIsAnnounced() {
+        long subscribed = fixtures.feed();
+        long attached = fixtures.feed();
+        long unread = fixtures.feed();
+        long reader = fixtures.person();
+        long alice = fixtures.person();
+
+        subscriptions.subscribe(reader, subscribed, null);
+        subscriptions.subscribe(reader, subscribed, Set.of(MediaType.TEXT));
+        sources.attach(alice, attached);
+        sources.attach(alice, attached);
+
+        assertThat(sources.read(List.of(subscribed, attached, unread))).containsExactlyInAnyOrder(subscribed, attached);
+        assertThat(sources.read(List.of())).isEmpty();
+        assertThat(events.stream(SourceFollowed.class))
+                .as("once per new reader, not for a changed filter or a repeated attach")
+                .containsExactly(new SourceFollowed(subscribed), new SourceFollowed(attached));
+
+        subscriptions.unsubscribe(reader, subscribed);
+        sources.detach(alice, attached);
+        assertThat(sources.read(List.of(subscribed, attached))).isEmpty();
+    }
 
     @Test
     void subscribingTwiceKeepsOneSubscriptionAndChangesItsMediaFilter() {

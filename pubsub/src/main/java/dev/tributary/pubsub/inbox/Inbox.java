@@ -1,6 +1,7 @@
 package dev.tributary.pubsub.inbox;
 
 import dev.tributary.pubsub.InboxEvent;
+import dev.tributary.pubsub.InboxScan;
 import dev.tributary.pubsub.TimelineEntry;
 import dev.tributary.pubsub.TimelineQuery;
 import dev.tributary.pubsub.TimelineStamps;
@@ -8,6 +9,7 @@ import dev.tributary.pubsub.Unread;
 import dev.tributary.storage.Transactions;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
@@ -121,9 +123,29 @@ public class Inbox {
         return marks.markReadUpTo(userId, upToItemId, sourceId);
     }
 
+    /** Sets the read flag of those of these entries that are in the person's inbox; how many changed. */
+    public int setRead(long userId, Collection<Long> itemIds, boolean read) {
+        return itemIds.isEmpty() ? 0 : marks.setAll(userId, itemIds, read);
+    }
+
+    /** The ids a scan selects. */
+    public List<Long> ids(long userId, InboxScan scan) {
+        return table.ids(userId, scan);
+    }
+
     /** Whether the item is in the person's inbox (read or not). */
     public boolean holds(long userId, long itemId) {
         return table.find(userId, itemId).isPresent();
+    }
+
+    /** Of these items, those in the person's inbox and their read flags; one query. */
+    public Map<Long, Boolean> readStates(long userId, Collection<Long> itemIds) {
+        return table.readStates(userId, itemIds);
+    }
+
+    /** Which of these items are in the person's inbox; one query. */
+    public Set<Long> heldAmong(long userId, Collection<Long> itemIds) {
+        return table.heldAmong(userId, itemIds);
     }
 
     /** Which of these items the person has read; one query. */

@@ -1,10 +1,13 @@
 package dev.tributary.pubsub.inbox;
 
+import dev.tributary.pubsub.InboxScan;
 import dev.tributary.pubsub.MediaType;
+import dev.tributary.storage.IdGenerator;
 import java.util.ArrayList;
 import java.util.Optional;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -134,6 +137,66 @@ class InboxTable {
         }
         jdbc.sql("UPDATE inbox SET is_read = ? WHERE user_id = ? AND item_id = ?").params(read, userId, itemId).update();
         return row;
+    }
+
+    /** Locks those of these entries whose flag is not {@code read}, sets it, and returns them as they were. */
+    List<InboxRow> setRead(long userId, Collection<Long> itemIds, boolean read) {
+        List<InboxRow> rows = jdbc.sql("SELECT * FROM inbox WHERE user_id = :user AND item_id IN (:items) AND is_read = :was"
+                        + " FOR UPDATE")
+                .param("user", userId).param("items", List.copyOf(itemIds)).param("was", !read)
+                .query(ROW).list();
+        if (!rows.isEmpty()) {
+            jdbc.sql("UPDATE inbox SET is_read = :read WHERE user_id = :user AND item_id IN (:items)")
+                    .param("read", read).param("user", userId)
+                    .param("items", rows.stream().map(InboxRow::itemId).toList())
+                    .update();
+        }
+        return rows;
+    }
+
+    /** Of these items, those in the person's inbox and their read flags. */
+    Map<Long, Boolean> readStates(long userId, Collection<Long> itemIds) {
+        Map<Long, Boolean> states = new HashMap<>();
+        jdbc.sql("SELECT item_id, is_read FROM inbox WHERE user_id = :user AND item_id IN (:items)")
+                .param("user", userId).param("items", List.copyOf(itemIds))
+                .query((rs, n) -> states.put(rs.getLong(1), rs.getBoolean(2))).list();
+        return states;
+    }
+
+    /** Which of these items are in the person's inbox. */
+    Set<Long> heldAmong(long userId, Collection<Long> itemIds) {
+        return new HashSet<>(jdbc.sql("SELECT item_id FROM inbox WHERE user_id = :user AND item_id IN (:items)")
+                .param("user", userId).param("items", List.copyOf(itemIds)).query(Long.class).list());
+    }
+
+    /** The ids a scan selects: one range scan of the person's rows in the primary key's order. */
+    List<Long> ids(long userId, InboxScan scan) {
+        StringBuilder sql = new StringBuilder("SELECT item_id FROM inbox WHERE user_id = :user");
+        Map<String, Object> args = new HashMap<>();
+        args.put("user", userId);
+        if (scan.reads() != InboxScan.Reads.ANY) {
+            sql.append(" AND is_read = :read");
+            args.put("read", scan.reads() == InboxScan.Reads.READ);
+        }
+        if (scan.sourceIds() != null) {
+            sql.append(" AND source_id IN (:sources)");
+            args.put("sources", List.copyOf(scan.sourceIds()));
+        }
+        if (scan.newerThan() != null) {
+            sql.append(" AND item_id >= :lowest");
+            args.put("lowest", IdGenerator.lowestIdAt(scan.newerThan()));
+        }
+        if (scan.olderThan() != null) {
+            sql.append(" AND item_id < :highest");
+            args.put("highest", IdGenerator.lowestIdAt(scan.olderThan()));
+        }
+        if (scan.after() != null) {
+            sql.append(scan.oldestFirst() ? " AND item_id > :after" : " AND item_id < :after");
+            args.put("after", scan.after());
+        }
+        sql.append(scan.oldestFirst() ? " ORDER BY item_id ASC" : " ORDER BY item_id DESC").append(" LIMIT :limit");
+        args.put("limit", scan.limit());
+        return jdbc.sql(sql.toString()).params(args).query(Long.class).list();
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.tributary.pubsub.inbox;
 
 import dev.tributary.pubsub.InboxEvent;
 import dev.tributary.storage.Transactions;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -37,6 +38,18 @@ class ReadMarks {
             Optional<InboxRow> changed = inbox.setRead(userId, itemId, read);
             changed.ifPresent(row -> counters.apply(List.of(UnreadDelta.of(row, read ? -1 : 1)), UNREAD, List.of(userId)));
             return changed.isPresent();
+        });
+    }
+
+    /** Sets the read flag of these entries in one transaction; how many flipped. */
+    int setAll(long userId, Collection<Long> itemIds, boolean read) {
+        return tx.write("mark " + itemIds.size() + (read ? " read" : " unread"), status -> {
+            List<InboxRow> changed = inbox.setRead(userId, itemIds, read);
+            if (!changed.isEmpty()) {
+                counters.apply(changed.stream().map(row -> UnreadDelta.of(row, read ? -1 : 1)).toList(), UNREAD,
+                        List.of(userId));
+            }
+            return changed.size();
         });
     }
 
