@@ -7,8 +7,9 @@ import org.jspecify.annotations.Nullable;
  * A feed's health as subscribers see it ({@code status}, {@code last_fetched_at},
  * {@code next_fetch_at}, {@code last_error} of the API's source).
  *
- * @param status {@code ok}, {@code error} or {@code gone}
- * @param nextFetchAt null once gone
+ * @param status {@code ok}, {@code error}, {@code gone} or {@code retired} (nobody read it for
+ *     {@code tributary.crawler.retire-after}; a new subscriber brings it back)
+ * @param nextFetchAt null once gone or retired
  * @param lastErrorKey the stable key of the last error (e.g. {@code timeout}), null when ok
  */
 public record CrawlStatus(String status, @Nullable Instant lastFetchedAt, @Nullable Instant nextFetchAt,

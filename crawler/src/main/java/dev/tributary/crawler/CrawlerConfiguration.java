@@ -44,8 +44,8 @@ public class CrawlerConfiguration {
     }
 
     @Bean
-    FeedParser feedParser() {
-        return new FeedParser();
+    FeedParser feedParser(CrawlerSettings settings) {
+        return new FeedParser(settings.maxXmlNodes());
     }
 
     @Bean
@@ -66,6 +66,6 @@ public class CrawlerConfiguration {
 
     @Bean
     HostGate hostGate(CrawlerSettings settings) {
-        return new HostGate(settings.perHostConcurrency(), settings.perHostDelay());
+        return new HostGate(settings.perHostConcurrency(), settings.perAddressConcurrency(), settings.perHostDelay());
     }
 }

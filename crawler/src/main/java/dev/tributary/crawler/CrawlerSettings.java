@@ -34,8 +34,20 @@ import org.springframework.validation.annotation.Validated;
  * @param userAgent sent with every request
  * @param allowPrivate CIDR ranges the SSRF guard lets through although loopback or private
  *        (comma-separated; empty: none), for tests and intranet deployments
- * @param perHostConcurrency requests to one host at once, per node
+ * @param perHostConcurrency requests to one host (name and port) at once, per node
  * @param perHostDelay least time between the starts of two requests to one host, per node
+ * @param maxXmlNodes most nodes (elements, attributes, text) an XML feed's tree may have; a larger
+ *        document is refused ({@code too_many_nodes}) rather than parsed, so that 32 crawls at once stay in bounded heap
+ * @param perAddressConcurrency requests to one resolved address (IP and port) at once, per
+ *        node, whatever names point there: wildcard names share one budget, and a host that
+ *        never answers holds at most this many of the node's slots
+ * @param retireAfter how long a feed nobody reads (no subscriber, no profile attaching it) is
+ *        kept before it is retired; it is not fetched meanwhile, and a new reader brings it back
+ * @param newShare the share (0..1) of a claim's free slots kept for never-fetched feeds when
+ *        known feeds are due as well: an import of thousands is crawled beside everyone
+ *        else's feeds, not ahead of them
+ * @param resolveConcurrency subscribe-by-url fetches at once, per node (beyond these a
+ *        subscriber waits up to the fetch timeout, then is told to try again)
  * @param summaryLength longest summary kept per item, in characters of text
  * @param websubLease lease asked of WebSub hubs
  */
@@ -58,6 +70,11 @@ public record CrawlerSettings(
         @NotNull @DefaultValue("") List<String> allowPrivate,
         @Min(1) @Max(1024) @DefaultValue("2") int perHostConcurrency,
         @NotNull @DefaultValue("1s") Duration perHostDelay,
+        @Min(1000) @Max(10_000_000) @DefaultValue("500000") int maxXmlNodes,
+        @Min(1) @Max(1024) @DefaultValue("4") int perAddressConcurrency,
+        @NotNull @DefaultValue("30d") Duration retireAfter,
+        @DecimalMin("0.0") @DecimalMax("1.0") @DefaultValue("0.25") double newShare,
+        @Min(1) @Max(1024) @DefaultValue("16") int resolveConcurrency,
         @Min(50) @Max(100_000) @DefaultValue("1000") int summaryLength,
         @NotNull @DefaultValue("7d") Duration websubLease) {
 
@@ -70,6 +87,7 @@ public record CrawlerSettings(
         positive("timeout", timeout);
         positive("min-interval", minInterval);
         positive("websub-lease", websubLease);
+        positive("retire-after", retireAfter);
         if (minInterval != null && maxInterval != null && maxInterval.compareTo(minInterval) < 0) {
             throw new IllegalArgumentException("tributary.crawler.max-interval (" + maxInterval
                     + ") must not be shorter than min-interval (" + minInterval + ")");

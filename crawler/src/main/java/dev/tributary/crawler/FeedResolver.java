@@ -13,7 +13,10 @@ import dev.tributary.crawler.ingest.FeedIngest;
 import dev.tributary.crawler.schedule.CrawlStates;
 import dev.tributary.crawler.schedule.CrawlStatusKind;
 import dev.tributary.crawler.schedule.FetchSchedule;
+import dev.tributary.crawler.schedule.HostGate;
 import dev.tributary.crawler.websub.HubSubscriptions;
+import dev.tributary.pubsub.Feature;
+import dev.tributary.pubsub.Switches;
 import dev.tributary.pubsub.Source;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Stored;
@@ -22,7 +25,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -32,7 +38,8 @@ import org.springframework.stereotype.Service;
  * Subscribe-by-url: turns a url a person gives into a crawled feed source. A url already known
  * is answered at once; a new one is fetched once (behind the same guards as the crawl): a feed
  * is accepted and its entries published at once; an HTML page is searched for the feeds it
- * names (autodiscovery); anything else is refused with the reason.
+ * names (autodiscovery); anything else is refused with the reason. Its fetches take turns with
+ * the crawl's at the {@link HostGate}, and at most {@code resolve-concurrency} run at once.
  */
 @Service
 public class FeedResolver {
@@ -48,11 +55,17 @@ public class FeedResolver {
     private final CrawlStates states;
     private final FetchSchedule schedule;
     private final HubSubscriptions hubs;
+    private final HostGate gate;
+    private final Semaphore fetches;
     private final Duration blockLimit;
+    private final Duration wait;
     private final Clock clock;
+    private final Switches switches;
 
     FeedResolver(FeedFetcher fetcher, HtmlFeedLinks links, FeedIngest ingest, Sources sources, CrawlStates states,
-            FetchSchedule schedule, HubSubscriptions hubs, CrawlerSettings settings, ObjectProvider<Clock> clock) {
+            FetchSchedule schedule, HubSubscriptions hubs, HostGate gate, CrawlerSettings settings,
+            ObjectProvider<Clock> clock, Switches switches) {
+        this.switches = switches;
         this.fetcher = fetcher;
         this.links = links;
         this.ingest = ingest;
@@ -60,7 +73,11 @@ public class FeedResolver {
         this.states = states;
         this.schedule = schedule;
         this.hubs = hubs;
+        this.gate = gate;
+        this.fetches = new Semaphore(settings.resolveConcurrency(), true);
         this.blockLimit = settings.timeout().plusSeconds(10);
+        // A person waits for a turn as long as one fetch may take, no longer.
+        this.wait = settings.timeout();
         this.clock = clock.getIfAvailable(Clock::systemUTC);
     }
 
@@ -76,9 +93,10 @@ public class FeedResolver {
         if (known.isPresent()) {
             return known.get();
         }
+        switches.requireOn(Feature.NEW_FEED_CRAWLING);
         FetchResult page = fetched(given);
         try {
-            FeedDocument document = ingest.read(page.body(), page.contentType(), page.finalUrl(), clock.instant());
+            FeedDocument document = ingest.read(page.body(), page.contentType(), page.documentBase(), clock.instant());
             return accept(given, page, document);
         } catch (FeedFormatException e) {
             if (e.reason() != FeedFormatException.Reason.NOT_A_FEED) {
@@ -101,6 +119,16 @@ public class FeedResolver {
         return source;
     }
 
+    /**
+     * The feed source already known for {@code url}, without registering or fetching anything
+     * (an import that may subscribe no more asks only whether an outline is one the person has).
+     *
+     * @throws FeedRejectedException if the url is not a valid http(s) url
+     */
+    public Optional<Stored<Source>> find(String url) {
+        return sources.findFeed(canonical(() -> FeedUrls.normalize(url)).toString());
+    }
+
     private Optional<Stored<Source>> knownFeed(URI url) {
         Optional<Stored<Source>> source = sources.findFeed(url.toString());
         source.ifPresent(found -> {
@@ -115,15 +143,40 @@ public class FeedResolver {
     private FetchResult fetched(URI url) {
         FetchOutcome outcome;
         try {
-            outcome = fetcher.fetch(FetchRequest.of(url)).block(blockLimit);
-        } catch (IllegalStateException e) {
-            outcome = null;
+            outcome = politely(url);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new FeedRejectedException(RejectionReason.TIMEOUT, "interrupted while fetching");
         }
         return switch (outcome) {
             case null -> throw new FeedRejectedException(RejectionReason.TIMEOUT, "the site did not answer in time");
             case FetchResult result -> result;
             case FetchFailure failure -> throw new FeedRejectedException(RejectionReason.of(failure.reason()), failure.detail());
         };
+    }
+
+    /** One fetch within the node's bound on them and the site's politeness; null if it took too long. */
+    private @Nullable FetchOutcome politely(URI url) throws InterruptedException {
+        if (!fetches.tryAcquire(wait.toNanos(), TimeUnit.NANOSECONDS)) {
+            throw busy();
+        }
+        try {
+            HostGate.Admission admission = gate.enter(HostGate.host(url), () -> fetcher.address(url), wait);
+            if (!admission.admitted()) {
+                throw busy();
+            }
+            try (HostGate.Turn held = admission.turn()) {
+                return fetcher.fetch(FetchRequest.of(url)).block(blockLimit);
+            } catch (IllegalStateException e) {
+                return null;
+            }
+        } finally {
+            fetches.release();
+        }
+    }
+
+    private static FeedRejectedException busy() {
+        return new FeedRejectedException(RejectionReason.TIMEOUT, "too many fetches from this site or this server at once; try again shortly");
     }
 
     private Stored<Source> discover(URI given, FetchResult page, FeedFormatException notAFeed) {
@@ -140,7 +193,7 @@ public class FeedResolver {
                     return known.get();
                 }
                 FetchResult feed = fetched(url);
-                FeedDocument document = ingest.read(feed.body(), feed.contentType(), feed.finalUrl(), clock.instant());
+                FeedDocument document = ingest.read(feed.body(), feed.contentType(), feed.documentBase(), clock.instant());
                 return accept(url, feed, document);
             } catch (FeedRejectedException e) {
                 last = e;

@@ -63,6 +63,8 @@ public enum RejectionReason {
             case NOT_A_FEED -> NOT_A_FEED;
             case MALFORMED -> MALFORMED;
             case FORBIDDEN_DTD -> FORBIDDEN_DTD;
+            // Too big once expanded into a tree: the subscriber hears "too large", as for an oversized body.
+            case TOO_MANY_NODES -> TOO_LARGE;
         };
     }
 }

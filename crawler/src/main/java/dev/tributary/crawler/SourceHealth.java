@@ -35,7 +35,8 @@ public class SourceHealth {
     }
 
     private CrawlStatus status(CrawlState state) {
-        boolean gone = state.status() == CrawlStatusKind.GONE;
+        // Neither a gone nor a retired feed has a next fetch to show.
+        boolean gone = state.status() == CrawlStatusKind.GONE || state.status() == CrawlStatusKind.RETIRED;
         return new CrawlStatus(state.status().wireName(), state.lastFetchedAt(), gone ? null : state.nextFetchAt(),
                 state.lastError(), state.lastErrorKey(), state.lastHttpStatus(), !gone && state.push() != null && state.push().activeAt(Instant.now()));
     }

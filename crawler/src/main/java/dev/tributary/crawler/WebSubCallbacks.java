@@ -3,6 +3,7 @@ package dev.tributary.crawler;
 import dev.tributary.crawler.normalize.FeedDocument;
 import dev.tributary.crawler.parse.FeedFormatException;
 import dev.tributary.crawler.ingest.FeedIngest;
+import dev.tributary.crawler.websub.HubSignature;
 import dev.tributary.crawler.websub.HubSubscriptions;
 import dev.tributary.crawler.websub.WebSubscription;
 import java.time.Clock;
@@ -14,8 +15,9 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Service;
 
 /**
- * What the WebSub callback endpoint ({@code /websub/{sourceId}}) does: answer a hub's intent
- * verification, and publish content a hub pushes once its signature checks out.
+ * What the WebSub callback endpoint ({@code /websub/{sourceId}/{key}}) does: answer a hub's intent
+ * verification when the key is the subscription's, and publish content a hub pushes once its
+ * signature checks out (pushes to the key-less path of subscriptions made before keys are signed too).
  */
 @Service
 public class WebSubCallbacks {
@@ -43,8 +45,8 @@ public class WebSubCallbacks {
         this.clock = clock.getIfAvailable(Clock::systemUTC);
     }
 
-    /** The challenge to echo (200), or empty for an intent we did not ask for (404). */
-    public Optional<String> verify(long sourceId, @Nullable String mode, @Nullable String topic,
+    /** The challenge to echo (200), or empty for an intent we did not ask for or a wrong key (404). */
+    public Optional<String> verify(long sourceId, @Nullable String key, @Nullable String mode, @Nullable String topic,
             @Nullable String challenge, @Nullable String leaseSeconds, @Nullable String reason) {
         if (mode == null || topic == null) {
             return Optional.empty();
@@ -57,14 +59,18 @@ public class WebSubCallbacks {
                 return Optional.empty();
             }
         }
-        return hubs.verify(sourceId, mode, topic, challenge == null ? "" : challenge, lease, reason);
+        return hubs.verify(sourceId, key, mode, topic, challenge == null ? "" : challenge, lease, reason);
     }
 
-    /** Content distribution: a hub pushes the feed's new body. */
-    public Delivery deliver(long sourceId, @Nullable String signature, byte[] body, @Nullable String contentType) {
+    /** Content distribution: a hub pushes the feed's new body (to the keyed callback, or to the key-less one of old). */
+    public Delivery deliver(long sourceId, @Nullable String key, @Nullable String signature, byte[] body,
+            @Nullable String contentType) {
         Optional<WebSubscription> subscription = hubs.find(sourceId);
         if (subscription.isEmpty()) {
             return Delivery.UNKNOWN;
+        }
+        if (key != null && !HubSignature.validCallbackKey(key, sourceId, subscription.get().secret())) {
+            return Delivery.REJECTED;
         }
         if (!hubs.authentic(subscription.get(), signature, body)) {
             return Delivery.REJECTED;

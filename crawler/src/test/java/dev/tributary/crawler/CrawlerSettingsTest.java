@@ -28,6 +28,8 @@ class CrawlerSettingsTest {
             "tributary.crawler.lease-ttl=5s", "tributary.crawler.error-backoff-cap=1m", "tributary.crawler.timeout=-1s",
             "tributary.crawler.max-decompressed-size=1KB", "tributary.crawler.summary-length=5",
             "tributary.crawler.per-host-concurrency=0", "tributary.crawler.user-agent= ",
+            "tributary.crawler.per-address-concurrency=0", "tributary.crawler.retire-after=0s",
+            "tributary.crawler.new-share=1.5", "tributary.crawler.resolve-concurrency=0",
             "tributary.public-url=ftp://example.org", "tributary.public-url=https://example.org/?a=b",
             "tributary.public-url=/relative"})
     void refusesToStartWith(String setting) {
@@ -52,6 +54,10 @@ class CrawlerSettingsTest {
             assertThat(settings.maxRedirects()).isEqualTo(5);
             assertThat(settings.allowPrivate()).isEmpty();
             assertThat(settings.userAgent()).contains("Tributary");
+            assertThat(settings.retireAfter()).isEqualTo(Duration.ofDays(30));
+            assertThat(settings.perAddressConcurrency()).isEqualTo(4);
+            assertThat(settings.newShare()).isEqualTo(0.25);
+            assertThat(settings.resolveConcurrency()).isEqualTo(16);
             assertThat(context.getBean(PublicUrlSettings.class).publicUrl()).isNull();
         });
     }

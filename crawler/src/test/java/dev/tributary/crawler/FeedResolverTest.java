@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tributary.crawler.schedule.CrawlStates;
+import dev.tributary.crawler.schedule.HostGate;
 import dev.tributary.crawler.testing.FeedServerExtension;
 import dev.tributary.crawler.testing.TestFeeds;
 import dev.tributary.pubsub.Items;
@@ -13,6 +14,8 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -29,6 +32,30 @@ class FeedResolverTest {
     @Autowired FeedResolver resolver;
     @Autowired CrawlStates states;
     @Autowired Items items;
+    @Autowired HostGate gate;
+
+    @Test
+    void subscribingByUrlTakesItsTurnAtTheServerWithTheCrawlAndIsToldToRetryWhenNoneComes() throws Exception {
+        server.feed(prefix + "/busy.xml", TestFeeds.numbered("Busy", 1, NEWEST));
+        String address = "127.0.0.1:" + server.port();
+        // Crawls of other names pointing at the same server hold its whole address budget.
+        List<HostGate.Turn> crawls = new ArrayList<>();
+        for (HostGate.Admission turn; (turn = gate.enter("alias-" + crawls.size() + ".example:80", () -> address,
+                Duration.ZERO)).admitted(); ) {
+            crawls.add(turn.turn());
+        }
+        assertThat(crawls).as("the per-address budget").hasSize(4);
+
+        assertThatThrownBy(() -> resolver.resolve(url("/busy.xml")))
+                .isInstanceOfSatisfying(FeedRejectedException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(RejectionReason.TIMEOUT);
+                    assertThat(e.getMessage()).contains("try again");
+                });
+        assertThat(server.requests(prefix + "/busy.xml")).isEmpty();
+
+        crawls.forEach(HostGate.Turn::close);
+        assertThat(resolver.resolve(url("/busy.xml")).body().title()).isEqualTo("Busy");
+    }
 
     // One server per test: the tests of private addresses assert that it got no request at all.
     @RegisterExtension
@@ -49,6 +76,25 @@ class FeedResolverTest {
             assertThat(state.nextFetchAt()).isAfter(Instant.now().plus(Duration.ofMinutes(4)));
         });
         assertThat(server.requests(prefix + "/feed.xml")).hasSize(1);
+    }
+
+    @Test
+    void relativeLinksResolveAgainstTheContentLocation() {
+        String feed = """
+                <rss version="2.0"><channel><title>Moved</title><link>/</link>
+                <item><title>One</title><guid isPermaLink="false">one</guid><link>posts/one.html</link></item>
+                </channel></rss>""";
+        server.feed(prefix + "/located.xml", feed, "application/rss+xml", Map.of("Content-Location", prefix + "/archive/feed.xml"));
+        server.feed(prefix + "/hostile.xml", feed.replace("one", "two"), "application/rss+xml",
+                Map.of("Content-Location", "javascript:alert(1)//"));
+
+        Stored<Source> located = resolver.resolve(url("/located.xml"));
+        Stored<Source> hostile = resolver.resolve(url("/hostile.xml"));
+
+        assertThat(items.ofSource(located.id(), null, null, 10).getFirst().body().url())
+                .isEqualTo(url("/archive/posts/one.html"));
+        assertThat(items.ofSource(hostile.id(), null, null, 10).getFirst().body().url())
+                .as("a base that is not http(s) is ignored").isEqualTo(url("/posts/two.html"));
     }
 
     @Test

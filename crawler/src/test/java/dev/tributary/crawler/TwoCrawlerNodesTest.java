@@ -8,6 +8,7 @@ import dev.tributary.crawler.schedule.CrawlStates;
 import dev.tributary.crawler.testing.CrawlerTestApplication;
 import dev.tributary.crawler.testing.FeedServer;
 import dev.tributary.crawler.testing.TestFeeds;
+import dev.tributary.pubsub.Subscriptions;
 import dev.tributary.storage.testing.Await;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,6 +28,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 class TwoCrawlerNodesTest {
 
     private static final int FEEDS = 60;
+    private static final long READER = 4_200_001L;
 
     private static ConfigurableApplicationContext node() {
         return new SpringApplicationBuilder(CrawlerTestApplication.class)
@@ -49,7 +51,10 @@ class TwoCrawlerNodesTest {
             for (int i = 0; i < FEEDS; i++) {
                 server.feed(prefix + "/" + i + ".xml", TestFeeds.numbered("Feed " + i, 2, newest));
                 ConfigurableApplicationContext by = i % 2 == 0 ? first : second;
-                feeds.add(by.getBean(FeedResolver.class).register(server.url(prefix + "/" + i + ".xml").toString()).id());
+                long feed = by.getBean(FeedResolver.class).register(server.url(prefix + "/" + i + ".xml").toString()).id();
+                // Only feeds someone reads are crawled.
+                by.getBean(Subscriptions.class).subscribe(READER, feed, List.of());
+                feeds.add(feed);
             }
 
             awaitAllFetched(first.getBean(CrawlStates.class), feeds, Duration.ofSeconds(90));

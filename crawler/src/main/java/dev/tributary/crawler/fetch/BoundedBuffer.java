@@ -11,6 +11,11 @@ final class BoundedBuffer {
 
     private static final int MAX_ARRAY = Integer.MAX_VALUE - 16;
     private static final int MIN_ROOM = 8192;
+    /**
+     * Most allocated before bytes arrive: a declared size is a claim, not bytes, and a server
+     * that declares 10 MB and sends a trickle must not hold 10 MB per fetch while it does.
+     */
+    static final int MAX_INITIAL = 64 * 1024;
 
     private final int limit;
     private final FailureReason overflowReason;
@@ -19,7 +24,8 @@ final class BoundedBuffer {
     private int size;
 
     /**
-     * @param sizeHint the expected size, to allocate once when it is known (-1 if not)
+     * @param sizeHint the expected size (-1 if not known): allocated up front only up to
+     *     {@link #MAX_INITIAL}, beyond that the array grows as bytes arrive
      * @param overflowReason what a body past {@code limit} fails with
      */
     BoundedBuffer(long limit, long sizeHint, FailureReason overflowReason) {
@@ -27,7 +33,7 @@ final class BoundedBuffer {
         this.overflowReason = overflowReason;
         this.overflowDetail = "body is larger than " + limit + " bytes"
                 + (overflowReason == FailureReason.DECOMPRESSED_TOO_LARGE ? " once decompressed" : "");
-        int initial = sizeHint < 0 ? 16 * 1024 : (int) Math.min(sizeHint, this.limit);
+        int initial = sizeHint < 0 ? 16 * 1024 : (int) Math.min(Math.min(sizeHint, this.limit), MAX_INITIAL);
         this.array = new byte[Math.max(initial, 0)];
     }
 

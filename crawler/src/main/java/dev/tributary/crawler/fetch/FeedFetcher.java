@@ -7,6 +7,7 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.ssl.SslContext;
 import io.netty.resolver.AddressResolverGroup;
+import io.netty.util.concurrent.Future;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.URI;
@@ -116,6 +117,33 @@ public final class FeedFetcher implements AutoCloseable {
                 .timeout(limits.timeout(), Mono.fromSupplier(() -> new FetchFailure(FailureReason.TIMEOUT,
                         "no complete response within " + describe(limits.timeout()), null, null, trail.current())))
                 .onErrorResume(e -> Mono.just(Failures.ofError(e, trail.current())));
+    }
+
+    /**
+     * The address ("ip:port") a fetch of {@code url} would connect to, as the guarded resolver
+     * answers (it caches, so the fetch that follows asks no one again), waiting at most the
+     * connect timeout; null when the url is invalid, the name does not resolve in time or only
+     * to refused addresses (the fetch then fails on its own).
+     */
+    public @Nullable String address(URI url) throws InterruptedException {
+        FeedUrls.Target target;
+        try {
+            target = FeedUrls.check(url);
+        } catch (RuntimeException e) {
+            return null;
+        }
+        int port = target.uri().getPort() != -1 ? target.uri().getPort() : target.uri().getScheme().equals("https") ? 443 : 80;
+        if (target.literal() != null) {
+            return target.literal().getHostAddress() + ":" + port;
+        }
+        Future<InetSocketAddress> answer = resolver.getResolver(loops.onClient(true).next())
+                .resolve(InetSocketAddress.createUnresolved(target.uri().getHost(), port));
+        if (!answer.await(limits.connectTimeout().toMillis()) || !answer.isSuccess()) {
+            answer.cancel(false);
+            return null;
+        }
+        InetSocketAddress resolved = answer.getNow();
+        return resolved.getAddress() == null ? null : resolved.getAddress().getHostAddress() + ":" + resolved.getPort();
     }
 
     /**
@@ -259,7 +287,7 @@ public final class FeedFetcher implements AutoCloseable {
         return new FetchResult(status, notModified, etag, lastModified,
                 CacheHeaders.maxAge(headers.getAll(HttpHeaderNames.CACHE_CONTROL)),
                 CacheHeaders.httpDate(headers.get(HttpHeaderNames.EXPIRES)),
-                trail.current(), trail.movedTo(), contentType, body);
+                trail.current(), trail.movedTo(), contentType, body, headers.get(HttpHeaderNames.CONTENT_LOCATION));
     }
 
     /** Releases the connection pool, the resolver and the event loops; fetches still running fail. */

@@ -1,6 +1,7 @@
 package dev.tributary.crawler.fetch;
 
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -28,10 +29,30 @@ public record FetchResult(
         URI finalUrl,
         @Nullable URI movedTo,
         @Nullable String contentType,
-        byte[] body) implements FetchOutcome {
+        byte[] body,
+        @Nullable String contentLocation) implements FetchOutcome {
 
     public FetchResult {
         Objects.requireNonNull(finalUrl, "finalUrl");
         Objects.requireNonNull(body, "body");
+    }
+
+    /**
+     * What relative links in the document resolve against: its {@code Content-Location} (relative
+     * ones against the final url), as mature feed parsers do, when it is a well-formed http(s) url;
+     * else the url it was fetched from.
+     */
+    public URI documentBase() {
+        if (contentLocation == null || contentLocation.isBlank() || contentLocation.length() > 2048) {
+            return finalUrl;
+        }
+        try {
+            URI base = finalUrl.resolve(new URI(contentLocation.strip()));
+            String scheme = base.getScheme();
+            return ("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme)) && base.getHost() != null
+                    ? base : finalUrl;
+        } catch (URISyntaxException | IllegalArgumentException malformed) {
+            return finalUrl;
+        }
     }
 }

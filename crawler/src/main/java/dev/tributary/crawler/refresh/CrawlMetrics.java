@@ -36,6 +36,11 @@ public class CrawlMetrics {
                 .description("feed fetches by outcome").register(registry)).increment();
     }
 
+    /** A claimed feed was handed back unfetched: its host or address was busy. */
+    void deferred() {
+        outcome("deferred");
+    }
+
     void fetched(long nanos) {
         fetch.record(nanos, TimeUnit.NANOSECONDS);
     }

@@ -62,8 +62,8 @@ public class CrawlWorkers implements SmartLifecycle {
         }
         executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("crawl-", 0).factory());
         loop = Thread.ofPlatform().name("crawl-scheduler").daemon(true).start(this::loop);
-        log.info("crawler: {} feeds at once, {} per host every {}", concurrency, settings.perHostConcurrency(),
-                settings.perHostDelay());
+        log.info("crawler: {} feeds at once, {} per host every {}, {} per address", concurrency,
+                settings.perHostConcurrency(), settings.perHostDelay(), settings.perAddressConcurrency());
     }
 
     @Override

@@ -23,6 +23,7 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.ThreadLocalRandom;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.springframework.beans.factory.ObjectProvider;
@@ -31,7 +32,10 @@ import org.springframework.stereotype.Service;
 
 /**
  * Refreshes one claimed feed: a polite conditional fetch, then parse and publish what changed,
- * then record the feed's health and when it is due again. Never throws for a feed's fault.
+ * then record the feed's health and when it is due again. A feed whose host or address is busy
+ * is handed back, due again at its place in that host's queue, rather than waited for, so that
+ * a host that never answers holds no more crawl slots than its politeness allows. Never throws
+ * for a feed's fault.
  */
 @Service
 public class FeedRefresher {
@@ -67,9 +71,24 @@ public class FeedRefresher {
         this.clock = clock.getIfAvailable(Clock::systemUTC);
     }
 
-    /** Fetches and processes {@code claimed}; returns what was recorded (null if the lease was lost). */
+    /**
+     * Fetches and processes {@code claimed}; returns what was recorded, or null if its host was
+     * busy (the feed is handed back, due again shortly) or the lease was lost.
+     */
     public @Nullable FetchRecord refresh(CrawlState claimed) throws InterruptedException {
-        FetchOutcome outcome = fetch(claimed);
+        HostGate.Admission admission = gate.enter(HostGate.host(claimed.url()), () -> fetcher.address(claimed.url()),
+                Duration.ZERO);
+        if (!admission.admitted()) {
+            metrics.deferred();
+            Duration back = jittered(admission.retryIn());
+            states.defer(claimed, back);
+            log.debug("feed {} {}: host busy, due again in {}", claimed.sourceId(), claimed.url(), back);
+            return null;
+        }
+        FetchOutcome outcome;
+        try (HostGate.Turn held = admission.turn()) {
+            outcome = fetch(claimed);
+        }
         FetchRecord record = switch (outcome) {
             case FetchResult result when result.notModified() -> unchanged(claimed, result);
             case FetchResult result -> process(claimed, result);
@@ -91,7 +110,7 @@ public class FeedRefresher {
     private FetchOutcome fetch(CrawlState claimed) throws InterruptedException {
         FetchRequest request = new FetchRequest(claimed.url(), claimed.etag(), claimed.lastModified());
         long start = System.nanoTime();
-        try (HostGate.Turn turn = gate.enter(claimed.host())) {
+        try {
             FetchOutcome outcome = fetcher.fetch(request).block(blockLimit);
             return outcome != null ? outcome
                     : new FetchFailure(FailureReason.PROTOCOL, "no response", null, null, claimed.url());
@@ -101,6 +120,12 @@ public class FeedRefresher {
         } finally {
             metrics.fetched(System.nanoTime() - start);
         }
+    }
+
+    /** A busy host's place in its queue, spread a little so that its feeds do not all return in the same instant. */
+    private static Duration jittered(Duration retryIn) {
+        long millis = Math.max(1, retryIn.toMillis());
+        return Duration.ofMillis(millis + ThreadLocalRandom.current().nextLong(millis / 4 + 1));
     }
 
     private FetchRecord unchanged(CrawlState claimed, FetchResult result) {
@@ -117,7 +142,7 @@ public class FeedRefresher {
         Instant now = clock.instant();
         FeedDocument document;
         try {
-            document = ingest.read(result.body(), result.contentType(), result.finalUrl(), now);
+            document = ingest.read(result.body(), result.contentType(), result.documentBase(), now);
         } catch (FeedFormatException e) {
             return failed(claimed, e.reason().key(), e.getMessage(), result.status(), null);
         }

@@ -1,5 +1,9 @@
 package dev.tributary.crawler.schedule;
 
+import dev.tributary.crawler.CrawlerSettings;
+import dev.tributary.pubsub.Feature;
+import dev.tributary.pubsub.Sources;
+import dev.tributary.pubsub.Switches;
 import dev.tributary.storage.Transactions;
 import java.net.URI;
 import java.sql.ResultSet;
@@ -7,9 +11,11 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.RowMapper;
@@ -19,13 +25,21 @@ import org.springframework.stereotype.Repository;
 /**
  * The SQL of {@code crawl_state}: registering feeds, claiming due ones with
  * {@code FOR UPDATE SKIP LOCKED} leases and recording fetch outcomes fenced by the lease token.
- * Times are the database's clock, so nodes with skewed clocks agree on what is due.
+ * Times are the database's clock, so nodes with skewed clocks agree on what is due. Only feeds
+ * someone reads are claimed: the rest are set aside (idle), then retired.
  */
 @Repository
 public class CrawlStates {
 
     /** Where a gone feed's next fetch is put: never. */
     private static final String NEVER = "'9999-12-31 00:00:00'";
+
+    /** Rounds of one claim that may meet feeds nobody reads, each followed by a sweep of them. */
+    private static final int CLAIM_ROUNDS = 3;
+    /** Due feeds a sweep looks at. */
+    private static final int SWEEP = 500;
+    private static final String NEVER_FETCHED = "c.fetch_count = 0";
+    private static final String FETCHED_BEFORE = "c.fetch_count > 0";
 
     private static final RowMapper<CrawlState> STATE = CrawlStates::map;
 
@@ -40,10 +54,19 @@ public class CrawlStates {
 
     private final JdbcClient jdbc;
     private final Transactions tx;
+    private final Sources sources;
+    private final Duration retireAfter;
+    private final double newShare;
 
-    CrawlStates(JdbcClient jdbc, Transactions tx) {
+    private final Switches switches;
+
+    CrawlStates(JdbcClient jdbc, Transactions tx, Sources sources, CrawlerSettings settings, Switches switches) {
         this.jdbc = jdbc;
+        this.switches = switches;
         this.tx = tx;
+        this.sources = sources;
+        this.retireAfter = settings.retireAfter();
+        this.newShare = settings.newShare();
     }
 
     /**
@@ -90,8 +113,9 @@ public class CrawlStates {
     }
 
     /**
-     * Leases up to {@code limit} due feeds to {@code owner}: their next fetch moves to the end of
-     * the lease, so no other node claims them unless this one dies before recording an outcome.
+     * Leases up to {@code limit} due feeds that someone reads to {@code owner}: their next fetch
+     * moves to the end of the lease, so no other node claims them unless this one dies before
+     * recording an outcome. Due feeds nobody reads are set aside instead (see {@link #setAside}).
      */
     public List<CrawlState> claimDue(String owner, int limit, Duration leaseTtl) {
         if (limit <= 0) {
@@ -99,16 +123,134 @@ public class CrawlStates {
         }
         // A deadlock victim is claimed again from scratch: the lease token is drawn anew inside.
         return tx.write("claim due feeds", () -> {
-            List<CrawlState> due = jdbc.sql(SELECT + """
-                     WHERE c.next_fetch_at <= UTC_TIMESTAMP(6)
-                    ORDER BY c.next_fetch_at LIMIT ? FOR UPDATE SKIP LOCKED
-                    """).param(limit).query(STATE).list();
-            if (due.isEmpty()) {
-                return List.<CrawlState>of();
+            long token = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
+            List<CrawlState> claimed = new ArrayList<>();
+            for (int round = 0; round < CLAIM_ROUNDS && claimed.size() < limit; round++) {
+                List<CrawlState> due = due(limit - claimed.size());
+                List<CrawlState> read = readOnly(due);
+                // Read: no longer idle, even if its reader came by a path that did not wake it.
+                lease(ids(read), owner, leaseTtl, true, token);
+                read.forEach(state -> claimed.add(withToken(state, token)));
+                if (read.size() == due.size()) {
+                    break;
+                }
+                // Feeds nobody reads took places in this claim: clear a batch of them out of the way at once,
+                // or a loop claiming one slot at a time would clear one per claim.
+                sweep();
             }
-            long token = lease(due.stream().map(CrawlState::sourceId).toList(), owner, leaseTtl);
-            return due.stream().map(state -> withToken(state, token)).toList();
+            return claimed;
         });
+    }
+
+    /** Sets aside those of {@code due} (locked by the caller) that nobody reads; returns the rest. */
+    private List<CrawlState> readOnly(List<CrawlState> due) {
+        if (due.isEmpty()) {
+            return due;
+        }
+        Set<Long> read = sources.read(ids(due));
+        setAside(due.stream().map(CrawlState::sourceId).filter(id -> !read.contains(id)).toList());
+        return due.stream().filter(state -> read.contains(state.sourceId())).toList();
+    }
+
+    /** Sets aside the unread among the oldest due feeds; the read ones stay locked for this claim's next round. */
+    private void sweep() {
+        List<Long> due = jdbc.sql("""
+                SELECT source_id FROM crawl_state WHERE next_fetch_at <= UTC_TIMESTAMP(6)
+                ORDER BY next_fetch_at LIMIT ? FOR UPDATE SKIP LOCKED
+                """).param(SWEEP).query(Long.class).list();
+        if (!due.isEmpty()) {
+            Set<Long> read = sources.read(due);
+            setAside(due.stream().filter(id -> !read.contains(id)).toList());
+        }
+    }
+
+    /**
+     * Locks up to {@code limit} due feeds, at most the new share of them (on average) never
+     * fetched while feeds fetched before are due too: new feeds of one import then wait among themselves, not
+     * in front of everyone else's. Each part is oldest due first.
+     */
+    private List<CrawlState> due(int limit) {
+        if (!switches.isOn(Feature.NEW_FEED_CRAWLING)) {
+            // Switched off under load: a first fetch (often a whole import's worth) waits, refreshes go on.
+            return dueOf(FETCHED_BEFORE, limit, List.of());
+        }
+        // Rounded at random: the crawl loop often claims one slot at a time, and rounding up would
+        // then give every slot to new feeds, rounding down none.
+        double share = limit * newShare;
+        int newQuota = (int) share + (ThreadLocalRandom.current().nextDouble() < share - (int) share ? 1 : 0);
+        List<CrawlState> due = new ArrayList<>(dueOf(NEVER_FETCHED, newQuota, List.of()));
+        due.addAll(dueOf(FETCHED_BEFORE, limit - due.size(), List.of()));
+        if (due.size() < limit) {
+            due.addAll(dueOf(NEVER_FETCHED, limit - due.size(), ids(due)));
+        }
+        return due;
+    }
+
+    private List<CrawlState> dueOf(String kind, int limit, List<Long> taken) {
+        if (limit <= 0) {
+            return List.of();
+        }
+        // Rows this transaction already locked are not skipped by SKIP LOCKED: leave them out.
+        String notTaken = taken.isEmpty() ? "" : " AND c.source_id NOT IN (:taken)";
+        var query = jdbc.sql(SELECT + " WHERE " + kind + " AND c.next_fetch_at <= UTC_TIMESTAMP(6)" + notTaken
+                + " ORDER BY c.next_fetch_at LIMIT :limit FOR UPDATE SKIP LOCKED").param("limit", limit);
+        return (taken.isEmpty() ? query : query.param("taken", taken)).query(STATE).list();
+    }
+
+    /**
+     * Due feeds nobody reads, locked by the caller: the first time, they become idle and are
+     * looked at again after {@code retireAfter}; idle that long, they are retired (never due).
+     * Either way a new reader wakes them at once ({@link #wake}). SET assigns left to right, so
+     * every line reads {@code idle_since} as it was.
+     */
+    private void setAside(List<Long> unread) {
+        if (unread.isEmpty()) {
+            return;
+        }
+        jdbc.sql("""
+                UPDATE crawl_state
+                SET status = CASE WHEN idle_since <= UTC_TIMESTAMP(6) - INTERVAL :retire MICROSECOND
+                        THEN 'retired' ELSE status END,
+                    next_fetch_at = CASE
+                        WHEN idle_since IS NULL THEN UTC_TIMESTAMP(6) + INTERVAL :retire MICROSECOND
+                        WHEN idle_since <= UTC_TIMESTAMP(6) - INTERVAL :retire MICROSECOND THEN %s
+                        ELSE idle_since + INTERVAL :retire MICROSECOND END,
+                    idle_since = COALESCE(idle_since, UTC_TIMESTAMP(6)),
+                    lease_token = NULL, lease_owner = NULL
+                WHERE source_id IN (:ids)
+                """.formatted(NEVER))
+                .param("retire", micros(retireAfter))
+                .param("ids", unread)
+                .update();
+    }
+
+    /**
+     * Makes an idle or retired feed due at once (someone follows it again); false if it was
+     * neither, when it is left alone.
+     */
+    public boolean wake(long sourceId) {
+        return jdbc.sql("""
+                UPDATE crawl_state
+                SET idle_since = NULL, status = CASE WHEN status = 'retired' THEN 'ok' ELSE status END,
+                    next_fetch_at = UTC_TIMESTAMP(6)
+                WHERE source_id = ? AND idle_since IS NOT NULL
+                """).param(sourceId).update() > 0;
+    }
+
+    /**
+     * Hands a claimed feed back without fetching it, due again after {@code delay} (its host is
+     * busy); false if the lease was lost meanwhile.
+     */
+    public boolean defer(CrawlState claimed, Duration delay) {
+        return jdbc.sql("""
+                UPDATE crawl_state
+                SET next_fetch_at = UTC_TIMESTAMP(6) + INTERVAL :delay MICROSECOND, lease_token = NULL, lease_owner = NULL
+                WHERE source_id = :source AND lease_token = :token
+                """)
+                .param("delay", micros(delay))
+                .param("source", claimed.sourceId())
+                .param("token", claimed.leaseToken())
+                .update() > 0;
     }
 
     /**
@@ -124,7 +266,9 @@ public class CrawlStates {
             if (found.isEmpty()) {
                 return found;
             }
-            return Optional.of(withToken(found.get(), lease(List.of(sourceId), owner, leaseTtl)));
+            long token = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
+            lease(List.of(sourceId), owner, leaseTtl, false, token);
+            return Optional.of(withToken(found.get(), token));
         });
     }
 
@@ -158,21 +302,27 @@ public class CrawlStates {
                 .update() > 0;
     }
 
-    /** Leases rows locked by the caller's transaction: the next fetch moves to the lease's end. Returns the token. */
-    private long lease(List<Long> sourceIds, String owner, Duration leaseTtl) {
-        long token = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
+    /** Leases rows locked by the caller's transaction under {@code token}: the next fetch moves to the lease's end. */
+    private void lease(List<Long> sourceIds, String owner, Duration leaseTtl, boolean read, long token) {
+        if (sourceIds.isEmpty()) {
+            return;
+        }
         jdbc.sql("""
                 UPDATE crawl_state
-                SET lease_token = :token, lease_owner = :owner,
+                SET lease_token = :token, lease_owner = :owner, idle_since = IF(:read, NULL, idle_since),
                     next_fetch_at = UTC_TIMESTAMP(6) + INTERVAL :ttl MICROSECOND
                 WHERE source_id IN (:ids)
                 """)
                 .param("token", token)
                 .param("owner", owner)
+                .param("read", read)
                 .param("ttl", micros(leaseTtl))
                 .param("ids", sourceIds)
                 .update();
-        return token;
+    }
+
+    private static List<Long> ids(List<CrawlState> states) {
+        return states.stream().map(CrawlState::sourceId).toList();
     }
 
     private static CrawlState withToken(CrawlState s, long token) {

@@ -7,7 +7,9 @@ public enum CrawlStatusKind {
     /** The last fetch failed; retried with backoff. */
     ERROR("error"),
     /** The feed answered 410 Gone: never fetched again. */
-    GONE("gone");
+    GONE("gone"),
+    /** Nobody read the feed for {@code tributary.crawler.retire-after}: not fetched until someone follows it again. */
+    RETIRED("retired");
 
     private final String wireName;
 

@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Checks WebSub content distribution signatures: {@code X-Hub-Signature: method=hex} where the
- * method is sha1, sha256, sha384 or sha512 (HMAC of the body with the subscription's secret).
+ * method is sha1, sha256, sha384 or sha512 (HMAC of the body with the subscription's secret);
+ * and the callback url's per-subscription key.
  */
 public final class HubSignature {
 
@@ -51,6 +52,22 @@ public final class HubSignature {
     public static String header(String method, byte[] body, String secret) {
         String algorithm = "Hmac" + method.toUpperCase(Locale.ROOT);
         return method + "=" + HexFormat.of().formatHex(sign(algorithm, body, secret));
+    }
+
+    /**
+     * The callback path's key of a subscription: an HMAC of the source id under the subscription's
+     * secret (128 bits, hex). Only the hub was given the callback url, so an intent verification
+     * that names it comes from the hub; anyone who merely knows a source id cannot forge one.
+     */
+    public static String callbackKey(long sourceId, String secret) {
+        byte[] mac = sign("HmacSHA256", ("websub-callback:" + sourceId).getBytes(StandardCharsets.UTF_8), secret);
+        return HexFormat.of().formatHex(mac, 0, 16);
+    }
+
+    /** Whether {@code key} is the callback key of the subscription; constant time, false for a missing key. */
+    public static boolean validCallbackKey(@Nullable String key, long sourceId, String secret) {
+        return key != null && MessageDigest.isEqual(key.getBytes(StandardCharsets.US_ASCII),
+                callbackKey(sourceId, secret).getBytes(StandardCharsets.US_ASCII));
     }
 
     private static byte[] sign(String algorithm, byte[] body, String secret) {

@@ -50,9 +50,9 @@ public class HubSubscriptions {
         this.clock = clock.getIfAvailable(Clock::systemUTC);
     }
 
-    /** The callback url hubs are given for {@code sourceId}. */
-    public URI callback(long sourceId) {
-        return publicUrl.resolve("/websub/" + sourceId);
+    /** The callback url a hub is given for a subscription: the source id and the subscription's key. */
+    private URI callback(long sourceId, String secret) {
+        return publicUrl.resolve("/websub/" + sourceId + "/" + HubSignature.callbackKey(sourceId, secret));
     }
 
     /** Whether a hub pushes this feed now (so it is polled only at the maximum interval). */
@@ -110,7 +110,7 @@ public class HubSubscriptions {
         // Recorded first: the hub may verify before its answer to this request arrives.
         subscriptions.requested(sourceId, hub, topic, hexSecret, now);
         Map<String, String> form = new LinkedHashMap<>();
-        form.put("hub.callback", callback(sourceId).toString());
+        form.put("hub.callback", callback(sourceId, hexSecret).toString());
         form.put("hub.mode", "subscribe");
         form.put("hub.topic", topic.toString());
         form.put("hub.lease_seconds", Long.toString(lease.toSeconds()));
@@ -126,12 +126,14 @@ public class HubSubscriptions {
 
     /**
      * The hub's intent verification ({@code GET callback?hub.mode=...}); returns the challenge to
-     * echo, or empty if this is not a subscription we asked for (the callback answers 404).
+     * echo, or empty if this is not a subscription we asked for (the callback answers 404): the
+     * callback's {@code key} must be the one the latest subscription request gave the hub.
      */
-    public Optional<String> verify(long sourceId, String mode, String topic, String challenge,
+    public Optional<String> verify(long sourceId, @Nullable String key, String mode, String topic, String challenge,
             @Nullable Long leaseSeconds, @Nullable String reason) {
         Optional<WebSubscription> found = subscriptions.find(sourceId);
-        if (found.isEmpty() || !found.get().topic().toString().equals(topic)) {
+        if (found.isEmpty() || !HubSignature.validCallbackKey(key, sourceId, found.get().secret())
+                || !found.get().topic().toString().equals(topic)) {
             return Optional.empty();
         }
         WebSubscription s = found.get();

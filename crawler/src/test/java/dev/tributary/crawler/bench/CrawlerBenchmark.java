@@ -51,6 +51,7 @@ public final class CrawlerBenchmark {
         try (FeedFarm farm = new FeedFarm(feeds);
                 ConfigurableApplicationContext context = Bench.start(CrawlerTestApplication.class, args,
                         "tributary.crawler.concurrency=" + concurrency, "tributary.crawler.per-host-concurrency=" + concurrency,
+                        "tributary.crawler.per-address-concurrency=" + concurrency,
                         "tributary.crawler.per-host-delay=0s", "tributary.crawler.allow-private=127.0.0.0/8",
                         "tributary.crawler.min-interval=1h", "tributary.crawler.poll-interval=50ms",
                         "tributary.crawler.jitter=0", "spring.datasource.hikari.maximum-pool-size=20")) {
@@ -165,7 +166,7 @@ public final class CrawlerBenchmark {
             this.metrics = context.getBean(CrawlMetrics.class);
         }
 
-        /** Every farm feed, first fetch a day away (rounds make them due); 10 readers follow 100 feeds each. */
+        /** Every farm feed, first fetch a day away (rounds make them due); 10 readers share them (only feeds read are crawled). */
         void register() {
             long start = System.nanoTime();
             CrawlStates states = context.getBean(CrawlStates.class);
@@ -186,10 +187,8 @@ public final class CrawlerBenchmark {
             Bench.join(workers, Duration.ofMinutes(10));
             Subscriptions subscriptions = context.getBean(Subscriptions.class);
             List<Long> sorted = ids.stream().sorted().toList();
-            for (int reader = 0; reader < 10; reader++) {
-                for (int f = 0; f < 100 && reader * 100 + f < sorted.size(); f++) {
-                    subscriptions.subscribe(1_000_000L + reader, sorted.get(reader * 100 + f), List.<MediaType>of());
-                }
+            for (int f = 0; f < sorted.size(); f++) {
+                subscriptions.subscribe(1_000_000L + f % 10, sorted.get(f), List.<MediaType>of());
             }
             System.out.println(Bench.format("registered %,d feeds in %.1f s", farm.size(), (System.nanoTime() - start) / 1e9));
         }

@@ -18,7 +18,7 @@ class HostGateTest {
 
     @Test
     void noMoreThanTheCapEnterOneHostAtOnce() throws Exception {
-        HostGate gate = new HostGate(2, Duration.ZERO);
+        HostGate gate = new HostGate(2, 100, Duration.ZERO);
         AtomicInteger inside = new AtomicInteger();
         AtomicInteger most = new AtomicInteger();
         CountDownLatch release = new CountDownLatch(1);
@@ -27,7 +27,7 @@ class HostGateTest {
             List<Future<?>> visits = new ArrayList<>();
             for (int i = 0; i < 6; i++) {
                 visits.add(pool.submit(() -> {
-                    try (HostGate.Turn turn = gate.enter("example.org")) {
+                    try (HostGate.Turn turn = waitFor(gate, "example.org")) {
                         most.accumulateAndGet(inside.incrementAndGet(), Math::max);
                         twoInside.countDown();
                         release.await(10, TimeUnit.SECONDS);
@@ -38,7 +38,7 @@ class HostGateTest {
             }
             assertThat(twoInside.await(10, TimeUnit.SECONDS)).isTrue();
             // Another host is not held up by this one.
-            try (HostGate.Turn other = gate.enter("other.example")) {
+            try (HostGate.Turn other = waitFor(gate, "other.example")) {
                 assertThat(inside.get()).isEqualTo(2);
             }
             release.countDown();
@@ -52,7 +52,7 @@ class HostGateTest {
     @Test
     void startsToOneHostAreSpacedByTheDelay() {
         AtomicLong now = new AtomicLong(1_000_000_000L);
-        HostGate gate = new HostGate(10, Duration.ofMillis(500), now::get);
+        HostGate gate = new HostGate(10, 100, Duration.ofMillis(500), now::get);
 
         // Reservations made at the same instant are handed out 500 ms apart.
         HostGateProbe probe = new HostGateProbe(gate);
@@ -62,6 +62,88 @@ class HostGateTest {
         assertThat(probe.waitFor("b.example")).as("hosts are spaced independently").isZero();
         now.addAndGet(Duration.ofSeconds(5).toNanos());
         assertThat(probe.waitFor("a.example")).as("after a quiet spell there is no wait").isZero();
+    }
+
+    @Test
+    void namesPointingAtOneAddressShareItsBudget() throws Exception {
+        HostGate gate = new HostGate(10, 2, Duration.ZERO);
+        HostGate.Lookup victim = () -> "192.0.2.7:80";
+
+        HostGate.Turn first = gate.enter("a.wild.example:80", victim, Duration.ZERO).turn();
+        HostGate.Turn second = gate.enter("b.wild.example:80", victim, Duration.ZERO).turn();
+
+        assertThat(first).isNotNull();
+        assertThat(second).isNotNull();
+        assertThat(gate.enter("c.wild.example:80", victim, Duration.ZERO).admitted()).as("a third name, same address").isFalse();
+        assertThat(gate.enter("c.wild.example:80", () -> "192.0.2.8:80", Duration.ZERO).admitted()).as("another address").isTrue();
+        first.close();
+        assertThat(gate.enter("d.wild.example:80", victim, Duration.ZERO).admitted()).as("after one left").isTrue();
+        second.close();
+    }
+
+    @Test
+    void aFullHostIsRefusedAtOnceWithoutALookupAndGivesItsSlotBackWhenTheAddressIsFull() throws Exception {
+        HostGate gate = new HostGate(1, 1, Duration.ZERO);
+        AtomicInteger lookups = new AtomicInteger();
+        HostGate.Turn held = gate.enter("busy.example:443", () -> "198.51.100.1:443", Duration.ZERO).turn();
+
+        assertThat(gate.enter("busy.example:443", () -> {
+            lookups.incrementAndGet();
+            return "198.51.100.2:443";
+        }, Duration.ofMillis(20)).admitted()).isFalse();
+        assertThat(lookups).hasValue(0);
+
+        // Refused at the address: the host slot taken on the way must be given back.
+        assertThat(gate.enter("other.example:443", () -> "198.51.100.1:443", Duration.ZERO).admitted()).isFalse();
+        assertThat(gate.enter("other.example:443", () -> "198.51.100.3:443", Duration.ZERO).admitted()).isTrue();
+        held.close();
+    }
+
+    @Test
+    void aHostIsItsNameAndPortAsRobotsTxtCountsIt() {
+        assertThat(HostGate.host(java.net.URI.create("https://Feeds.Example.org/a.xml"))).isEqualTo("feeds.example.org:443");
+        assertThat(HostGate.host(java.net.URI.create("http://feeds.example.org/a.xml"))).isEqualTo("feeds.example.org:80");
+        assertThat(HostGate.host(java.net.URI.create("http://127.0.0.1:8081/a.xml"))).isEqualTo("127.0.0.1:8081");
+    }
+
+    @Test
+    void refusedCallersQueueAtThePaceTheHostHasBeenAnswering() throws Exception {
+        AtomicLong now = new AtomicLong(1_000_000_000L);
+        HostGate gate = new HostGate(2, 100, Duration.ZERO, now::get);
+        HostGate.Turn a = gate.enter("pit.example:80", () -> null, Duration.ZERO).turn();
+        HostGate.Turn b = gate.enter("pit.example:80", () -> null, Duration.ZERO).turn();
+        // Both requests take 8 s (a tar pit's timeout): the host answers one request per 4 s.
+        now.addAndGet(Duration.ofSeconds(8).toNanos());
+        a.close();
+        b.close();
+        for (int i = 0; i < 20; i++) {
+            a = gate.enter("pit.example:80", () -> null, Duration.ZERO).turn();
+            b = gate.enter("pit.example:80", () -> null, Duration.ZERO).turn();
+            now.addAndGet(Duration.ofSeconds(8).toNanos());
+            a.close();
+            b.close();
+        }
+        a = gate.enter("pit.example:80", () -> null, Duration.ZERO).turn();
+        b = gate.enter("pit.example:80", () -> null, Duration.ZERO).turn();
+
+        List<Duration> retries = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            HostGate.Admission refused = gate.enter("pit.example:80", () -> null, Duration.ZERO);
+            assertThat(refused.admitted()).isFalse();
+            retries.add(refused.retryIn());
+        }
+
+        // Spread one request's share of the slots apart, close to 4 s once the host is timed.
+        assertThat(retries.get(0)).isBetween(Duration.ofMillis(3_500), Duration.ofMillis(4_000));
+        assertThat(retries.get(1)).isEqualTo(retries.get(0).multipliedBy(2));
+        assertThat(retries.get(2)).isEqualTo(retries.get(0).multipliedBy(3));
+        assertThat(gate.enter("quick.example:80", () -> null, Duration.ZERO).admitted()).as("other hosts are not held up").isTrue();
+        a.close();
+        b.close();
+    }
+
+    private static HostGate.Turn waitFor(HostGate gate, String host) throws InterruptedException {
+        return gate.enter(host, () -> null, Duration.ofSeconds(30)).turn();
     }
 
     /** Reads the wait a request would get, without sleeping through it. */
