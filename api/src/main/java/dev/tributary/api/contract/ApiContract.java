@@ -1,30 +1,41 @@
 package dev.tributary.api.contract;
 
+import dev.tributary.api.web.Scope;
+import dev.tributary.pubsub.SourceKind;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.PathItem;
 import io.swagger.v3.oas.models.headers.Header;
 import io.swagger.v3.oas.models.media.ArraySchema;
+import io.swagger.v3.oas.models.media.BooleanSchema;
 import io.swagger.v3.oas.models.media.Content;
 import io.swagger.v3.oas.models.media.IntegerSchema;
 import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.ObjectSchema;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.media.StringSchema;
+import io.swagger.v3.oas.models.parameters.Parameter;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 
 /**
  * Completes the generated document with what annotations cannot say: only the client-facing
  * paths, each operation's security (open, HTTP Basic, the feed token, or bearer/OAuth with the
- * scope Spring Security demands for its method), JSON as the response type, and the
- * problem+json responses every operation can give.
+ * scope Spring Security demands for its method), JSON as the response type (text/x-opml and
+ * text/event-stream where those are the answer), the problem+json responses every operation can
+ * give, tags by feature and operation ids without springdoc's numbering.
  */
 class ApiContract implements OpenApiCustomizer {
 
@@ -37,6 +48,29 @@ class ApiContract implements OpenApiCustomizer {
     /** The ways in that need no token (ApiSecurityConfiguration permits them). */
     private static final Set<String> OPEN = Set.of("POST /api/v1/accounts", "POST /api/v1/apps");
     private static final String BASIC_LOGIN = "POST /api/v1/tokens";
+    private static final Pattern NUMBERED = Pattern.compile(".+_[0-9]+");
+    private static final String ID_PATTERN = "^[1-9][0-9]{0,18}$";
+    /** A source's crawl status as SourceViews words it. */
+    private static final List<String> SOURCE_STATUSES = List.of("ok", "error", "gone");
+    private static final Map<String, List<String>> STATUSES = Map.ofEntries(
+            Map.entry("POST /api/v1/subscriptions", List.of("201", "422")),
+            Map.entry("PATCH /api/v1/subscriptions/{id}", List.of("422")),
+            Map.entry("POST /api/v1/accounts", List.of("409")),
+            Map.entry("POST /api/v1/me/feeds", List.of("201", "422")),
+            Map.entry("POST /api/v1/groups/{id}/members", List.of("201", "202", "422")),
+            Map.entry("POST /api/v1/groups", List.of("422")),
+            Map.entry("POST /api/v1/tokens", List.of("422")),
+            Map.entry("POST /api/v1/invitations/{id}/accept", List.of("422")),
+            Map.entry("DELETE /api/v1/groups/{id}/members/{username}", List.of("409")),
+            Map.entry("POST /api/v1/folders", List.of("409", "422")),
+            Map.entry("PATCH /api/v1/folders/{id}", List.of("409", "422")),
+            Map.entry("POST /api/v1/items/{id}/star", List.of("422")),
+            Map.entry("GET /api/v1/timelines/home", List.of("304", "404")),
+            Map.entry("POST /api/v1/markers", List.of("404")),
+            Map.entry("GET /feeds/home.rss", List.of("304")),
+            Map.entry("GET /feeds/home.atom", List.of("304")),
+            Map.entry("GET /feeds/users/{username}.rss", List.of("304")),
+            Map.entry("GET /feeds/users/{username}.atom", List.of("304")));
 
     @Override
     public void customise(OpenAPI openApi) {
@@ -49,8 +83,217 @@ class ApiContract implements OpenApiCustomizer {
         openApi.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((method, operation) -> {
             String security = security(method, path, operation);
             jsonResponses(operation);
-            problems(path, operation, security);
+            realMediaTypes(path, operation);
+            answeredStatuses(method + " " + path, operation);
+            if (switchable(method.name() + " " + path)) {
+                add(operation.getResponses(), "503", "Unavailable");
+            }
+            problems(method, path, operation, security);
+            parameterTypes(operation);
+            operation.setTags(List.of(feature(path)));
+            OperationSummaries.summarise(method + " " + path, operation);
+            // Credentials are the security scheme's business, not a parameter a generated client should ask for.
+            if (operation.getParameters() != null) {
+                operation.getParameters().removeIf(p -> "header".equals(p.getIn()) && "Authorization".equalsIgnoreCase(p.getName()));
+            }
         }));
+        uniqueOperationIds(openApi);
+        closedRequestBodies(openApi);
+        enums(openApi);
+        checkedBounds(openApi);
+    }
+
+    /**
+     * Lengths the handlers check in code rather than with {@code @Size} (names and titles are
+     * trimmed and cleaned first, so these bound what may be sent; @Size bounds springdoc finds).
+     */
+    private static void checkedBounds(OpenAPI openApi) {
+        Map<String, Map<String, int[]>> bounds = Map.of(
+                "FolderName", Map.of("name", new int[] {1, 100}),
+                "SubscribeRequest", Map.of("title", new int[] {0, 200}),
+                "SubscriptionPatch", Map.of("title", new int[] {0, 200}),
+                "Registration", Map.of("username", new int[] {3, 30}));
+        bounds.forEach((name, properties) -> {
+            Schema<?> schema = openApi.getComponents().getSchemas().get(name);
+            if (schema == null || schema.getProperties() == null) {
+                return;
+            }
+            properties.forEach((property, range) -> {
+                Schema<?> spec = schema.getProperties().get(property);
+                if (spec != null) {
+                    spec.setMinLength(range[0] > 0 ? range[0] : null);
+                    spec.setMaxLength(range[1]);
+                }
+            });
+        });
+        openApi.getPaths().values().forEach(item -> item.readOperations().forEach(operation -> {
+            if (operation.getParameters() != null) {
+                operation.getParameters().stream().filter(p -> "query".equals(p.getIn()) && "tag".equals(p.getName())
+                        && p.getSchema() != null).forEach(p -> p.getSchema().setMaxLength(100));
+            }
+        }));
+    }
+
+    /** The closed sets the wire names come from, where the records carry them as plain strings. */
+    @SuppressWarnings("unchecked")
+    private static void enums(OpenAPI openApi) {
+        List<String> media = Arrays.stream(dev.tributary.pubsub.MediaType.values()).map(dev.tributary.pubsub.MediaType::wireName)
+                .toList();
+        Map<String, List<String>> byProperty = Map.of("media_type", media, "media", media,
+                "kind", Arrays.stream(SourceKind.values()).map(SourceKind::wireName).toList(),
+                "scopes", Arrays.stream(Scope.values()).map(Scope::wireName).toList());
+        openApi.getComponents().getSchemas().forEach((name, schema) -> {
+            Map<String, Schema<?>> properties = (Map<String, Schema<?>>) (Map<?, ?>) schema.getProperties();
+            if (properties == null) {
+                return;
+            }
+            properties.forEach((property, spec) -> {
+                List<String> values = name.equals("SourceView") && property.equals("status") ? SOURCE_STATUSES
+                        : byProperty.get(property);
+                Schema<Object> target = (Schema<Object>) (spec.getItems() != null ? spec.getItems() : spec);
+                if (values != null && target.get$ref() == null && (target.getEnum() == null || target.getEnum().isEmpty())) {
+                    target.setEnum(new ArrayList<>(values));
+                }
+            });
+        });
+    }
+
+    /**
+     * Statuses the handlers answer that springdoc cannot see (a ResponseEntity's status chosen at
+     * run time, a problem thrown): 201 beside 200 where a POST creates or finds, 409 and 422 where
+     * the domain refuses, 304 where a validator matches, 404 where a body names what is not the caller's.
+     */
+    private static void answeredStatuses(String operation, Operation spec) {
+        for (String status : STATUSES.getOrDefault(operation, List.of())) {
+            ApiResponses responses = spec.getResponses() == null ? new ApiResponses() : spec.getResponses();
+            spec.setResponses(responses);
+            switch (status) {
+                case "201" -> {
+                    ApiResponse ok = responses.get("200");
+                    if (ok != null && !responses.containsKey("201")) {
+                        responses.addApiResponse("201", new ApiResponse().description("Created").content(ok.getContent()));
+                        ok.setDescription("Already there: the existing one");
+                    }
+                }
+                case "202" -> responses.addApiResponse("202", new ApiResponse()
+                        .description("Invited: the person becomes a member when they accept")
+                        .content(new Content().addMediaType("application/json",
+                                new MediaType().schema(new Schema<>().$ref("#/components/schemas/InvitationView")))));
+                case "304" -> responses.addApiResponse("304", new ApiResponse()
+                        .description("Not modified: the validator sent (If-None-Match) still matches"));
+                case "404" -> add(responses, "404", "NotFound");
+                case "409" -> add(responses, "409", "Conflict");
+                default -> add(responses, "422", "Unprocessable");
+            }
+        }
+    }
+
+    /**
+     * Operations an operator can switch off (the live stream, comments, OPML import) or that fetch a
+     * feed never seen, which stops while crawling new feeds is switched off: 503 with Retry-After.
+     */
+    private static boolean switchable(String operation) {
+        String path = operation.substring(operation.indexOf(' ') + 1);
+        return path.startsWith("/api/v1/streaming/") || path.endsWith("/comments") || path.startsWith("/api/v1/comments/")
+                || path.equals("/api/v1/subscriptions/import") || operation.equals("POST /api/v1/subscriptions")
+                || operation.equals("POST /api/v1/me/feeds");
+    }
+
+    /** Typed query parameters where the controllers take strings to word their own 400s. */
+    private static void parameterTypes(Operation operation) {
+        if (operation.getParameters() == null) {
+            return;
+        }
+        for (Parameter parameter : operation.getParameters()) {
+            if (!"query".equals(parameter.getIn())) {
+                continue;
+            }
+            switch (parameter.getName()) {
+                case "limit" -> parameter.setSchema(new IntegerSchema().minimum(BigDecimal.ONE).maximum(BigDecimal.valueOf(100))
+                        ._default(20));
+                case "unread" -> parameter.setSchema(new BooleanSchema()._default(false));
+                case "max_id", "since_id", "min_id", "source_id", "folder_id" -> parameter.setSchema(new StringSchema()
+                        .pattern(ID_PATTERN).description("An id: a positive decimal number, as a string"));
+                default -> {
+                }
+            }
+        }
+    }
+
+    /** Every request body refuses fields it does not know (a 400), which is JSON Schema's additionalProperties: false. */
+    private static void closedRequestBodies(OpenAPI openApi) {
+        openApi.getPaths().values().forEach(item -> item.readOperations().forEach(operation -> {
+            if (operation.getRequestBody() == null || operation.getRequestBody().getContent() == null) {
+                return;
+            }
+            MediaType json = operation.getRequestBody().getContent().get("application/json");
+            String ref = json == null || json.getSchema() == null ? null : json.getSchema().get$ref();
+            if (ref != null) {
+                Schema<?> body = openApi.getComponents().getSchemas().get(ref.substring(ref.lastIndexOf('/') + 1));
+                if (body != null) {
+                    body.setAdditionalProperties(false);
+                }
+            }
+        }));
+    }
+
+    /** The feature an operation belongs to, named by its path: {@code /api/v1/groups/{id}/members} is {@code groups}. */
+    static String feature(String path) {
+        String rest = path.startsWith("/api/v1/") ? path.substring("/api/v1/".length()) : path.substring(1);
+        int end = rest.indexOf('/');
+        String first = end < 0 ? rest : rest.substring(0, end);
+        int dot = first.indexOf('.');
+        return dot < 0 ? first : first.substring(0, dot);
+    }
+
+    /**
+     * springdoc numbers clashing method names ({@code list}, {@code list_1}, {@code list_2}); a
+     * generated client would expose those. Every operation of a clashing name takes its feature's
+     * name too ({@code listFolders}, {@code listTokens}), so no id depends on the order of mapping.
+     */
+    private static void uniqueOperationIds(OpenAPI openApi) {
+        List<Operation> all = new ArrayList<>();
+        openApi.getPaths().values().forEach(item -> all.addAll(item.readOperations()));
+        Map<String, Integer> bases = new HashMap<>();
+        all.forEach(operation -> bases.merge(base(operation), 1, Integer::sum));
+        Set<String> taken = new HashSet<>();
+        for (Operation operation : all) {
+            String base = base(operation);
+            String id = bases.get(base) > 1 ? base + camel(operation.getTags().getFirst()) : base;
+            for (int n = 2; !taken.add(id); n++) {
+                id = base + camel(operation.getTags().getFirst()) + n;
+            }
+            operation.setOperationId(id);
+        }
+    }
+
+    private static String base(Operation operation) {
+        String id = operation.getOperationId() == null ? "operation" : operation.getOperationId();
+        return NUMBERED.matcher(id).matches() ? id.substring(0, id.lastIndexOf('_')) : id;
+    }
+
+    private static String camel(String feature) {
+        StringBuilder name = new StringBuilder();
+        for (String part : feature.split("[_-]")) {
+            if (!part.isEmpty()) {
+                name.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
+            }
+        }
+        return name.toString();
+    }
+
+    /** What the OPML export and the live stream really answer, where springdoc saw byte[] and SseEmitter. */
+    private static void realMediaTypes(String path, Operation operation) {
+        String type = switch (path) {
+            case "/api/v1/subscriptions.opml" -> "text/x-opml";
+            case "/api/v1/streaming/home" -> "text/event-stream";
+            default -> null;
+        };
+        ApiResponse ok = operation.getResponses() == null ? null : operation.getResponses().get("200");
+        if (type == null || ok == null) {
+            return;
+        }
+        ok.setContent(new Content().addMediaType(type, new MediaType().schema(new StringSchema())));
     }
 
     /** Sets the operation's security requirement; returns which scheme it needs (null: none). */
@@ -88,7 +331,7 @@ class ApiContract implements OpenApiCustomizer {
         });
     }
 
-    private static void problems(String path, Operation operation, String security) {
+    private static void problems(PathItem.HttpMethod method, String path, Operation operation, String security) {
         ApiResponses responses = operation.getResponses() == null ? new ApiResponses() : operation.getResponses();
         operation.setResponses(responses);
         boolean api = path.startsWith("/api/");
@@ -105,8 +348,11 @@ class ApiContract implements OpenApiCustomizer {
             add(responses, "404", "NotFound");
         }
         if (operation.getRequestBody() != null) {
-            add(responses, "413", "TooLarge");
             add(responses, "415", "UnsupportedMediaType");
+        }
+        // The size limit is Tomcat's and the filters', before any handler: a body sent where none is read is refused too.
+        if (operation.getRequestBody() != null || !(method == PathItem.HttpMethod.GET || method == PathItem.HttpMethod.HEAD)) {
+            add(responses, "413", "TooLarge");
         }
         if (api) {
             add(responses, "429", "TooManyRequests");
@@ -129,7 +375,8 @@ class ApiContract implements OpenApiCustomizer {
                 .addProperty("title", new StringSchema())
                 .addProperty("status", new IntegerSchema())
                 .addProperty("detail", new StringSchema())
-                .addProperty("instance", new StringSchema().format("uri"))
+                .addProperty("instance", new StringSchema().format("uri-reference")
+                        .description("The request's path, a relative reference"))
                 .addProperty("errors", new ArraySchema().items(new Schema<>().$ref("#/components/schemas/FieldError")))
                 .addProperty("reason", new StringSchema().description("A stable key of why (422 only)"));
         problem.setRequired(List.of("type", "title", "status"));
@@ -142,10 +389,15 @@ class ApiContract implements OpenApiCustomizer {
         descriptions.put("TooLarge", "The body is larger than the limit (2 MB by default)");
         descriptions.put("UnsupportedMediaType", "The body is not of a content type this operation reads");
         descriptions.put("TooManyRequests", "Over the rate limit; Retry-After says when to try again");
+        descriptions.put("Conflict", "It clashes with what exists (a taken name, the owner leaving their group)");
+        descriptions.put("Unavailable", "Switched off by the operator for now, or the node is full (streams); "
+                + "Retry-After says when to try again");
+        descriptions.put("Unprocessable", "Well-formed but refused: the problem's reason says why (a feed that cannot be "
+                + "read, no such person or folder, a limit reached)");
         descriptions.forEach((name, description) -> {
             ApiResponse response = new ApiResponse().description(description).content(new Content().addMediaType(PROBLEM_JSON,
                     new MediaType().schema(new Schema<>().$ref("#/components/schemas/Problem"))));
-            if (name.equals("TooManyRequests")) {
+            if (name.equals("TooManyRequests") || name.equals("Unavailable")) {
                 response.addHeaderObject("Retry-After", new Header().description("Seconds to wait").schema(new IntegerSchema()));
             }
             openApi.getComponents().addResponses(name, response);

@@ -14,6 +14,8 @@ import io.swagger.v3.oas.models.security.SecurityScheme;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springdoc.core.utils.SpringDocUtils;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.context.annotation.Configuration;
 
 /**
@@ -35,6 +37,13 @@ class OpenApiConfiguration {
     ModelResolver snakeCaseModelResolver() {
         return new ModelResolver(Json31.mapper().copy().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE))
                 .openapi31(true);
+    }
+
+    /** Ordered last, so that springdoc puts it first in its converter chain, before the resolver above. */
+    @Bean
+    @Order(Ordered.LOWEST_PRECEDENCE)
+    RecordNullability recordNullability() {
+        return new RecordNullability();
     }
 
     @Bean

@@ -10,11 +10,12 @@ import java.util.List;
  * @param id the feed's stable identity (Atom's id)
  * @param title the feed's title
  * @param link the web page the feed stands for
+ * @param site the web front end's root url, ending in {@code /}: an item's page is {@code site + "items/" + id}
  * @param selfUrl the feed's own url
  * @param description one line about it (RSS requires one)
  * @param since when the feed's owner came to be: its date while it has no items
  * @param items newest first
  */
-record FeedDocument(String id, String title, String link, String selfUrl, String description, Instant since,
+record FeedDocument(String id, String title, String link, String site, String selfUrl, String description, Instant since,
         List<Stored<Item>> items) {
 }

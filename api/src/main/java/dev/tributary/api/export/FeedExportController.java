@@ -6,10 +6,14 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.CacheControl;
-import org.springframework.http.ResponseEntity;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -19,7 +23,8 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 /**
  * RSS and Atom exports: {@code /feeds/users/{username}.rss|.atom} (public) and
  * {@code /feeds/home.rss|.atom?token=} (the private home timeline, for feed readers, which
- * cannot send bearer tokens). Conditional requests get 304 from the ETag or Last-Modified.
+ * cannot send bearer tokens). Conditional requests get 304 from the ETag, or from Last-Modified
+ * when it cannot hide a change ({@link FeedValidators}).
  */
 @RestController
 class FeedExportController {
@@ -41,68 +46,90 @@ class FeedExportController {
     @Operation(summary = "A person's public feed as RSS 2.0", responses = @ApiResponse(responseCode = "200",
             description = "The newest 50 entries", content = @Content(mediaType = "application/rss+xml",
                     schema = @Schema(type = "string"))))
-    ResponseEntity<byte[]> userRss(@PathVariable String username) {
-        return user(username, FeedFormat.RSS);
+    void userRss(@PathVariable String username, HttpServletRequest request, HttpServletResponse response) throws IOException {
+        user(username, FeedFormat.RSS, request, response);
     }
 
     @GetMapping("/feeds/users/{username:[a-z0-9_]+}.atom")
     @Operation(summary = "A person's public feed as Atom 1.0", responses = @ApiResponse(responseCode = "200",
             description = "The newest 50 entries", content = @Content(mediaType = "application/atom+xml",
                     schema = @Schema(type = "string"))))
-    ResponseEntity<byte[]> userAtom(@PathVariable String username) {
-        return user(username, FeedFormat.ATOM);
+    void userAtom(@PathVariable String username, HttpServletRequest request, HttpServletResponse response) throws IOException {
+        user(username, FeedFormat.ATOM, request, response);
     }
 
     @GetMapping("/feeds/home.rss")
     @Operation(summary = "The private home timeline as RSS 2.0 (token: the feed_token of /api/v1/me)",
             responses = @ApiResponse(responseCode = "200", description = "The newest 50 entries",
                     content = @Content(mediaType = "application/rss+xml", schema = @Schema(type = "string"))))
-    ResponseEntity<byte[]> homeRss(@RequestParam(required = false) @Nullable String token) {
-        return home(token, FeedFormat.RSS);
+    void homeRss(@RequestParam(required = false) @Nullable String token, HttpServletRequest request,
+            HttpServletResponse response) throws IOException {
+        home(token, FeedFormat.RSS, request, response);
     }
 
     @GetMapping("/feeds/home.atom")
     @Operation(summary = "The private home timeline as Atom 1.0 (token: the feed_token of /api/v1/me)",
             responses = @ApiResponse(responseCode = "200", description = "The newest 50 entries",
                     content = @Content(mediaType = "application/atom+xml", schema = @Schema(type = "string"))))
-    ResponseEntity<byte[]> homeAtom(@RequestParam(required = false) @Nullable String token) {
-        return home(token, FeedFormat.ATOM);
+    void homeAtom(@RequestParam(required = false) @Nullable String token, HttpServletRequest request,
+            HttpServletResponse response) throws IOException {
+        home(token, FeedFormat.ATOM, request, response);
     }
 
-    private ResponseEntity<byte[]> user(String username, FeedFormat format) {
+    private void user(String username, FeedFormat format, HttpServletRequest request, HttpServletResponse response)
+            throws IOException {
         FeedExports.Export export = exports.ofUser(username).orElseThrow(() -> ApiProblem.notFound("person"));
         String name = export.account().body().username();
         String self = ServletUriComponentsBuilder.fromCurrentRequestUri().replaceQuery(null).build().toUriString();
         FeedDocument document = new FeedDocument("urn:tributary:feed:user:" + Ids.format(export.account().id()),
-                name + " on Tributary", site(), self, "What " + name + " posts and follows on their profile.",
+                name + " on Tributary", site(), site(), self, "What " + name + " posts and follows on their profile.",
                 export.account().body().createdAt(), export.items());
-        return respond(writer.write(document, format), PUBLIC);
+        respond(writer.write(document, format), PUBLIC, request, response);
     }
 
     /** Any token but a live one is the same 404, whatever was wrong with it. */
-    private ResponseEntity<byte[]> home(@Nullable String token, FeedFormat format) {
+    private void home(@Nullable String token, FeedFormat format, HttpServletRequest request, HttpServletResponse response)
+            throws IOException {
         FeedExports.Export export = exports.home(token == null ? "" : token)
                 .orElseThrow(() -> ApiProblem.notFound("feed"));
         String self = ServletUriComponentsBuilder.fromCurrentRequestUri().replaceQuery(null)
                 .queryParam("token", export.account().body().feedToken()).build().toUriString();
         FeedDocument document = new FeedDocument("urn:tributary:feed:home:" + Ids.format(export.account().id()),
-                export.account().body().username() + "'s home on Tributary", site(), self,
+                export.account().body().username() + "'s home on Tributary", site(), site(), self,
                 "The newest entries of " + export.account().body().username() + "'s home timeline.",
                 export.account().body().createdAt(), export.items());
-        return respond(writer.write(document, format), PRIVATE);
+        respond(writer.write(document, format), PRIVATE, request, response);
     }
 
     private static String site() {
         return ServletUriComponentsBuilder.fromCurrentContextPath().path("/").build().toUriString();
     }
 
-    /** Spring answers 304 itself when the request's validators match the ones set here. */
-    private static ResponseEntity<byte[]> respond(RenderedFeed feed, CacheControl cache) {
-        return ResponseEntity.ok()
-                .contentType(feed.contentType())
-                .eTag(feed.etag())
-                .lastModified(feed.lastModified())
-                .cacheControl(cache)
-                .body(feed.body());
+    /**
+     * Written here rather than returned: Spring's own 304 check compares If-Modified-Since at
+     * one-second precision, which would hide a change made in the same second ({@link FeedValidators}).
+     */
+    private static void respond(RenderedFeed feed, CacheControl cache, HttpServletRequest request, HttpServletResponse response)
+            throws IOException {
+        response.setHeader(HttpHeaders.ETAG, feed.etag());
+        response.setDateHeader(HttpHeaders.LAST_MODIFIED, feed.lastModified().toEpochMilli());
+        response.setHeader(HttpHeaders.CACHE_CONTROL, cache.getHeaderValue());
+        if (FeedValidators.notModified(feed.etag(), feed.lastModified(), request.getHeader(HttpHeaders.IF_NONE_MATCH),
+                ifModifiedSince(request))) {
+            response.setStatus(HttpStatus.NOT_MODIFIED.value());
+            return;
+        }
+        response.setContentType(feed.contentType().toString());
+        response.setContentLength(feed.body().length);
+        response.getOutputStream().write(feed.body());
+    }
+
+    /** The header's time, or -1 when absent or not an HTTP date (then it is ignored, as RFC 9110 says). */
+    private static long ifModifiedSince(HttpServletRequest request) {
+        try {
+            return request.getDateHeader(HttpHeaders.IF_MODIFIED_SINCE);
+        } catch (IllegalArgumentException notADate) {
+            return -1;
+        }
     }
 }

@@ -17,7 +17,7 @@ import com.rometools.rome.feed.synd.SyndFeedImpl;
 import com.rometools.rome.feed.synd.SyndLink;
 import com.rometools.rome.feed.synd.SyndLinkImpl;
 import com.rometools.rome.io.FeedException;
-import com.rometools.rome.io.SyndFeedOutput;
+import com.rometools.rome.io.WireFeedOutput;
 import dev.tributary.api.item.SourceRef;
 import dev.tributary.api.item.SourceRefs;
 import dev.tributary.api.web.Ids;
@@ -35,6 +35,11 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jdom2.Document;
+import org.jdom2.Element;
+import org.jdom2.Namespace;
+import org.jdom2.output.Format;
+import org.jdom2.output.XMLOutputter;
 import org.jsoup.Jsoup;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
@@ -49,6 +54,7 @@ class FeedWriter {
 
     /** An untitled entry (a short post) is titled with the start of its text, as feed readers list titles. */
     private static final int DERIVED_TITLE_LENGTH = 80;
+    private static final Namespace ATOM = Namespace.getNamespace("atom", "http://www.w3.org/2005/Atom");
 
     private final SourceRefs sources;
 
@@ -61,10 +67,10 @@ class FeedWriter {
         SyndFeed feed = feed(document, format);
         List<SyndEntry> entries = new ArrayList<>(document.items().size());
         for (Stored<Item> item : document.items()) {
-            entries.add(entry(item, refs.get(item.body().sourceId())));
+            entries.add(entry(item, refs.get(item.body().sourceId()), document.site()));
         }
         feed.setEntries(entries);
-        byte[] body = output(feed).getBytes(StandardCharsets.UTF_8);
+        byte[] body = output(feed, format, XmlText.clean(document.selfUrl())).getBytes(StandardCharsets.UTF_8);
         return new RenderedFeed(body, format.contentType(), etag(body), lastModified(document));
     }
 
@@ -90,12 +96,13 @@ class FeedWriter {
         return feed;
     }
 
-    private static SyndEntry entry(Stored<Item> entity, @Nullable SourceRef source) {
+    private static SyndEntry entry(Stored<Item> entity, @Nullable SourceRef source, String site) {
         Item item = entity.body();
         SyndEntry entry = new SyndEntryImpl();
         entry.setUri(guid(entity.id()));
         entry.setTitle(XmlText.clean(title(item)));
-        entry.setLink(XmlText.clean(item.url()));
+        // A post without a link still has a page a reader can open: the item's page in the web front end.
+        entry.setLink(XmlText.clean(item.url() != null && !item.url().isBlank() ? item.url() : site + "items/" + Ids.format(entity.id())));
         entry.setPublishedDate(Date.from(item.publishedAt()));
         entry.setUpdatedDate(Date.from(item.publishedAt()));
         String author = item.author() != null && !item.author().isBlank() ? item.author() : source == null ? null : source.title();
@@ -173,9 +180,22 @@ class FeedWriter {
         return Optional.of(module);
     }
 
-    private static String output(SyndFeed feed) {
+    /**
+     * Rome writes Atom's self link but has no place for one in RSS: RSS gets the {@code atom:link
+     * rel="self"} that feed validators ask for added to its channel.
+     */
+    private static String output(SyndFeed feed, FeedFormat format, String selfUrl) {
         try {
-            return new SyndFeedOutput().outputString(feed, false);
+            Document document = new WireFeedOutput().outputJDom(feed.createWireFeed());
+            if (format == FeedFormat.RSS) {
+                document.getRootElement().addNamespaceDeclaration(ATOM);
+                Element channel = document.getRootElement().getChild("channel");
+                channel.addContent(0, new Element("link", ATOM).setAttribute("href", selfUrl).setAttribute("rel", "self")
+                        .setAttribute("type", format.contentType().getType() + "/" + format.contentType().getSubtype()));
+            }
+            Format compact = Format.getCompactFormat();
+            compact.setEncoding(StandardCharsets.UTF_8.name());
+            return new XMLOutputter(compact).outputString(document);
         } catch (FeedException e) {
             throw new IllegalStateException("could not write feed " + feed.getUri(), e);
         }

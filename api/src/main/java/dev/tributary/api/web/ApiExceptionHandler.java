@@ -7,8 +7,10 @@ import dev.tributary.pubsub.FolderNotFoundException;
 import dev.tributary.pubsub.Folders;
 import dev.tributary.pubsub.GroupNotFoundException;
 import dev.tributary.pubsub.InvalidNameException;
+import dev.tributary.pubsub.InvitationRefusedException;
 import dev.tributary.pubsub.ItemNotFoundException;
 import dev.tributary.pubsub.NotAMemberException;
+import dev.tributary.pubsub.QuotaExceededException;
 import dev.tributary.pubsub.SourceNotFoundException;
 import dev.tributary.pubsub.TooManyStarsException;
 import jakarta.validation.ConstraintViolationException;
@@ -27,6 +29,7 @@ import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.validation.FieldError;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.method.annotation.HandlerMethodValidationException;
@@ -47,6 +50,9 @@ import tools.jackson.databind.exc.UnrecognizedPropertyException;
 class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
+    /** What a malformed query parameter is called wherever the stack refuses one. */
+    static final String MALFORMED_PARAMETER = "has a parameter without a name or with a malformed %-escape, "
+            + "or more parameters than the server reads";
 
     @Override
     protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException ex, HttpHeaders headers,
@@ -95,6 +101,16 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)
     ResponseEntity<Object> typeMismatch(MethodArgumentTypeMismatchException ex, WebRequest request) {
         return validation(ex, List.of(fieldError(ex.getName(), "has the wrong type")), new HttpHeaders(), request);
+    }
+
+    /**
+     * Tomcat refuses a query or form body with a malformed parameter (an empty name, as in
+     * {@code ?=}, or a bad %-escape), or with more parameters than it parses
+     * ({@code server.tomcat.max-parameter-count}), only when a controller first reads them.
+     */
+    @ExceptionHandler(InvalidParameterException.class)
+    ResponseEntity<Object> malformedParameter(InvalidParameterException ex, WebRequest request) {
+        return validation(ex, List.of(fieldError("query", MALFORMED_PARAMETER)), new HttpHeaders(), request);
     }
 
     @ExceptionHandler(ConstraintViolationException.class)
@@ -153,6 +169,20 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         return handleExceptionInternal(problem, problem.getBody(), problem.getHeaders(), problem.getStatusCode(), request);
     }
 
+    /** A count limit of {@code tributary.limits.*}: 422 with the quota's stable reason and the limit. */
+    @ExceptionHandler(QuotaExceededException.class)
+    ResponseEntity<Object> quotaExceeded(QuotaExceededException ex, WebRequest request) {
+        ApiProblem problem = ApiProblem.unprocessable("limit-reached", ex.quota().reason(), ex.advice());
+        problem.getBody().setProperty("limit", ex.limit());
+        return render(problem, request);
+    }
+
+    @ExceptionHandler(InvitationRefusedException.class)
+    ResponseEntity<Object> invitationRefused(InvitationRefusedException ex, WebRequest request) {
+        return render(ApiProblem.unprocessable("invitation-refused", "invitations_refused",
+                "This person does not take invitations from this group."), request);
+    }
+
     @ExceptionHandler(NotAMemberException.class)
     ResponseEntity<Object> notAMember(NotAMemberException ex, WebRequest request) {
         ApiProblem problem = ApiProblem.forbidden("Only members of the group may do this.");
@@ -185,9 +215,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     protected ResponseEntity<Object> createResponseEntity(@Nullable Object body, HttpHeaders headers, HttpStatusCode status,
             WebRequest request) {
         if (body instanceof ProblemDetail problem && (problem.getType() == null || "about:blank".equals(problem.getType().toString()))) {
-            HttpStatus known = HttpStatus.resolve(status.value());
-            String key = known == null ? "error" : known.getReasonPhrase().toLowerCase(java.util.Locale.ROOT).replace(' ', '-');
-            problem.setType(ApiProblem.type(key));
+            problem.setType(ApiProblem.typeOf(status.value()));
         }
         return super.createResponseEntity(body, headers, status, request);
     }

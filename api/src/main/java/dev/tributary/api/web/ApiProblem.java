@@ -2,6 +2,7 @@ package dev.tributary.api.web;
 
 import java.net.URI;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -29,6 +30,12 @@ public class ApiProblem extends ErrorResponseException {
     /** The problem type of a key: {@code urn:tributary:problem:<key>}. */
     public static URI type(String key) {
         return URI.create(TYPE_PREFIX + key);
+    }
+
+    /** The type of a problem only its status names (Spring's, Tomcat's): {@code urn:tributary:problem:not-found}… */
+    public static URI typeOf(int status) {
+        HttpStatus known = HttpStatus.resolve(status);
+        return type(known == null ? "error" : known.getReasonPhrase().toLowerCase(Locale.ROOT).replace(' ', '-'));
     }
 
     /** 404: what is named does not exist, or is not the caller's to see (never say which). */

@@ -6,7 +6,7 @@ import dev.tributary.crawler.RejectionReason;
  * The one place a url that cannot be subscribed to becomes an answer: 422 {@code feed-rejected}
  * with the crawler's sentence as detail and the reason's stable wire name as {@code reason}.
  */
-final class FeedRejections {
+public final class FeedRejections {
 
     private static final String TYPE = "feed-rejected";
 
@@ -21,7 +21,7 @@ final class FeedRejections {
      * Spelled out rather than derived from the constant's name: clients match on these, so
      * renaming a constant must not rename them, and a new reason must be named here on purpose.
      */
-    static String wireName(RejectionReason reason) {
+    public static String wireName(RejectionReason reason) {
         return switch (reason) {
             case INVALID_URL -> "invalid_url";
             case BLOCKED_ADDRESS -> "blocked_address";

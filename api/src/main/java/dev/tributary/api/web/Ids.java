@@ -33,6 +33,11 @@ public final class Ids {
         return id;
     }
 
+    /** An id a client may have garbled and that is only a hint: what is not an id is treated as absent. */
+    public static @Nullable Long lenient(@Nullable String value) {
+        return parse(value);
+    }
+
     /** A required id parameter or body field. */
     public static long required(String field, @Nullable String value) {
         Long id = optional(field, value);

@@ -4,6 +4,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.stereotype.Component;
@@ -26,8 +27,17 @@ public class ProblemWriter {
             throws IOException {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
         problem.setType(ApiProblem.type(key));
-        problem.setInstance(URI.create(request.getRequestURI()));
+        problem.setInstance(instance(request.getRequestURI()));
         write(response, problem);
+    }
+
+    /** The path the problem is about; none for a path Tomcat or the firewall refused as malformed. */
+    static @Nullable URI instance(@Nullable String path) {
+        try {
+            return path == null ? null : URI.create(path);
+        } catch (IllegalArgumentException malformed) {
+            return null;
+        }
     }
 
     public void write(HttpServletResponse response, ProblemDetail problem) throws IOException {

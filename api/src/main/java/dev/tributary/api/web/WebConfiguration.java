@@ -1,12 +1,15 @@
 package dev.tributary.api.web;
 
+import org.apache.catalina.core.StandardHost;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 
-/** Servlet-level guards of the API that run before Spring Security and any controller. */
+/** Servlet-level guards of the API that run before Spring Security and any controller, and Tomcat's error page. */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(ApiSettings.class)
 class WebConfiguration {
@@ -17,5 +20,11 @@ class WebConfiguration {
                 new FilterRegistrationBean<>(new BodySizeLimitFilter(settings.maxBodySize().toBytes(), problems));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
         return registration;
+    }
+
+    /** Runs after Spring Boot's own customizer, so that the valve it adds is the one replaced. */
+    @Bean
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> problemReports() {
+        return factory -> factory.addContextCustomizers(context -> ProblemReportValve.install((StandardHost) context.getParent()));
     }
 }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.api.contract.HostileRequests.Probe;
 import dev.tributary.api.testing.ApiClient;
+import dev.tributary.api.testing.ApiResponse;
+import dev.tributary.api.testing.ResponseContract;
 import dev.tributary.api.testing.ApiTest;
 import dev.tributary.api.testing.TestUser;
 import java.io.IOException;
@@ -50,7 +52,9 @@ class ApiFuzzTest {
     @Test
     void noOperationAnswersHostileRequestsWithA5xxOrAnythingButAProblem() throws Exception {
         ApiClient api = new ApiClient(port);
-        JsonNode document = api.get("/v3/api-docs", null).json();
+        ApiResponse documentAnswer = api.get("/v3/api-docs", null);
+        JsonNode document = documentAnswer.json();
+        ResponseContract contract = new ResponseContract(documentAnswer.body());
         TestUser fuzzer = api.newUser("fuzz");
         HostileRequests hostile = new HostileRequests(document);
         List<Probe> probes = new ArrayList<>();
@@ -74,7 +78,7 @@ class ApiFuzzTest {
                     slots.acquire();
                     executor.submit(() -> {
                         try {
-                            check(probe, token, statuses, failures);
+                            check(probe, token, contract, statuses, failures);
                         } finally {
                             slots.release();
                         }
@@ -90,7 +94,7 @@ class ApiFuzzTest {
         assertThat(failures).as(failures.size() + " failures").isEmpty();
     }
 
-    private void check(Probe probe, @Nullable String token, Map<Integer, AtomicInteger> statuses,
+    private void check(Probe probe, @Nullable String token, ResponseContract contract, Map<Integer, AtomicInteger> statuses,
             ConcurrentLinkedQueue<String> failures) {
         String label = probe.operation() + " [" + probe.name() + (token == null ? ", no token" : "") + "]";
         Answer answer;
@@ -108,6 +112,9 @@ class ApiFuzzTest {
         if (problem != null) {
             failures.add(label + ": " + problem + " — " + answer.status() + " " + abbreviate(answer.body()));
         }
+        // Hostile or not, the answer is one the document declares for the operation.
+        contract.violations(probe.method(), URI.create("http://127.0.0.1" + probe.path()), answer.status(), answer.contentType(),
+                answer.body()).forEach(violation -> failures.add(label + ": " + violation));
     }
 
     private static @Nullable String verdict(Probe probe, @Nullable String token, Answer answer) {

@@ -67,6 +67,9 @@ final class HostileRequests {
             }
         }
         probes.add(new Probe(label, "unknown query parameter", method, plain + "?fuzz_unknown=1&limit=abc", null, null, null));
+        probes.add(new Probe(label, "query parameter without a name", method, plain + "?=", null, null, null));
+        probes.add(new Probe(label, "query parameter without a name among others", method, plain + "?limit=5&=x&=", null, null,
+                null));
         JsonNode body = operation.path("requestBody");
         if (!body.isMissingNode() || method.equals("POST") || method.equals("PUT") || method.equals("PATCH")) {
             probes.addAll(bodies(label, method, plain, body));
@@ -123,6 +126,10 @@ final class HostileRequests {
             JsonNode propertySchema = resolve(property.getValue());
             probes.add(jsonBody(label, name + " huge string", method, path, with(sample, name, JSON.getNodeFactory().stringNode(HUGE))));
             probes.add(jsonBody(label, name + " wrong type", method, path, with(sample, name, wrongType(propertySchema))));
+            for (JsonNode scalar : wrongScalars(propertySchema)) {
+                // Jackson's lenient defaults would turn these into "false", "12345", 1…: the contract says 400.
+                probes.add(jsonBody(label, name + " wrong scalar " + scalar, method, path, with(sample, name, scalar), 400));
+            }
             probes.add(jsonBody(label, name + " null", method, path, with(sample, name, JSON.getNodeFactory().nullNode())));
             if (propertySchema.has("enum") || resolve(propertySchema.path("items")).has("enum")) {
                 JsonNode invalid = propertySchema.has("enum") ? JSON.getNodeFactory().stringNode("NOT_A_VALUE")
@@ -190,6 +197,16 @@ final class HostileRequests {
         };
     }
 
+    private static List<JsonNode> wrongScalars(JsonNode schema) {
+        var nodes = JSON.getNodeFactory();
+        return switch (type(schema)) {
+            case "string" -> List.of(nodes.booleanNode(false), nodes.numberNode(12345), nodes.numberNode(1.5));
+            case "integer" -> List.of(nodes.stringNode("1"), nodes.booleanNode(true), nodes.numberNode(1.5));
+            case "boolean" -> List.of(nodes.stringNode("true"), nodes.numberNode(1));
+            default -> List.of();
+        };
+    }
+
     private static String type(JsonNode schema) {
         JsonNode type = schema.path("type");
         if (type.isArray()) {
@@ -225,7 +242,12 @@ final class HostileRequests {
     }
 
     private static Probe jsonBody(String label, String name, String method, String path, JsonNode body) {
-        return body(label, name, method, path, JSON.writeValueAsBytes(body), "application/json", null);
+        return jsonBody(label, name, method, path, body, null);
+    }
+
+    private static Probe jsonBody(String label, String name, String method, String path, JsonNode body,
+            @Nullable Integer expected) {
+        return body(label, name, method, path, JSON.writeValueAsBytes(body), "application/json", expected);
     }
 
     private static Probe body(String label, String name, String method, String path, byte[] body,

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tributary.api.testing.ApiClient;
 import dev.tributary.api.testing.ApiResponse;
 import dev.tributary.api.testing.ApiTest;
+import dev.tributary.api.testing.ResponseContract;
+import dev.tributary.api.testing.TestUser;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -30,12 +33,34 @@ class OpenApiContractTest {
     @LocalServerPort int port;
     @Autowired @Qualifier("requestMappingHandlerMapping") RequestMappingHandlerMapping mappings;
     private JsonNode document;
+    private String documentText;
 
     @BeforeEach
     void fetchDocument() {
         ApiResponse response = new ApiClient(port).get("/v3/api-docs", null);
         assertThat(response.status()).as("public, no token").isEqualTo(200);
+        documentText = response.body();
         document = response.json();
+    }
+
+    /** ApiClient checks every answer against this document; here, that the check would catch a departure. */
+    @Test
+    void theDocumentJudgesTheAnswersOfTheApiTests() {
+        ApiClient client = new ApiClient(port);
+        TestUser alice = client.newUser("judged");
+        ApiResponse me = client.get("/api/v1/me", alice.token());
+        ResponseContract contract = new ResponseContract(documentText);
+        URI uri = URI.create(client.url("/api/v1/me"));
+
+        assertThat(contract.violations("GET", uri, 200, me.contentType(), me.body())).as("the real answer").isEmpty();
+        assertThat(contract.violations("GET", uri, 200, me.contentType(), me.body().replace("\"" + alice.id() + "\"", alice.id())))
+                .as("an id as a number").anySatisfy(v -> assertThat(v).contains("GET /api/v1/me", "id"));
+        assertThat(contract.violations("GET", uri, 409, "application/problem+json", "{}")).singleElement().asString()
+                .contains("answered 409, which it does not declare");
+        assertThat(contract.violations("GET", uri, 200, "text/html", "<p>me</p>")).singleElement().asString()
+                .contains("text/html");
+        assertThat(contract.violations("GET", URI.create(client.url("/api/v1/timelines/home")), 200, "application/json",
+                "[{\"id\": \"1\"}]")).as("an item without its required fields").isNotEmpty();
     }
 
     @Test
@@ -106,6 +131,132 @@ class OpenApiContractTest {
         assertThat(document.path("paths").path("/feeds/home.rss").path("get").path("security").path(0).has("feed_token")).isTrue();
         assertThat(document.path("paths").path("/feeds/users/{username}.atom").path("get").path("responses").path("200")
                 .path("content").has("application/atom+xml")).isTrue();
+    }
+
+    @Test
+    void nullableFieldsSayNullAndTheOthersAreRequired() {
+        JsonNode schemas = document.path("components").path("schemas");
+        for (String field : List.of("title", "url", "author", "summary")) {
+            assertThat(types(schemas.path("ItemView").path("properties").path(field))).as("ItemView." + field).contains("null");
+        }
+        for (String field : List.of("url", "site_url", "last_fetched_at", "next_fetch_at", "last_error", "title")) {
+            assertThat(types(schemas.path("SourceView").path("properties").path(field))).as("SourceView." + field).contains("null");
+        }
+        assertThat(types(schemas.path("SubscriptionView").path("properties").path("media"))).contains("array", "null");
+        assertThat(types(schemas.path("ItemView").path("properties").path("id"))).containsExactly("string");
+        assertThat(strings(schemas.path("ItemView").path("required"))).contains("id", "source", "media_type", "published_at",
+                "read", "starred").doesNotContain("title", "url");
+        assertThat(strings(schemas.path("PostRequest").path("required"))).containsExactly("text");
+        assertThat(strings(schemas.path("SubscriptionView").path("required"))).contains("id", "source").doesNotContain("media");
+    }
+
+    @Test
+    void answeredStatusesTypedParametersAndClosedBodiesAreDeclared() {
+        JsonNode paths = document.path("paths");
+        assertThat(paths.path("/api/v1/subscriptions").path("post").path("responses").propertyNames()).contains("200", "201", "422");
+        assertThat(paths.path("/api/v1/accounts").path("post").path("responses").propertyNames()).contains("409");
+        assertThat(paths.path("/api/v1/me/feeds").path("post").path("responses").propertyNames()).contains("201", "422");
+        assertThat(paths.path("/api/v1/groups/{id}/members").path("post").path("responses").propertyNames()).contains("201", "422");
+        assertThat(paths.path("/api/v1/groups/{id}/members/{username}").path("delete").path("responses").propertyNames())
+                .contains("409");
+        assertThat(paths.path("/api/v1/timelines/home").path("get").path("responses").propertyNames()).contains("304");
+
+        JsonNode home = paths.path("/api/v1/timelines/home").path("get").path("parameters");
+        assertThat(parameter(home, "limit").path("type").toString()).contains("integer");
+        assertThat(parameter(home, "limit").path("maximum").asInt()).isEqualTo(100);
+        assertThat(parameter(home, "unread").path("type").toString()).contains("boolean");
+        assertThat(parameter(home, "max_id").path("pattern").asString()).isNotEmpty();
+
+        JsonNode schemas = document.path("components").path("schemas");
+        for (String body : List.of("PostRequest", "SubscribeRequest", "Marker", "NewToken", "NewApp")) {
+            assertThat(schemas.path(body).path("additionalProperties").isBoolean()).as(body).isTrue();
+            assertThat(schemas.path(body).path("additionalProperties").asBoolean()).as(body).isFalse();
+        }
+    }
+
+    @Test
+    void closedSetsAreEnums() {
+        JsonNode schemas = document.path("components").path("schemas");
+        assertThat(strings(schemas.path("SourceView").path("properties").path("kind").path("enum")))
+                .containsExactlyInAnyOrder("feed", "user", "group");
+        assertThat(strings(schemas.path("SourceView").path("properties").path("status").path("enum")))
+                .containsExactlyInAnyOrder("ok", "error", "gone");
+        assertThat(strings(schemas.path("ItemView").path("properties").path("media_type").path("enum")))
+                .containsExactlyInAnyOrder("text", "link", "image", "video", "audio");
+        assertThat(strings(schemas.path("SubscribeRequest").path("properties").path("media").path("items").path("enum")))
+                .contains("image");
+        assertThat(strings(schemas.path("NewToken").path("properties").path("scopes").path("items").path("enum")))
+                .containsExactlyInAnyOrder("read", "write");
+    }
+
+    @Test
+    void everyOperationHasASummaryAndEnforcedLengthsAreBounds() {
+        List<String> unsummarised = new ArrayList<>();
+        for (var path : document.path("paths").properties()) {
+            for (var operation : path.getValue().properties()) {
+                if (operation.getValue().path("summary").asString().isBlank()) {
+                    unsummarised.add(operation.getKey().toUpperCase() + " " + path.getKey());
+                }
+            }
+        }
+        assertThat(unsummarised).as("operations without a summary (OperationSummaries)").isEmpty();
+
+        JsonNode schemas = document.path("components").path("schemas");
+        assertThat(schemas.path("PostRequest").path("properties").path("text").path("maxLength").asInt()).isEqualTo(5000);
+        assertThat(schemas.path("Registration").path("properties").path("password").path("minLength").asInt()).isEqualTo(8);
+        assertThat(schemas.path("Registration").path("properties").path("password").path("maxLength").asInt()).isEqualTo(72);
+        assertThat(schemas.path("Registration").path("properties").path("username").path("maxLength").asInt()).isEqualTo(30);
+        assertThat(schemas.path("FolderName").path("properties").path("name").path("minLength").asInt()).isEqualTo(1);
+        assertThat(schemas.path("FolderName").path("properties").path("name").path("maxLength").asInt()).isEqualTo(100);
+        assertThat(schemas.path("SubscriptionPatch").path("properties").path("title").path("maxLength").asInt()).isEqualTo(200);
+        assertThat(schemas.path("NewToken").path("properties").path("name").path("maxLength").asInt()).isEqualTo(100);
+        assertThat(parameter(document.path("paths").path("/api/v1/timelines/home").path("get").path("parameters"), "tag")
+                .path("maxLength").asInt()).isEqualTo(100);
+    }
+
+    private static JsonNode parameter(JsonNode parameters, String name) {
+        return parameters.valueStream().filter(p -> p.path("name").asString().equals(name)).findFirst().orElseThrow()
+                .path("schema");
+    }
+
+    private static List<String> types(JsonNode property) {
+        JsonNode type = property.path("type");
+        return type.isArray() ? strings(type) : List.of(type.asString());
+    }
+
+    private static List<String> strings(JsonNode array) {
+        return array.valueStream().map(JsonNode::asString).toList();
+    }
+
+    @Test
+    void mediaTypesTagsAndOperationIdsAreWhatAGeneratedClientNeeds() {
+        JsonNode paths = document.path("paths");
+        assertThat(paths.path("/api/v1/subscriptions.opml").path("get").path("responses").path("200").path("content")
+                .propertyNames()).containsExactly("text/x-opml");
+        assertThat(paths.path("/api/v1/streaming/home").path("get").path("responses").path("200").path("content")
+                .propertyNames()).containsExactly("text/event-stream");
+        assertThat(document.path("components").path("schemas").path("Problem").path("properties").path("instance")
+                .path("format").asString()).as("a path, not an absolute URI").isEqualTo("uri-reference");
+        assertThat(paths.path("/api/v1/tokens").path("post").path("parameters").valueStream()
+                .map(p -> p.path("name").asString())).as("credentials are a security scheme").doesNotContain("Authorization");
+
+        Set<String> ids = new TreeSet<>();
+        List<String> problems = new ArrayList<>();
+        for (var path : paths.properties()) {
+            for (var operation : path.getValue().properties()) {
+                String id = operation.getValue().path("operationId").asString();
+                String tag = operation.getValue().path("tags").path(0).asString();
+                if (!ids.add(id) || id.matches(".+_[0-9]+")) {
+                    problems.add(path.getKey() + " has operationId " + id);
+                }
+                if (tag.isEmpty() || tag.endsWith("-controller") || operation.getValue().path("tags").size() != 1) {
+                    problems.add(path.getKey() + " is tagged " + operation.getValue().path("tags"));
+                }
+            }
+        }
+        assertThat(problems).isEmpty();
+        assertThat(paths.path("/api/v1/groups/{id}/members").path("get").path("tags").path(0).asString()).isEqualTo("groups");
+        assertThat(paths.path("/feeds/home.rss").path("get").path("tags").path(0).asString()).isEqualTo("feeds");
     }
 
     private boolean problemResponse(JsonNode response) {

@@ -12,6 +12,7 @@ import dev.tributary.api.testing.ApiTest;
 import dev.tributary.api.testing.TestUser;
 import dev.tributary.pubsub.Media;
 import dev.tributary.pubsub.MediaType;
+import dev.tributary.pubsub.Items;
 import dev.tributary.pubsub.NewItem;
 import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.Sources;
@@ -21,6 +22,9 @@ import java.io.StringReader;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +42,7 @@ class FeedExportApiTest {
     @Autowired Publisher publisher;
     @Autowired Sources sources;
     @Autowired Subscriptions subscriptions;
+    @Autowired Items items;
     private ApiClient api;
 
     @BeforeEach
@@ -162,7 +167,10 @@ class FeedExportApiTest {
         assertThat(first.header("Cache-Control")).contains("public").contains("max-age");
 
         ApiResponse byEtag = api.send(api.builder(path, null).header("If-None-Match", etag).GET());
-        ApiResponse byDate = api.send(api.builder(path, null).header("If-Modified-Since", lastModified).GET());
+        // A client that holds the feed as of a second after its Last-Modified has every change.
+        String secondLater = DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                ZonedDateTime.parse(lastModified, DateTimeFormatter.RFC_1123_DATE_TIME).plusSeconds(1));
+        ApiResponse byDate = api.send(api.builder(path, null).header("If-Modified-Since", secondLater).GET());
         ApiResponse otherEtag = api.send(api.builder(path, null).header("If-None-Match", "\"something-else\"").GET());
 
         assertThat(byEtag.status()).isEqualTo(304);
@@ -176,6 +184,46 @@ class FeedExportApiTest {
         ApiResponse changed = api.send(api.builder(path, null).header("If-None-Match", etag).GET());
         assertThat(changed.status()).isEqualTo(200);
         assertThat(changed.header("ETag")).isNotEqualTo(etag);
+    }
+
+    @Test
+    void ifModifiedSinceAloneNeverHidesAChangeMadeInTheSameSecond() {
+        TestUser gil = api.newUser("samesecond");
+        post(gil, item("s1", "One", "<p>1</p>", Instant.now().minusSeconds(60), List.of(), List.of()));
+        long second = publisher.publish(sources.ofUser(gil.numericId()).id(),
+                List.of(item("s2", "Two", "<p>2</p>", Instant.now().minusSeconds(30), List.of(), List.of()))).created().getFirst();
+        Instant changed = items.find(second).orElseThrow().updated();
+        String path = "/feeds/users/" + gil.username() + ".rss";
+        // What a client holds when it fetched the feed earlier in the second of that change.
+        String sameSecond = DateTimeFormatter.RFC_1123_DATE_TIME.format(changed.atZone(ZoneOffset.UTC));
+
+        ApiResponse byDate = api.send(api.builder(path, null).header("If-Modified-Since", sameSecond).GET());
+
+        boolean wholeSecond = changed.getNano() == 0;
+        assertThat(byDate.status()).as("the change at " + changed + " is after " + sameSecond).isEqualTo(wholeSecond ? 304 : 200);
+        assertThat(byDate.header("Last-Modified")).isNotBlank();
+        ApiResponse byEtag = api.send(api.builder(path, null).header("If-None-Match", byDate.header("ETag"))
+                .header("If-Modified-Since", "Thu, 01 Jan 1970 00:00:00 GMT").GET());
+        assertThat(byEtag.status()).as("If-None-Match rules over If-Modified-Since").isEqualTo(304);
+    }
+
+    @Test
+    void anEntryWithoutALinkLinksItsPageInTheWebFrontEndAndRssHasASelfLink() throws Exception {
+        TestUser hal = api.newUser("nolink");
+        long id = publisher.publish(sources.ofUser(hal.numericId()).id(), List.of(new NewItem("n1", null, "<p>Just words</p>", null,
+                null, MediaType.TEXT, List.of(), List.of(), Instant.now().minusSeconds(5)))).created().getFirst();
+
+        SyndFeed atom = parse(get("/feeds/users/" + hal.username() + ".atom"));
+        ApiResponse rss = get("/feeds/users/" + hal.username() + ".rss");
+
+        String page = api.url("/items/" + id);
+        assertThat(atom.getEntries().getFirst().getLink()).isEqualTo(page);
+        assertThat(atom.getEntries().getFirst().getUri()).startsWith("urn:tributary:item:");
+        assertThat(parse(rss).getEntries().getFirst().getLink()).isEqualTo(page);
+        assertThat(api.get("/items/" + id, null).status()).as("the page exists").isNotEqualTo(404);
+        assertThat(rss.body()).contains("<atom:link href=\"" + api.url("/feeds/users/" + hal.username() + ".rss")
+                + "\" rel=\"self\" type=\"application/rss+xml\"");
+        assertThat(rss.body()).contains("xmlns:atom=\"http://www.w3.org/2005/Atom\"");
     }
 
     @Test

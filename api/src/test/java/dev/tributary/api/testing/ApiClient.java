@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -20,7 +21,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * A small HTTP client for API tests: JSON in and out, bearer tokens, and the usual set-up
  * (a new person with a token). Usernames are unique per run, so tests sharing a database
- * never see each other's people.
+ * never see each other's people. Every answer to a documented {@code /api/v1} operation is checked
+ * against the app's OpenAPI document ({@link ResponseContract}); one that departs fails the test.
  */
 public final class ApiClient {
 
@@ -73,8 +75,38 @@ public final class ApiClient {
 
     public ApiResponse send(HttpRequest.Builder request) {
         try {
-            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            HttpRequest sent = request.build();
+            HttpResponse<String> response = http.send(sent, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            // Only the documented API is checked; other paths (and other ports: management) never fetch the document.
+            List<String> violations = !sent.uri().getPath().startsWith("/api/v1/") ? List.of()
+                    : contract().violations(sent.method(), sent.uri(), response.statusCode(),
+                            response.headers().firstValue("Content-Type").orElse(null), response.body());
+            if (!violations.isEmpty() && !Boolean.getBoolean("contract.survey")) {
+                throw new AssertionError("The answer departs from the OpenAPI document:\n" + String.join("\n", violations));
+            }
+            // -Dcontract.survey=true lists every departure on stderr and goes on, to see them all in one run.
+            violations.forEach(violation -> System.err.println("CONTRACT " + violation));
             return new ApiResponse(response.statusCode(), response.headers(), response.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private ResponseContract contract() {
+        return ResponseContract.of(base, this::document);
+    }
+
+    private String document(String url) {
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).build(),
+                    HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException("GET " + url + " answered " + response.statusCode());
+            }
+            return response.body();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
