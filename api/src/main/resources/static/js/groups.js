@@ -1,7 +1,8 @@
-// The groups page: create a group, list the groups one belongs to, open a group by its number.
+// The groups page: create a group, list the groups one belongs to and the invitations to answer,
+// open a group by its number.
 
 import './layout.js';
-import {get, post} from './api.js';
+import {del, get, post} from './api.js';
 import {busy, el, showError} from './dom.js';
 import {myGroups, notFoundOr, showMessage} from './follow.js';
 
@@ -23,6 +24,42 @@ function row(group) {
     return el('li', {class: 'group', dataset: {id: group.id}},
         el('a', {class: 'group-link', href: groupHref(group.id)}, group.name),
         ' ', el('span', {class: 'muted'}, `#${group.id}`));
+}
+
+const invitationBox = document.querySelector('#invitations');
+const invitationList = document.querySelector('#my-invitations');
+const invitationsError = document.querySelector('#invitations-error');
+
+async function invitations() {
+    try {
+        const pending = await get('/api/v1/invitations');
+        invitationBox.hidden = pending.length === 0;
+        document.querySelector('#invitation-count').textContent = `(${pending.length})`;
+        invitationList.replaceChildren(...pending.map(invitationRow));
+    } catch (error) {
+        invitationBox.hidden = false;
+        showError(invitationsError, error);
+    }
+}
+
+function invitationRow(invitation) {
+    const path = `/api/v1/invitations/${encodeURIComponent(invitation.id)}`;
+    const answer = (label, className, action) => {
+        const button = el('button', {type: 'button', class: className}, label);
+        button.addEventListener('click', async () => {
+            // A declined answer is null (204), a refused one undefined: only the latter leaves the row.
+            if (await busy(button, action, invitationsError) !== undefined) {
+                await Promise.all([invitations(), refresh()]);
+            }
+        });
+        return button;
+    };
+    return el('li', {class: 'invitation', dataset: {id: invitation.id}},
+        el('a', {class: 'group-link', href: groupHref(invitation.group_id)}, invitation.group_name),
+        ' ', el('span', {class: 'muted'}, `from ${invitation.invited_by}`), ' ',
+        answer('Accept', 'primary accept-invitation', () => post(`${path}/accept`, {})), ' ',
+        answer('Decline', 'decline-invitation', () => del(path)), ' ',
+        answer('Decline and block', 'block-invitation', () => del(`${path}?block=true`)));
 }
 
 const groupHref = id => `/groups/${encodeURIComponent(id)}`;
@@ -70,3 +107,4 @@ open.addEventListener('submit', async event => {
 });
 
 refresh();
+invitations();

@@ -70,17 +70,17 @@ window.addEventListener('popstate', () => {
     show();
 });
 
-/** Says what "mark all read" will mark, given the filters: the API's marker knows only sources. */
+/** Says what "mark all read" will mark, given the filters: the API's marker knows sources and folders. */
 function describeMarkAll() {
-    if (filters.folderId && markerCovers({...filters, folderId: ''})) {
-        markAll.textContent = 'Mark shown read';
-        markScope.textContent = `Marks the items of ${folderName(filters.folderId)} loaded below.`;
-    } else if (!markerCovers(filters)) {
+    if (!markerCovers(filters)) {
         markAll.textContent = 'Mark shown read';
         markScope.textContent = 'Marks the items loaded below (media and tag filters are on).';
     } else if (filters.sourceId) {
         markAll.textContent = 'Mark all read';
         markScope.textContent = `Marks everything from ${sourceTitle(filters.sourceId)} up to the newest item shown.`;
+    } else if (filters.folderId) {
+        markAll.textContent = 'Mark all read';
+        markScope.textContent = `Marks everything in ${folderName(filters.folderId)} up to the newest item shown.`;
     } else {
         markAll.textContent = 'Mark all read';
         markScope.textContent = '';
@@ -95,8 +95,8 @@ markAll.addEventListener('click', () => busy(markAll, async () => {
     }
     let marked;
     if (markerCovers(filters)) {
-        const result = await post('/api/v1/markers',
-            filters.sourceId ? {up_to_id: loaded[0].id, source_id: filters.sourceId} : {up_to_id: loaded[0].id});
+        const result = await post('/api/v1/markers', filters.sourceId ? {up_to_id: loaded[0].id, source_id: filters.sourceId}
+            : filters.folderId ? {up_to_id: loaded[0].id, folder_id: filters.folderId} : {up_to_id: loaded[0].id});
         marked = result.marked;
         loaded.forEach(timeline.showRead);
     } else {

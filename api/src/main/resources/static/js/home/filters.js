@@ -60,9 +60,9 @@ export function anySet(filters) {
         || filters.unread;
 }
 
-/** Whether the API's "mark all up to" can honour the filters: it knows a source, not media, tags or folders. */
+/** Whether the API's "mark all up to" can honour the filters: it knows a source or a folder, not media or tags. */
 export function markerCovers(filters) {
-    return filters.media.length === 0 && !filters.tag && !filters.folderId;
+    return filters.media.length === 0 && !filters.tag;
 }
 
 /**

@@ -17,6 +17,10 @@ public record Account(String username, String passwordHash, @Nullable String ema
         Objects.requireNonNull(createdAt, "createdAt");
     }
 
+    Account withPasswordHash(String hash) {
+        return new Account(username, hash, email, feedToken, createdAt);
+    }
+
     Account withFeedToken(String token) {
         return new Account(username, passwordHash, email, token, createdAt);
     }

@@ -3,12 +3,12 @@ package dev.tributary.api.account;
 import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Ids;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Email;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
@@ -21,9 +21,6 @@ import org.springframework.web.bind.annotation.RestController;
 /** Registration, and the caller's own account ({@code /me}). */
 @RestController
 class AccountController {
-
-    /** bcrypt reads at most 72 bytes; a longer password would be silently cut, so it is refused. */
-    private static final int MAX_PASSWORD_BYTES = 72;
 
     private final Accounts accounts;
 
@@ -42,15 +39,20 @@ class AccountController {
     record AccountView(String id, String username, Instant createdAt) {
     }
 
-    /** The caller's own account, with the secret of their private feed url. */
-    record MeView(String id, String username, Instant createdAt, String feedToken) {
+    /**
+     * The caller's own account, with the secret of their private feed url when the caller is the
+     * person themselves (their session or personal token): an app acting for them reads the
+     * timeline through the API and has no use for a url that outlives its withdrawal.
+     */
+    record MeView(String id, String username, Instant createdAt,
+            @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String feedToken) {
     }
 
     @PostMapping("/api/v1/accounts")
     @ResponseStatus(HttpStatus.CREATED)
     AccountView register(@Valid @RequestBody Registration registration) {
-        if (registration.password().getBytes(StandardCharsets.UTF_8).length > MAX_PASSWORD_BYTES) {
-            throw ApiProblem.invalid("password", "must be at most 72 bytes in UTF-8");
+        if (!PasswordRules.fitsBcrypt(registration.password())) {
+            throw ApiProblem.invalid("password", PasswordRules.TOO_LONG);
         }
         try {
             StoredAccount account = accounts.register(registration.username(), registration.password(), registration.email());
@@ -62,17 +64,17 @@ class AccountController {
 
     @GetMapping("/api/v1/me")
     MeView me(Caller caller) {
-        return me(accounts.find(caller.userId()).orElseThrow(() -> ApiProblem.notFound("account")));
+        return me(caller, accounts.find(caller.userId()).orElseThrow(() -> ApiProblem.notFound("account")));
     }
 
     /** Replaces the private feed url's secret; the old url stops working at once. */
     @PostMapping("/api/v1/me/feed_token")
     MeView rotateFeedToken(Caller caller) {
-        return me(accounts.rotateFeedToken(caller.userId()));
+        return me(caller, accounts.rotateFeedToken(caller.userId()));
     }
 
-    private static MeView me(StoredAccount account) {
+    private static MeView me(Caller caller, StoredAccount account) {
         return new MeView(Ids.format(account.id()), account.body().username(), account.body().createdAt(),
-                account.body().feedToken());
+                caller.credential().firstParty() ? account.body().feedToken() : null);
     }
 }

@@ -82,6 +82,12 @@ public class Accounts {
         return password != null && passwords.matches(password, account.passwordHash());
     }
 
+    /** Sets a new password; the caller has checked the old one and the new one's form. */
+    public StoredAccount changePassword(long id, String password) {
+        Account account = store.get(AccountKinds.ACCOUNT, id).body();
+        return stored(store.put(AccountKinds.ACCOUNT, id, account.withPasswordHash(passwords.encode(password))));
+    }
+
     /** Gives the account a new feed token: the old private feed url stops working at once. */
     public StoredAccount rotateFeedToken(long id) {
         Account account = store.get(AccountKinds.ACCOUNT, id).body();

@@ -13,13 +13,16 @@ import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Ids;
 import dev.tributary.api.web.Paging;
 import dev.tributary.pubsub.Group;
+import dev.tributary.pubsub.GroupInvitations;
 import dev.tributary.pubsub.Groups;
+import dev.tributary.pubsub.Invitation;
 import dev.tributary.pubsub.Stored;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
@@ -37,8 +40,10 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
 /**
  * Groups. They are public: anyone may read one and its feed, or follow it; only members post.
- * The owner may add and remove anyone but themselves; anyone may add (join) or remove (leave)
- * themselves. The owner cannot leave, so a group always has someone to run it.
+ * Anyone may join (add themselves) or leave (remove themselves, refusing further invitations with
+ * {@code block=true}); the owner invites others, who become members only by accepting (see
+ * {@link InvitationController}), since members receive the group's posts at home. The owner may
+ * remove anyone but themselves, and cannot leave, so a group always has someone to run it.
  */
 @RestController
 class GroupController {
@@ -48,8 +53,11 @@ class GroupController {
     private final Posts posts;
     private final ItemViews itemViews;
     private final SourcePages pages;
+    private final GroupInvitations invitations;
 
-    GroupController(Groups groups, Accounts accounts, Posts posts, ItemViews itemViews, SourcePages pages) {
+    GroupController(Groups groups, Accounts accounts, Posts posts, ItemViews itemViews, SourcePages pages,
+            GroupInvitations invitations) {
+        this.invitations = invitations;
         this.groups = groups;
         this.accounts = accounts;
         this.posts = posts;
@@ -104,23 +112,38 @@ class GroupController {
         return response.body(members);
     }
 
-    /** 201 when added now, 200 if they already were a member. */
+    /**
+     * Joining (naming oneself): 201 when added now, 200 if already a member. Naming someone else
+     * (the owner only): 202 with the invitation they may accept, 200 with the membership if they
+     * already are a member, 422 {@code invitations_refused} if they blocked the group.
+     */
     @PostMapping("/api/v1/groups/{id}/members")
-    ResponseEntity<MemberView> addMember(Caller caller, @PathVariable String id, @Valid @RequestBody NewMember request) {
+    ResponseEntity<?> addMember(Caller caller, @PathVariable String id, @Valid @RequestBody NewMember request) {
         Stored<Group> group = find(id);
         StoredAccount person = accounts.findByUsername(request.username()).orElseThrow(() -> ApiProblem.unprocessable(
                 "no-such-user", "no_such_user", "Nobody is called '" + request.username() + "'."));
-        if (person.id() != caller.userId() && group.body().ownerId() != caller.userId()) {
-            throw ApiProblem.forbidden("Only the group's owner may add others; anyone may join.");
+        MemberView member = new MemberView(Ids.format(group.id()), Ids.format(person.id()), person.body().username());
+        if (person.id() == caller.userId()) {
+            boolean added = groups.addMember(group.id(), person.id());
+            return ResponseEntity.status(added ? HttpStatus.CREATED : HttpStatus.OK).body(member);
         }
-        boolean added = groups.addMember(group.id(), person.id());
-        return ResponseEntity.status(added ? HttpStatus.CREATED : HttpStatus.OK).body(new MemberView(Ids.format(group.id()),
-                Ids.format(person.id()), person.body().username()));
+        if (group.body().ownerId() != caller.userId()) {
+            throw ApiProblem.forbidden("Only the group's owner may invite others; anyone may join.");
+        }
+        if (groups.isMember(group.id(), person.id())) {
+            return ResponseEntity.ok(member);
+        }
+        Invitation invitation = invitations.invite(group.id(), caller.userId(), person.id());
+        Map<Long, String> names = Map.of(person.id(), person.body().username(), caller.userId(),
+                accounts.find(caller.userId()).map(a -> a.body().username()).orElse(""));
+        return ResponseEntity.status(HttpStatus.ACCEPTED).body(InvitationController.view(invitation, group, names));
     }
 
+    /** Removes a member (the owner) or leaves (oneself); {@code block=true} on leaving refuses further invitations. */
     @DeleteMapping("/api/v1/groups/{id}/members/{username}")
     @ResponseStatus(HttpStatus.NO_CONTENT)
-    void removeMember(Caller caller, @PathVariable String id, @PathVariable String username) {
+    void removeMember(Caller caller, @PathVariable String id, @PathVariable String username,
+            @RequestParam(defaultValue = "false") boolean block) {
         Stored<Group> group = find(id);
         StoredAccount person = accounts.findByUsername(username).orElseThrow(() -> ApiProblem.notFound("member"));
         boolean owner = group.body().ownerId() == caller.userId();
@@ -130,7 +153,10 @@ class GroupController {
         if (person.id() == group.body().ownerId()) {
             throw ApiProblem.conflict("The owner cannot leave their own group.");
         }
-        if (!groups.removeMember(group.id(), person.id())) {
+        boolean removed = groups.removeMember(group.id(), person.id());
+        if (block && person.id() == caller.userId()) {
+            invitations.block(caller.userId(), group.id());
+        } else if (!removed) {
             throw ApiProblem.notFound("member");
         }
     }

@@ -3,7 +3,9 @@ package dev.tributary.api.oauth;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.jwk.RSAKey;
 import dev.tributary.api.security.BearerTokenAuthenticator;
+import dev.tributary.api.security.Revocations;
 import dev.tributary.api.web.Caller;
+import dev.tributary.api.web.Credential;
 import dev.tributary.api.web.Scope;
 import java.util.Arrays;
 import java.util.Collection;
@@ -83,7 +85,9 @@ final class AccessTokenAuthenticator implements BearerTokenAuthenticator {
         if (userId <= 0 || revoked.isRevoked(subject, tokenId, grantId)) {
             return Optional.empty();
         }
-        return Optional.of(new Caller(userId, scopes(jwt.getClaim(AccessTokenClaims.SCOPE))));
+        Credential app = new Credential(Credential.Kind.APP,
+                Set.of(Revocations.grantKey(grantId), Revocations.accessTokenKey(tokenId)));
+        return Optional.of(new Caller(userId, scopes(jwt.getClaim(AccessTokenClaims.SCOPE)), app));
     }
 
     /** RFC 9068's space-separated string; a list is read too. Unknown scopes grant nothing. */

@@ -21,7 +21,8 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class AppController {
 
-    private static final List<String> AUTH_METHODS = List.of(
+    /** The client authentication methods an app may register, and so the ones the server advertises. */
+    static final List<String> AUTH_METHODS = List.of(
             ClientAuthenticationMethod.CLIENT_SECRET_BASIC.getValue(),
             ClientAuthenticationMethod.CLIENT_SECRET_POST.getValue(),
             ClientAuthenticationMethod.NONE.getValue());

@@ -26,6 +26,7 @@ import org.springframework.security.oauth2.server.authorization.token.OAuth2Toke
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.LoginUrlAuthenticationEntryPoint;
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
+import org.springframework.security.web.util.matcher.OrRequestMatcher;
 
 /**
  * The OAuth 2.1 authorization server: authorization code with PKCE, refresh and revocation, and
@@ -47,6 +48,8 @@ class AuthorizationServerConfiguration {
         http.securityMatcher(server.getEndpointsMatcher())
                 .with(server, as -> as
                         .authorizationEndpoint(endpoint -> endpoint.consentPage(CONSENT_PAGE))
+                        .authorizationServerMetadataEndpoint(metadata -> metadata
+                                .authorizationServerMetadataCustomizer(AdvertisedMetadata::customize))
                         .clientAuthentication(clientAuthentication -> clientAuthentication
                                 .authenticationConverter(new PublicClientRevocation.Converter(
                                         settings.getTokenRevocationEndpoint()))
@@ -55,7 +58,11 @@ class AuthorizationServerConfiguration {
                 // A browser sent to authorize an app without a session signs in first, then comes back.
                 .exceptionHandling(errors -> errors.defaultAuthenticationEntryPointFor(
                         new LoginUrlAuthenticationEntryPoint("/login"),
-                        PathPatternRequestMatcher.withDefaults().matcher(settings.getAuthorizationEndpoint())));
+                        PathPatternRequestMatcher.withDefaults().matcher(settings.getAuthorizationEndpoint()))
+                        .defaultAuthenticationEntryPointFor(new ClientAuthenticationRequired(), new OrRequestMatcher(
+                                PathPatternRequestMatcher.withDefaults().matcher(settings.getTokenEndpoint()),
+                                PathPatternRequestMatcher.withDefaults().matcher(settings.getTokenRevocationEndpoint()),
+                                PathPatternRequestMatcher.withDefaults().matcher(settings.getTokenIntrospectionEndpoint()))));
         return http.build();
     }
 

@@ -8,8 +8,12 @@ import java.util.List;
  */
 record ImportResult(int imported, int skipped, List<ImportError> errors, List<FolderError> folderErrors) {
 
-    /** An outline that could not be subscribed to. */
-    record ImportError(String url, String message) {
+    /**
+     * An outline that could not be subscribed to, with a stable {@code reason} key: a refused
+     * feed's (as its 422 would say) or {@code too_many_subscriptions} once the person follows as
+     * many as they may (every later new outline is then skipped for that reason, unregistered).
+     */
+    record ImportError(String url, String reason, String message) {
     }
 
     /** A folder of the document that could not be made (too many folders, a name the rules refuse). */

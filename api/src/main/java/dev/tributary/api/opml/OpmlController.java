@@ -11,6 +11,9 @@ import dev.tributary.pubsub.FolderLimitException;
 import dev.tributary.pubsub.Folders;
 import dev.tributary.pubsub.InvalidNameException;
 import dev.tributary.pubsub.Names;
+import dev.tributary.pubsub.PersonQuotas;
+import dev.tributary.pubsub.Quota;
+import dev.tributary.pubsub.QuotaExceededException;
 import dev.tributary.pubsub.Source;
 import dev.tributary.pubsub.SourceKind;
 import dev.tributary.pubsub.Sources;
@@ -39,8 +42,9 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The caller's feed subscriptions as OPML, out and in, with their folders and the caller's titles.
- * An import registers each feed to be crawled soon without fetching it now (hundreds of feeds would
- * otherwise take minutes); a feed that then fails shows its error on its source. Nested outlines
+ * An import fetches each new feed once ({@link FeedChecks}): a dead url is listed among the errors
+ * with why, not imported; feeds past the check budget are registered unfetched, titled from their
+ * outline until the first fetch, and a feed that then fails shows its error on its source. Nested outlines
  * become folders (the innermost named one, see {@link OpmlReader}); a new subscription takes its
  * outline's title; an import only adds (an existing subscription keeps its title and media filter,
  * and is filed in the document's folders beside its own).
@@ -54,14 +58,19 @@ class OpmlController {
 
     private final Subscriptions subscriptions;
     private final Sources sources;
-    private final FeedResolver feeds;
+    private final FeedChecks checks;
     private final Folders folders;
+    private final PersonQuotas quotas;
+    private final FeedResolver resolver;
 
-    OpmlController(Subscriptions subscriptions, Sources sources, FeedResolver feeds, Folders folders) {
+    OpmlController(Subscriptions subscriptions, Sources sources, FeedChecks checks, Folders folders, PersonQuotas quotas,
+            FeedResolver resolver) {
         this.folders = folders;
+        this.quotas = quotas;
+        this.resolver = resolver;
         this.subscriptions = subscriptions;
         this.sources = sources;
-        this.feeds = feeds;
+        this.checks = checks;
     }
 
     /** Mapped literally: Spring 6+ matches no suffix patterns, so {@code .opml} is part of the path. */
@@ -97,7 +106,7 @@ class OpmlController {
                 .body(document);
     }
 
-    @PostMapping(path = "/api/v1/subscriptions/import", consumes = {"text/x-opml", "application/xml"})
+    @PostMapping(path = "/api/v1/subscriptions/import", consumes = {"text/x-opml", "application/xml", "text/xml"})
     ImportResult importOpml(Caller caller, @RequestBody byte[] document) {
         List<OpmlFeed> outlines;
         try {
@@ -111,21 +120,41 @@ class OpmlController {
         Map<String, Long> folderIds = new HashMap<>();
         Map<String, FolderError> folderErrors = new LinkedHashMap<>();
         Map<Long, Set<Long>> filings = new LinkedHashMap<>();
+        QuotaExceededException full = null;
+        Set<String> pastLimit = pastLimit(caller, outlines);
+        Map<String, FeedChecks.Checked> checked = checks.check(outlines.stream().map(OpmlFeed::xmlUrl)
+                .filter(url -> !pastLimit.contains(url)).toList());
         for (OpmlFeed outline : outlines) {
-            Stored<Source> source;
-            try {
-                source = feeds.register(outline.xmlUrl());
-            } catch (FeedRejectedException e) {
-                errors.add(new ImportError(echo(outline.xmlUrl()), e.getMessage()));
+            if (pastLimit.contains(outline.xmlUrl())) {
+                errors.add(refused(outline, new QuotaExceededException(Quota.SUBSCRIPTIONS, quotas.limit(Quota.SUBSCRIPTIONS))));
                 continue;
             }
+            FeedChecks.Checked outcome = checked.get(outline.xmlUrl());
+            if (outcome.source() == null) {
+                errors.add(new ImportError(echo(outline.xmlUrl()), outcome.reason(), outcome.refusal()));
+                continue;
+            }
+            Stored<Source> source = outcome.source();
+            if (full != null && subscriptions.find(caller.userId(), source.id()).isEmpty()) {
+                errors.add(refused(outline, full));
+                continue;
+            }
+            if (!outcome.fetched()) {
+                provisionalTitle(source, outline);
+            }
             // Subscribing again would reset a media filter the person chose: known ones are left alone.
-            if (subscriptions.find(caller.userId(), source.id()).isPresent()
-                    || !subscriptions.subscribe(caller.userId(), source.id(), null).created()) {
-                skipped++;
-            } else {
-                imported++;
-                title(caller, source, outline.title());
+            try {
+                if (subscriptions.find(caller.userId(), source.id()).isPresent()
+                        || !subscriptions.subscribe(caller.userId(), source.id(), null).created()) {
+                    skipped++;
+                } else {
+                    imported++;
+                    title(caller, source, outline.title());
+                }
+            } catch (QuotaExceededException e) {
+                full = e;
+                errors.add(refused(outline, e));
+                continue;
             }
             Long folder = outline.folder() == null ? null : folder(caller, outline.folder(), folderIds, folderErrors);
             Set<Long> in = filings.computeIfAbsent(source.id(), id -> new LinkedHashSet<>());
@@ -142,6 +171,55 @@ class OpmlController {
             }
         });
         return new ImportResult(imported, skipped, errors, List.copyOf(folderErrors.values()));
+    }
+
+    /**
+     * A feed registered unfetched has no title of its own yet (and would show as its url): the
+     * outline's title and web page stand in until the first fetch replaces them with the feed's.
+     */
+    private void provisionalTitle(Stored<Source> source, OpmlFeed outline) {
+        if (source.body().title() != null || outline.title() == null || outline.title().isBlank()) {
+            return;
+        }
+        try {
+            sources.describe(source.id(), Names.clean("title", outline.title(), Subscriptions.MAX_TITLE_LENGTH),
+                    source.body().siteUrl() != null ? source.body().siteUrl() : outline.htmlUrl());
+        } catch (InvalidNameException e) {
+            // it shows as its url until fetched, as before
+        }
+    }
+
+    /**
+     * The outlines that would take the person past their subscription limit, in document order
+     * after the room left: not fetched or registered, as nobody would read them. Ones they follow
+     * already take no room. The limit itself is enforced again, race-free, where each subscription is stored.
+     */
+    private Set<String> pastLimit(Caller caller, List<OpmlFeed> outlines) {
+        long room = quotas.limit(Quota.SUBSCRIPTIONS) - subscriptions.count(caller.userId());
+        Set<String> past = new LinkedHashSet<>();
+        for (String url : new LinkedHashSet<>(outlines.stream().map(OpmlFeed::xmlUrl).toList())) {
+            boolean followed;
+            try {
+                followed = resolver.find(url).filter(s -> subscriptions.find(caller.userId(), s.id()).isPresent()).isPresent();
+            } catch (FeedRejectedException malformed) {
+                followed = false; // the check below refuses it, saying why
+            }
+            if (followed) {
+                continue;
+            }
+            if (room > 0) {
+                room--;
+            } else {
+                past.add(url);
+            }
+        }
+        return past;
+    }
+
+    /** An outline past the person's subscription limit: listed with why, its feed left unfollowed. */
+    private static ImportError refused(OpmlFeed outline, QuotaExceededException e) {
+        return new ImportError(echo(outline.xmlUrl()), e.quota().reason(), "not subscribed: you follow " + e.limit()
+                + " feeds, people and groups, the most a person may; unsubscribe from some and import again");
     }
 
     /** A new subscription takes its outline's title when it differs from the source's (a refused title is left out). */

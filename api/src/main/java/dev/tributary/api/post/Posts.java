@@ -3,6 +3,7 @@ package dev.tributary.api.post;
 import dev.tributary.api.account.Account;
 import dev.tributary.api.account.Accounts;
 import dev.tributary.api.account.StoredAccount;
+import dev.tributary.api.ratelimit.ActionRates;
 import dev.tributary.api.subscription.OwnSource;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.pubsub.Groups;
@@ -10,6 +11,7 @@ import dev.tributary.pubsub.Item;
 import dev.tributary.pubsub.Items;
 import dev.tributary.pubsub.MediaType;
 import dev.tributary.pubsub.NewItem;
+import dev.tributary.pubsub.NotAMemberException;
 import dev.tributary.pubsub.PublishResult;
 import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.Source;
@@ -45,9 +47,12 @@ public class Posts {
     private final Sources sources;
     private final Accounts accounts;
     private final OwnSource ownSource;
+    private final ActionRates rates;
     private final Clock clock = Clock.systemUTC();
 
-    Posts(Publisher publisher, Groups groups, Items items, Sources sources, Accounts accounts, OwnSource ownSource) {
+    Posts(Publisher publisher, Groups groups, Items items, Sources sources, Accounts accounts, OwnSource ownSource,
+            ActionRates rates) {
+        this.rates = rates;
         this.publisher = publisher;
         this.groups = groups;
         this.items = items;
@@ -59,13 +64,19 @@ public class Posts {
     /** Publishes to the author's own source, subscribing them to it first so they see it at home. */
     public Stored<Item> publish(long authorId, PostRequest post) {
         NewItem item = compose(authorId, post);
+        rates.take(authorId, ActionRates.Action.POST);
         Stored<Source> own = ownSource.followed(authorId);
         return created(publisher.publish(own.id(), List.of(item)));
     }
 
-    /** @throws dev.tributary.pubsub.NotAMemberException if the author is not a member */
+    /** @throws NotAMemberException if the author is not a member */
     public Stored<Item> publishToGroup(long groupId, long authorId, PostRequest post) {
         NewItem item = compose(authorId, post);
+        if (!groups.isMember(groupId, authorId)) {
+            // checked again when publishing; asked first so that a refused post does not use the allowance
+            throw new NotAMemberException(groupId, authorId);
+        }
+        rates.take(authorId, ActionRates.Action.POST);
         return created(groups.post(groupId, authorId, item));
     }
 

@@ -8,7 +8,7 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** Puts the rate limit on {@code /api/**} and the Fever API, right after Spring Security has authenticated the caller. */
+/** Puts the rate limit on {@code /api/**}, the Fever API and the Google Reader API (sign-in included), right after Spring Security has authenticated the caller. */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(RateLimitSettings.class)
 class RateLimitConfiguration {
@@ -18,7 +18,7 @@ class RateLimitConfiguration {
             ObjectProvider<SecurityFilterProperties> security) {
         FilterRegistrationBean<RateLimitFilter> registration =
                 new FilterRegistrationBean<>(new RateLimitFilter(buckets, settings, problems));
-        registration.addUrlPatterns("/api/*", "/fever/*", "/fever");
+        registration.addUrlPatterns("/api/*", "/fever/*", "/fever", "/reader/*", "/accounts/ClientLogin");
         int securityOrder = security.getIfAvailable(SecurityFilterProperties::new).getOrder();
         registration.setOrder(securityOrder + 1);
         return registration;

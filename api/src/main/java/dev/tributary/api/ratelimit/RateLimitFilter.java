@@ -56,11 +56,8 @@ class RateLimitFilter extends OncePerRequestFilter {
             throws ServletException, IOException {
         Bucket bucket = take(request);
         if (bucket != null) {
-            response.setHeader("RateLimit-Limit", Integer.toString(bucket.limit()));
-            response.setHeader("RateLimit-Remaining", Long.toString(bucket.remaining()));
-            response.setHeader("RateLimit-Reset", Long.toString(bucket.resetSeconds()));
+            headers(response, bucket);
             if (bucket.exceeded()) {
-                response.setHeader("Retry-After", Long.toString(bucket.resetSeconds()));
                 problems.write(request, response, HttpStatus.TOO_MANY_REQUESTS, "too-many-requests",
                         "Over the limit of " + bucket.limit() + " requests per " + settings.window().toSeconds()
                                 + " s; try again in " + bucket.resetSeconds() + " s.");
@@ -70,18 +67,35 @@ class RateLimitFilter extends OncePerRequestFilter {
         chain.doFilter(request, response);
     }
 
+    /** The {@code RateLimit-*} headers of a bucket, and {@code Retry-After} once it is exceeded. */
+    static void headers(HttpServletResponse response, Bucket bucket) {
+        response.setHeader("RateLimit-Limit", Integer.toString(bucket.limit()));
+        response.setHeader("RateLimit-Remaining", Long.toString(bucket.remaining()));
+        response.setHeader("RateLimit-Reset", Long.toString(bucket.resetSeconds()));
+        if (bucket.exceeded()) {
+            response.setHeader("Retry-After", Long.toString(bucket.resetSeconds()));
+        }
+    }
+
+    /** The bucket of requests without a valid token from one client address. */
+    static String addressKey(RateLimitSettings settings, String address) {
+        return "ratelimit:" + settings.anonymousRequests() + "/" + settings.window().toMillis() + ":addr:" + address;
+    }
+
     private @Nullable Bucket take(HttpServletRequest request) {
         String token = bearerToken(request);
         Caller caller = authenticatedCaller();
         String feverKey = feverKey(request);
-        int limit = caller != null || feverKey != null ? settings.requests() : settings.anonymousRequests();
+        String readerAuth = readerAuth(request);
+        int limit = caller != null || feverKey != null || readerAuth != null ? settings.requests() : settings.anonymousRequests();
         // The limit and window are in the key: a changed setting starts new buckets instead of
         // judging old counts by it. A browser session counts against its person; a Fever app
-        // (which only its controller authenticates) against its api_key.
-        String key = "ratelimit:" + limit + "/" + settings.window().toMillis() + ":"
-                + (feverKey != null ? "fever:" + sha256(feverKey)
-                        : caller == null ? "addr:" + request.getRemoteAddr()
-                        : token != null ? "token:" + sha256(token) : "session:" + caller.userId());
+        // (which only its controller authenticates) against its api_key, a Google Reader app against its Auth value.
+        String key = feverKey == null && readerAuth == null && caller == null ? addressKey(settings, request.getRemoteAddr())
+                : "ratelimit:" + limit + "/" + settings.window().toMillis() + ":"
+                        + (feverKey != null ? "fever:" + sha256(feverKey)
+                                : readerAuth != null ? "greader:" + sha256(readerAuth)
+                                : token != null ? "token:" + sha256(token) : "session:" + caller.userId());
         try {
             return buckets.take(key, limit, settings.window());
         } catch (RuntimeException unreachable) {
@@ -107,6 +121,17 @@ class RateLimitFilter extends OncePerRequestFilter {
         }
         String key = request.getParameter("api_key");
         return key == null || key.isBlank() ? null : key.strip();
+    }
+
+    /** The Auth value of a Google Reader call ({@code GoogleLogin auth=…}), which only its interceptor checks. */
+    private static @Nullable String readerAuth(HttpServletRequest request) {
+        String header = request.getHeader("Authorization");
+        String scheme = "GoogleLogin auth=";
+        if (header == null || !header.regionMatches(true, 0, scheme, 0, scheme.length())) {
+            return null;
+        }
+        String auth = header.substring(scheme.length()).strip();
+        return auth.isEmpty() || auth.length() > 200 ? null : auth;
     }
 
     private static @Nullable String bearerToken(HttpServletRequest request) {

@@ -1,5 +1,6 @@
 package dev.tributary.api.reaction;
 
+import dev.tributary.api.ratelimit.ActionRates;
 import dev.tributary.api.web.Paging;
 import dev.tributary.storage.IdGenerator;
 import java.time.Clock;
@@ -28,9 +29,11 @@ class Comments {
     private final ReactionCounts counts;
     private final IdGenerator ids;
     private final Transactions tx;
+    private final ActionRates rates;
     private final Clock clock = Clock.systemUTC();
 
-    Comments(JdbcClient jdbc, ReactionCounts counts, IdGenerator ids, Transactions tx) {
+    Comments(JdbcClient jdbc, ReactionCounts counts, IdGenerator ids, Transactions tx, ActionRates rates) {
+        this.rates = rates;
         this.jdbc = jdbc;
         this.counts = counts;
         this.ids = ids;
@@ -62,7 +65,9 @@ class Comments {
         return jdbc.sql("SELECT * FROM comments WHERE id = ?").param(commentId).query(ROW).optional();
     }
 
+    /** @throws dev.tributary.api.web.ApiProblem 429 if the person has written their comments for this minute */
     Comment add(long itemId, long userId, String text) {
+        rates.take(userId, ActionRates.Action.COMMENT);
         Comment comment = new Comment(ids.next(), itemId, userId, text, clock.instant().truncatedTo(ChronoUnit.MICROS));
         tx.run("add a comment to " + itemId, () -> {
             jdbc.sql("INSERT INTO comments (item_id, id, user_id, text, created_at) VALUES (?, ?, ?, ?, ?)")

@@ -28,16 +28,15 @@ public class PasswordLogin {
      */
     public StoredAccount authenticate(String username, String password, String clientAddress) {
         String name = username == null ? "" : username.toLowerCase(java.util.Locale.ROOT);
-        Optional<Duration> locked = throttle.lockedFor(name, clientAddress);
+        Optional<Duration> locked = throttle.attempt(name, clientAddress);
         if (locked.isPresent()) {
             throw new LoginRefusedException("Too many failed logins; try again later.", locked.get());
         }
         Optional<StoredAccount> account = accounts.findByUsername(name);
         if (account.isPresent() && accounts.passwordMatches(account.get().body(), password)) {
-            throttle.succeeded(name);
+            throttle.succeeded(name, clientAddress);
             return account.get();
         }
-        throttle.failed(name, clientAddress);
         throw new LoginRefusedException("Wrong username or password.", null);
     }
 }

@@ -15,20 +15,28 @@ import org.springframework.stereotype.Component;
 
 /**
  * 401 and 403 of the API as problem details, with the RFC 6750 {@code WWW-Authenticate} header
- * (naming {@code invalid_token} or {@code insufficient_scope}) that OAuth clients act on.
+ * (naming {@code invalid_token} or {@code insufficient_scope}) that OAuth clients act on. A 401
+ * counts against its address's rate limit and carries its headers ({@link UnauthenticatedLimit}).
  */
 @Component
 class SecurityProblems implements AuthenticationEntryPoint, AccessDeniedHandler {
 
     private final ProblemWriter problems;
+    private final UnauthenticatedLimit limit;
 
-    SecurityProblems(ProblemWriter problems) {
+    SecurityProblems(ProblemWriter problems, UnauthenticatedLimit limit) {
         this.problems = problems;
+        this.limit = limit;
     }
 
     @Override
     public void commence(HttpServletRequest request, HttpServletResponse response, AuthenticationException failure)
             throws IOException {
+        if (limit.overLimit(request, response)) {
+            problems.write(request, response, HttpStatus.TOO_MANY_REQUESTS, "too-many-requests",
+                    "Too many requests without a valid token from this address; try again after Retry-After seconds.");
+            return;
+        }
         if (failure instanceof InvalidBearerTokenException) {
             response.setHeader("WWW-Authenticate", "Bearer error=\"invalid_token\", error_description=\""
                     + failure.getMessage() + "\"");

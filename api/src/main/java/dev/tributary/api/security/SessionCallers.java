@@ -2,6 +2,7 @@ package dev.tributary.api.security;
 
 import dev.tributary.api.web.Scope;
 import dev.tributary.api.web.Caller;
+import dev.tributary.api.web.Credential;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
@@ -98,7 +99,8 @@ final class SessionCallers implements SecurityContextRepository {
             return null;
         }
         try {
-            return new Caller(Long.parseLong(signedIn.getName()), Set.of(Scope.READ, Scope.WRITE));
+            return new Caller(Long.parseLong(signedIn.getName()), Set.of(Scope.READ, Scope.WRITE),
+                    new Credential(Credential.Kind.SESSION, Set.of(Revocations.sessionKey(session.getId()))));
         } catch (NumberFormatException notOurs) {
             return null;
         }

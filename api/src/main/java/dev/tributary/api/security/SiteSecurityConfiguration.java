@@ -3,6 +3,7 @@ package dev.tributary.api.security;
 import dev.tributary.api.site.SitePaths;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -12,6 +13,7 @@ import org.springframework.security.authentication.ProviderManager;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.authentication.SavedRequestAwareAuthenticationSuccessHandler;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter.ReferrerPolicy;
 
 /**
@@ -35,21 +37,37 @@ class SiteSecurityConfiguration {
 
     @Bean
     @Order(3)
-    SecurityFilterChain siteSecurity(HttpSecurity http, PasswordLogin login) {
+    SecurityFilterChain siteSecurity(HttpSecurity http, PasswordLogin login, PersonSessions personSessions,
+            Revocations revocations) {
+        SavedRequestAwareAuthenticationSuccessHandler toSavedRequest = new SavedRequestAwareAuthenticationSuccessHandler();
         http.authorizeHttpRequests(requests -> requests
                         .requestMatchers("/oauth2/consent").authenticated()
                         .requestMatchers(HttpMethod.GET, SitePaths.signedIn()).authenticated()
                         .anyRequest().permitAll())
-                .csrf(csrf -> csrf.ignoringRequestMatchers("/websub/**", "/fever/**"))
+                .csrf(csrf -> csrf.ignoringRequestMatchers("/websub/**", "/fever/**", "/reader/**", "/accounts/ClientLogin"))
                 .headers(headers -> headers
                         .contentSecurityPolicy(csp -> csp.policyDirectives(CONTENT_SECURITY_POLICY))
                         .referrerPolicy(referrer -> referrer.policy(ReferrerPolicy.SAME_ORIGIN)))
-                .logout(logout -> logout.logoutSuccessUrl("/login?signed_out"))
+                // Before the session is invalidated: the streams it opened close on every node.
+                .logout(logout -> logout.logoutSuccessUrl("/login?signed_out")
+                        .addLogoutHandler((request, response, authentication) -> signedOut(request, revocations)))
                 // Its own manager: the context's only AuthenticationManager bean is the API's bearer one.
                 .authenticationManager(new ProviderManager(new PasswordLoginAuthenticationProvider(login)))
                 .formLogin(form -> form.loginPage("/login").failureHandler(SiteSecurityConfiguration::loginFailed)
+                        .successHandler((request, response, authentication) -> {
+                            // After session-fixation protection: this is the id the browser keeps.
+                            personSessions.signedIn(Long.parseLong(authentication.getName()), request.getSession().getId());
+                            toSavedRequest.onAuthenticationSuccess(request, response, authentication);
+                        })
                         .permitAll());
         return http.build();
+    }
+
+    private static void signedOut(HttpServletRequest request, Revocations revocations) {
+        HttpSession session = request.getSession(false);
+        if (session != null) {
+            revocations.announce(Revocations.sessionKey(session.getId()));
+        }
     }
 
     /** Back to the form, saying whether the password was wrong or the account is locked out (and for how long). */

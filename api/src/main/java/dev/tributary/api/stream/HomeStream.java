@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -31,6 +32,7 @@ final class HomeStream implements MessageListener {
     private static final InboxEvent WAKE = new InboxEvent(InboxEvent.Type.UNREAD, Long.MIN_VALUE);
 
     private final long userId;
+    private final Set<String> revocationKeys;
     private final long serial;
     private final SseEmitter emitter;
     private final ChannelTopic topic;
@@ -38,8 +40,9 @@ final class HomeStream implements MessageListener {
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean overflowed;
 
-    HomeStream(long userId, long serial, SseEmitter emitter) {
+    HomeStream(long userId, Set<String> revocationKeys, long serial, SseEmitter emitter) {
         this.userId = userId;
+        this.revocationKeys = Set.copyOf(revocationKeys);
         this.serial = serial;
         this.emitter = emitter;
         this.topic = new ChannelTopic(InboxEvent.channel(userId));
@@ -47,6 +50,11 @@ final class HomeStream implements MessageListener {
 
     long userId() {
         return userId;
+    }
+
+    /** Whether announcing {@code key} revoked the credential this stream was opened with. */
+    boolean openedWith(String key) {
+        return revocationKeys.contains(key);
     }
 
     /** Opening order on this node: the lowest of a person's streams is their oldest. */

@@ -1,10 +1,18 @@
 package dev.tributary.api.stream;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.tributary.api.security.Revocations;
+import dev.tributary.api.web.Caller;
+import dev.tributary.pubsub.Feature;
 import dev.tributary.pubsub.InboxEvent;
+import dev.tributary.pubsub.Switches;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -20,6 +28,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.data.redis.connection.Message;
+import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -33,7 +43,8 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * shared listener container (one connection for all; a channel is subscribed while any stream
  * of that person is open), so an event published by any node reaches streams on every node.
  * Each stream has one sender on a virtual thread; a stream ends on disconnect, timeout, error,
- * overflow, when its person opens one too many, or at shutdown, and always stops listening.
+ * overflow, when its person opens one too many, when the credential it was opened with is revoked
+ * (announced on {@link Revocations#CHANNEL} by any node), or at shutdown, and always stops listening.
  */
 @Component
 class HomeStreams implements SmartLifecycle, DisposableBean {
@@ -42,30 +53,49 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
 
     private final RedisMessageListenerContainer listeners;
     private final StreamWriter writer;
+    private final Switches switches;
     private final StreamSettings settings;
     private final ExecutorService senders = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("home-stream-", 0).factory());
     private final AtomicLong serials = new AtomicLong();
+    /**
+     * Revocations heard lately: a request authenticated just before a revocation may register its
+     * stream just after the announcement was handled, and is closed by this instead. A minute
+     * outlasts any request's way from authentication to registration.
+     */
+    private final Cache<String, Boolean> recentlyRevoked = Caffeine.newBuilder()
+            .expireAfterWrite(Duration.ofMinutes(1)).maximumSize(100_000).build();
     /** Open streams by person; guarded by {@code this}. */
     private final Map<Long, List<HomeStream>> open = new HashMap<>();
     private int count;
     private volatile boolean running;
 
     HomeStreams(RedisMessageListenerContainer listeners, StreamWriter writer, StreamSettings settings,
-            MeterRegistry meters) {
+            MeterRegistry meters, Switches switches) {
+        this.switches = switches;
         this.listeners = listeners;
         this.writer = writer;
         this.settings = settings;
+        listeners.addMessageListener(this::revoked, new ChannelTopic(Revocations.CHANNEL));
         Gauge.builder("tributary.api.streams", this, HomeStreams::openStreams)
                 .description("live home-timeline streams open on this node").register(meters);
     }
 
-    /** Opens a stream of the person's home timeline, first replaying what came after {@code lastEventId}. */
-    SseEmitter open(long userId, @Nullable Long lastEventId) {
-        HomeStream stream = new HomeStream(userId, serials.incrementAndGet(), new SseEmitter(settings.maxDuration().toMillis()));
+    /**
+     * Opens a stream of the caller's home timeline, first replaying what came after {@code lastEventId};
+     * it closes when the credential it was opened with is revoked.
+     */
+    SseEmitter open(Caller caller, @Nullable Long lastEventId) {
+        long userId = caller.userId();
+        HomeStream stream = new HomeStream(userId, caller.credential().revocationKeys(), serials.incrementAndGet(),
+                new SseEmitter(settings.maxDuration().toMillis()));
         HomeStream evicted = register(stream);
         if (evicted != null) {
             close(evicted);
+        }
+        if (caller.credential().revocationKeys().stream().anyMatch(key -> recentlyRevoked.getIfPresent(key) != null)) {
+            // Registered after its credential's revocation was handled: the scan could not see it.
+            close(stream);
         }
         stream.emitter().onCompletion(() -> close(stream));
         stream.emitter().onTimeout(() -> close(stream));
@@ -96,9 +126,45 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
         }
     }
 
+    /** Whether this node heard the revocation of {@code key} within the last minute (for tests). */
+    boolean revokedRecently(String key) {
+        return recentlyRevoked.getIfPresent(key) != null;
+    }
+
+    /** The person's streams open on this node (for tests). */
+    synchronized int openStreams(long userId) {
+        List<HomeStream> mine = open.get(userId);
+        return mine == null ? 0 : mine.size();
+    }
+
     /** Streams open on this node (for tests and metrics). */
     synchronized int openStreams() {
         return count;
+    }
+
+    /**
+     * Closes this node's streams opened with the credential a revocation names. Runs on the
+     * listener container's thread, which must not wait on Redis (unsubscribing does): the closes run
+     * on virtual threads.
+     */
+    private void revoked(Message message, byte @Nullable [] pattern) {
+        String key = new String(message.getBody(), StandardCharsets.UTF_8);
+        // Noted before the scan: a stream registered after the scan finds it (see open).
+        recentlyRevoked.put(key, Boolean.TRUE);
+        List<HomeStream> ended;
+        synchronized (this) {
+            ended = open.values().stream().flatMap(List::stream).filter(stream -> stream.openedWith(key)).toList();
+        }
+        if (!ended.isEmpty()) {
+            log.debug("Closing {} live streams of a revoked credential", ended.size());
+            ended.forEach(stream -> {
+                try {
+                    senders.execute(() -> close(stream));
+                } catch (RejectedExecutionException shuttingDown) {
+                    close(stream, false);
+                }
+            });
+        }
     }
 
     private synchronized @Nullable HomeStream register(HomeStream stream) {
@@ -161,6 +227,9 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
             Set<Long> replayed = lastEventId == null ? Set.of() : writer.replay(stream, lastEventId);
             writer.unread(stream);
             for (List<InboxEvent> batch; (batch = stream.next(settings.heartbeat())) != null; ) {
+                if (!switches.isOn(Feature.LIVE_STREAMS)) {
+                    break; // switched off under load: open streams end by their next event or heartbeat
+                }
                 if (batch.isEmpty()) {
                     writer.heartbeat(stream);
                 } else {

@@ -22,7 +22,9 @@ class StreamController {
     @GetMapping("/api/v1/streaming/home")
     ResponseEntity<SseEmitter> home(Caller caller,
             @RequestHeader(name = "Last-Event-ID", required = false) @Nullable String lastEventId) {
-        SseEmitter emitter = streams.open(caller.userId(), Ids.optional("Last-Event-ID", lastEventId));
+        // EventSource treats any error status as final and never reconnects: a Last-Event-ID that is
+        // not an id is ignored, and the stream starts from now.
+        SseEmitter emitter = streams.open(caller, Ids.lenient(lastEventId));
         // Reverse proxies (nginx) would otherwise buffer the stream.
         return ResponseEntity.ok().header("X-Accel-Buffering", "no").body(emitter);
     }

@@ -6,7 +6,13 @@ import dev.tributary.api.item.ItemView;
 import dev.tributary.api.item.ItemViews;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.Item;
+import dev.tributary.pubsub.Feature;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import dev.tributary.pubsub.Items;
+import dev.tributary.pubsub.Switches;
 import dev.tributary.pubsub.Stars;
 import dev.tributary.pubsub.TimelineEntry;
 import dev.tributary.pubsub.TimelineQuery;
@@ -73,25 +79,38 @@ class NewestPages {
     private final ItemViews views;
     private final JsonMapper json;
     private final boolean enabled;
+    private final Switches switches;
     private final Cache<Key, Entries> entries;
     private final Cache<Long, Rendered> rendered;
 
-    NewestPages(HomeFeed home, Stars stars, Items items, ItemViews views, JsonMapper json, PageCacheSettings settings) {
+    NewestPages(HomeFeed home, Stars stars, Items items, ItemViews views, JsonMapper json, PageCacheSettings settings,
+            Switches switches, ObjectProvider<MeterRegistry> registries) {
         this.home = home;
         this.stars = stars;
         this.items = items;
         this.views = views;
         this.json = json;
         this.enabled = settings.enabled();
+        this.switches = switches;
         this.entries = Caffeine.newBuilder().maximumSize(settings.people()).expireAfterWrite(TTL).build();
         this.rendered = Caffeine.newBuilder().maximumWeight(settings.itemBytes().toBytes())
                 .weigher((Long id, Rendered r) -> r.unread().length + r.read().length + 64)
                 .expireAfterWrite(TTL).build();
+        Gauge.builder("tributary.api.page.cache.pages", entries, Cache::estimatedSize)
+                .description("newest home pages kept in this node's page cache").register(registries.getIfAvailable(SimpleMeterRegistry::new));
     }
 
     /** The newest page of a person's home timeline ({@link TimelineQuery#isNewest}). */
     Page newest(long userId, int limit) {
         if (!enabled) {
+            return render(userId, limit);
+        }
+        if (!switches.isOn(Feature.PAGE_CACHE)) {
+            // Switched off because memory is short: give it back, then read MySQL as if disabled.
+            if (entries.estimatedSize() > 0 || rendered.estimatedSize() > 0) {
+                entries.invalidateAll();
+                rendered.invalidateAll();
+            }
             return render(userId, limit);
         }
         try {

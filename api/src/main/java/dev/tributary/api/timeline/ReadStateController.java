@@ -1,7 +1,7 @@
 package dev.tributary.api.timeline;
 
-import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.ApiProblem;
+import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.Ids;
 import dev.tributary.pubsub.Folders;
 import dev.tributary.pubsub.HomeFeed;
@@ -30,7 +30,7 @@ class ReadStateController {
     }
 
     /** What {@code POST /api/v1/markers} takes: ids as strings, like every id on the wire. */
-    record Marker(@Nullable String upToId, @Nullable String sourceId) {
+    record Marker(@Nullable String upToId, @Nullable String sourceId, @Nullable String folderId) {
     }
 
     /** How many entries a marker changed. */
@@ -61,13 +61,28 @@ class ReadStateController {
 
     @Operation(summary = "Mark read up to an id",
             description = "Marks read every entry of the caller's inbox (the whole unread horizon, not only the home timeline's "
-                    + "window) up to and including up_to_id, optionally only those of source_id; answers how many it marked. "
+                    + "window) up to and including up_to_id, optionally only those of source_id or of the sources filed in "
+                    + "folder_id (not both; another person's folder is a 404); answers how many it marked. "
                     + "Large markers are applied in batches of bounded size, one transaction each.")
     @PostMapping("/api/v1/markers")
     Marked marker(Caller caller, @RequestBody Marker marker) {
         long upTo = Ids.required("up_to_id", marker.upToId());
         Long sourceId = Ids.optional("source_id", marker.sourceId());
-        return new Marked(home.markReadUpTo(caller.userId(), upTo, sourceId));
+        Long folderId = Ids.optional("folder_id", marker.folderId());
+        if (folderId == null) {
+            return new Marked(home.markReadUpTo(caller.userId(), upTo, sourceId));
+        }
+        if (sourceId != null) {
+            throw ApiProblem.invalid("folder_id", "cannot be given with source_id");
+        }
+        if (folders.find(caller.userId(), folderId).isEmpty()) {
+            throw ApiProblem.notFound("folder");
+        }
+        int marked = 0;
+        for (long source : folders.sourcesIn(caller.userId(), folderId)) {
+            marked += home.markReadUpTo(caller.userId(), upTo, source);
+        }
+        return new Marked(marked);
     }
 
     /** Idempotent: marking what is already so is fine; only an entry outside the caller's inbox is a 404. */

@@ -3,6 +3,7 @@ package dev.tributary.api.token;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tributary.api.security.BearerTokenAuthenticator;
+import dev.tributary.api.security.Revocations;
 import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.ApiSettings;
 import java.nio.charset.StandardCharsets;
@@ -10,7 +11,6 @@ import java.util.HexFormat;
 import java.util.Optional;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.stereotype.Component;
@@ -23,16 +23,16 @@ import org.springframework.stereotype.Component;
 @Component
 class PersonalTokenAuthenticator implements BearerTokenAuthenticator, MessageListener {
 
-    static final String REVOKED_CHANNEL = "tokens:revoked";
+    static final String REVOKED_CHANNEL = PersonalTokens.REVOKED_CHANNEL;
 
     private final PersonalTokens tokens;
-    private final StringRedisTemplate redis;
+    private final Revocations revocations;
     private final Cache<String, Optional<Caller>> cache;
 
-    PersonalTokenAuthenticator(PersonalTokens tokens, StringRedisTemplate redis, ApiSettings settings,
+    PersonalTokenAuthenticator(PersonalTokens tokens, Revocations revocations, ApiSettings settings,
             RedisMessageListenerContainer listeners) {
         this.tokens = tokens;
-        this.redis = redis;
+        this.revocations = revocations;
         this.cache = Caffeine.newBuilder().maximumSize(100_000).expireAfterWrite(settings.tokenCacheTtl()).build();
         listeners.addMessageListener(this, new ChannelTopic(REVOKED_CHANNEL));
     }
@@ -48,15 +48,19 @@ class PersonalTokenAuthenticator implements BearerTokenAuthenticator, MessageLis
         return cache.get(key, k -> tokens.callerOf(HexFormat.of().parseHex(k)));
     }
 
-    /** Forgets a revoked token here and tells every other node to. */
+    /** Forgets a revoked token here and tells every node (this one too: what was derived from it) to. */
     void revoked(byte[] hash) {
         String key = HexFormat.of().formatHex(hash);
         cache.invalidate(key);
-        redis.convertAndSend(REVOKED_CHANNEL, key);
+        revocations.announce(Revocations.tokenKey(key));
     }
 
     @Override
     public void onMessage(Message message, byte[] pattern) {
-        cache.invalidate(new String(message.getBody(), StandardCharsets.US_ASCII));
+        String key = new String(message.getBody(), StandardCharsets.US_ASCII);
+        String token = Revocations.tokenKey("");
+        if (key.startsWith(token)) {
+            cache.invalidate(key.substring(token.length()));
+        }
     }
 }

@@ -1,8 +1,14 @@
 package dev.tributary.api.token;
 
+import dev.tributary.api.security.Revocations;
 import dev.tributary.api.web.Caller;
+import dev.tributary.api.web.Credential;
 import dev.tributary.api.web.Scope;
+import dev.tributary.pubsub.PersonQuotas;
+import dev.tributary.pubsub.Quota;
+import dev.tributary.pubsub.QuotaExceededException;
 import dev.tributary.storage.IdGenerator;
+import dev.tributary.storage.Transactions;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -33,18 +39,26 @@ public class PersonalTokens {
 
     /** The prefix of every personal access token. */
     public static final String PREFIX = "trb_";
-    /** Most tokens one person may hold; creation beyond it is refused. */
-    public static final int MAX_PER_USER = 100;
+    /**
+     * The Redis channel a revocation is announced on ({@code token:} and the revoked token's hash,
+     * hex, among other credentials' keys): every node forgets what it cached for that token, closes
+     * the streams it opened, and credentials derived from tokens re-check theirs.
+     */
+    public static final String REVOKED_CHANNEL = Revocations.CHANNEL;
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final JdbcClient jdbc;
     private final IdGenerator ids;
     private final Clock clock;
+    private final Transactions tx;
+    private final PersonQuotas quotas;
 
-    PersonalTokens(JdbcClient jdbc, IdGenerator ids) {
+    PersonalTokens(JdbcClient jdbc, IdGenerator ids, Transactions tx, PersonQuotas quotas) {
         this.jdbc = jdbc;
         this.ids = ids;
+        this.tx = tx;
+        this.quotas = quotas;
         this.clock = Clock.systemUTC();
     }
 
@@ -56,13 +70,17 @@ public class PersonalTokens {
     /**
      * Creates a token and returns it with its secret; with {@code feverUsername} the token also
      * signs in Fever apps, which send md5 of "username:token" as their key (only its SHA-256 is stored).
+     *
+     * @throws QuotaExceededException if the person holds {@code tributary.limits.tokens} tokens already
      */
     public IssuedToken create(long userId, String name, Set<Scope> scopes, @Nullable String feverUsername) {
         String secret = newSecret();
         byte[] feverKeyHash = feverUsername == null ? null : hash(feverKey(feverUsername, secret));
         PersonalToken token = new PersonalToken(ids.next(), userId, name, scopes,
                 clock.instant().truncatedTo(ChronoUnit.MICROS));
-        jdbc.sql("""
+        tx.run("create a token of " + userId, () -> {
+            quotas.claim(userId, Quota.TOKENS, () -> count(userId));
+            jdbc.sql("""
                 INSERT INTO personal_tokens (user_id, id, name, token_hash, scopes, created_at, fever_key_hash)
                 VALUES (:user, :id, :name, :hash, :scopes, :created, :fever)
                 """)
@@ -70,6 +88,7 @@ public class PersonalTokens {
                 .param("fever", feverKeyHash)
                 .param("scopes", encode(scopes)).param("created", Timestamp.from(token.createdAt()))
                 .update();
+        });
         return new IssuedToken(token, secret);
     }
 
@@ -97,10 +116,17 @@ public class PersonalTokens {
 
     /** Who a secret acts for, by its hash. */
     Optional<Caller> callerOf(byte[] secretHash) {
+        Credential credential = new Credential(Credential.Kind.PERSONAL_TOKEN, Set.of(Revocations.tokenKey(hex(secretHash))));
         return jdbc.sql("SELECT user_id, scopes FROM personal_tokens WHERE token_hash = :hash")
                 .param("hash", secretHash)
-                .query((rs, n) -> new Caller(rs.getLong(1), decode(rs.getString(2))))
+                .query((rs, n) -> new Caller(rs.getLong(1), decode(rs.getString(2)), credential))
                 .optional();
+    }
+
+    /** The token with this secret; empty if no token has it. */
+    public Optional<PersonalToken> findBySecret(String secret) {
+        return jdbc.sql("SELECT id, user_id, name, scopes, created_at FROM personal_tokens WHERE token_hash = :hash")
+                .param("hash", hash(secret)).query(PersonalTokens::token).optional();
     }
 
     /** Who a Fever api_key (md5 hex of "username:token", as the apps send it) acts for; empty if no token has it. */

@@ -65,9 +65,6 @@ class TokenController {
             @Valid @RequestBody NewToken request, HttpServletRequest http) {
         StoredAccount account = basicLogin(authorization, http.getRemoteAddr());
         Set<Scope> scopes = scopes(request.scopes());
-        if (tokens.count(account.id()) >= PersonalTokens.MAX_PER_USER) {
-            throw ApiProblem.conflict("You already have " + PersonalTokens.MAX_PER_USER + " tokens; revoke one first.");
-        }
         IssuedToken issued = tokens.create(account.id(), request.name().strip(), scopes,
                 Boolean.TRUE.equals(request.fever()) ? account.body().username() : null);
         return new CreatedToken(Ids.format(issued.token().id()), issued.token().name(), issued.secret(),

@@ -19,6 +19,8 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * The WebSub callback hubs call: {@code GET} to verify a subscription's intent (echo the
  * challenge), {@code POST} to push a feed's new content (signed with the subscription's secret).
+ * The path carries the subscription's unguessable key; the key-less path of subscriptions made
+ * before keys still takes signed pushes but verifies nothing.
  */
 @RestController
 class WebSubCallbackController {
@@ -31,20 +33,20 @@ class WebSubCallbackController {
         this.maxBody = settings.maxBodySize().toBytes();
     }
 
-    @GetMapping(path = "/websub/{sourceId}", produces = MediaType.TEXT_PLAIN_VALUE)
-    ResponseEntity<String> verify(@PathVariable long sourceId,
+    @GetMapping(path = {"/websub/{sourceId}", "/websub/{sourceId}/{key}"}, produces = MediaType.TEXT_PLAIN_VALUE)
+    ResponseEntity<String> verify(@PathVariable long sourceId, @PathVariable(required = false) @Nullable String key,
             @RequestParam(name = "hub.mode", required = false) @Nullable String mode,
             @RequestParam(name = "hub.topic", required = false) @Nullable String topic,
             @RequestParam(name = "hub.challenge", required = false) @Nullable String challenge,
             @RequestParam(name = "hub.lease_seconds", required = false) @Nullable String leaseSeconds,
             @RequestParam(name = "hub.reason", required = false) @Nullable String reason) {
-        return callbacks.verify(sourceId, mode, topic, challenge, leaseSeconds, reason)
+        return callbacks.verify(sourceId, key, mode, topic, challenge, leaseSeconds, reason)
                 .map(ResponseEntity::ok)
                 .orElseGet(() -> ResponseEntity.notFound().build());
     }
 
-    @PostMapping("/websub/{sourceId}")
-    ResponseEntity<Void> deliver(@PathVariable long sourceId,
+    @PostMapping({"/websub/{sourceId}", "/websub/{sourceId}/{key}"})
+    ResponseEntity<Void> deliver(@PathVariable long sourceId, @PathVariable(required = false) @Nullable String key,
             @RequestHeader(name = "X-Hub-Signature", required = false) @Nullable String signature,
             @RequestHeader(name = "Content-Type", required = false) @Nullable String contentType,
             HttpServletRequest request) throws IOException {
@@ -53,7 +55,7 @@ class WebSubCallbackController {
             return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).build();
         }
         // WebSub: a push with a bad signature is still acknowledged (and ignored); 410 tells the hub to stop.
-        return switch (callbacks.deliver(sourceId, signature, body, contentType)) {
+        return switch (callbacks.deliver(sourceId, key, signature, body, contentType)) {
             case PUBLISHED, REJECTED, UNREADABLE -> ResponseEntity.accepted().build();
             case UNKNOWN -> ResponseEntity.status(HttpStatus.GONE).build();
         };

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A closed-loop HTTP/1.1 load generator: {@code connections} keep-alive connections, each a
@@ -32,6 +33,8 @@ final class LoadGenerator {
 
     private final InetSocketAddress server;
     private final List<String> credentials;
+    /** One path per credential (each caller asks for their own items), or null: every caller the run's path. */
+    private final @Nullable List<String> paths;
 
     /** {@code credentials}: one header line per caller (e.g. {@code Cookie: ...}), sent in turn. */
     LoadGenerator(InetSocketAddress server, List<String> credentials) {
@@ -40,6 +43,17 @@ final class LoadGenerator {
         }
         this.server = server;
         this.credentials = List.copyOf(credentials);
+        this.paths = null;
+    }
+
+    /** Each caller sends their own path with their own credential line. */
+    LoadGenerator(InetSocketAddress server, List<String> credentials, List<String> paths) {
+        if (credentials.isEmpty() || credentials.size() != paths.size()) {
+            throw new IllegalArgumentException("one path per credential, and at least one");
+        }
+        this.server = server;
+        this.credentials = List.copyOf(credentials);
+        this.paths = List.copyOf(paths);
     }
 
     /** Requests with {@code Authorization: Bearer} and each token in turn. */
@@ -78,8 +92,12 @@ final class LoadGenerator {
     Result run(String path, String accept, int connections, Duration warmup, Duration measured, long maxRequests) {
         byte[] head = ("GET " + path + " HTTP/1.1\r\nHost: " + server.getHostString() + ":" + server.getPort()
                 + "\r\nAccept: " + accept + "\r\n").getBytes(StandardCharsets.US_ASCII);
-        byte[][] auth = credentials.stream().map(line -> (line + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII))
-                .toArray(byte[][]::new);
+        byte[][] auth = new byte[credentials.size()][];
+        for (int i = 0; i < auth.length; i++) {
+            String requestLine = paths == null ? "" : "GET " + paths.get(i) + " HTTP/1.1\r\nHost: " + server.getHostString()
+                    + ":" + server.getPort() + "\r\nAccept: " + accept + "\r\n";
+            auth[i] = (requestLine + credentials.get(i) + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+        }
         AtomicInteger nextToken = new AtomicInteger();
         AtomicLong issued = new AtomicLong();
         long start = System.nanoTime();
@@ -158,7 +176,9 @@ final class LoadGenerator {
                 if (socket == null) {
                     open();
                 }
-                out.write(head);
+                if (paths == null) {
+                    out.write(head);
+                }
                 out.write(auth[Math.floorMod(nextToken.getAndIncrement(), auth.length)]);
                 out.flush();
                 Response response = Response.read(in);

@@ -96,7 +96,7 @@ class GroupApiTest {
         TestUser carol = api.newUser("glist");
         String id = group(owner, "Listed");
         api.post("/api/v1/groups/" + id + "/members", bob.token(), Map.of("username", bob.username()));
-        api.post("/api/v1/groups/" + id + "/members", owner.token(), Map.of("username", carol.username()));
+        api.post("/api/v1/invitations/" + invite(owner, carol, id) + "/accept", carol.token(), Map.of());
 
         ApiResponse first = api.get("/api/v1/groups/" + id + "/members?limit=2", carol.token());
         String next = first.header("Link").replaceAll("^<([^>]+)>.*$", "$1");
@@ -127,14 +127,18 @@ class GroupApiTest {
     }
 
     @Test
-    void theOwnerAddsAndRemovesOthersButOthersOnlyThemselves() {
+    void theOwnerInvitesAndRemovesOthersButOthersOnlyThemselves() {
         TestUser owner = api.newUser("gadm");
         TestUser bob = api.newUser("gadm");
         TestUser carol = api.newUser("gadm");
         String id = group(owner, "Run by the owner");
         String members = "/api/v1/groups/" + id + "/members";
 
-        ApiResponse ownerAddsBob = api.post(members, owner.token(), Map.of("username", bob.username()));
+        ApiResponse ownerInvitesBob = api.post(members, owner.token(), Map.of("username", bob.username()));
+        ApiResponse bobPostsInvited = api.post("/api/v1/groups/" + id + "/posts", bob.token(), Map.of("text", "not yet"));
+        ApiResponse bobAccepts = api.post("/api/v1/invitations/" + ownerInvitesBob.json().path("id").asString() + "/accept",
+                bob.token(), Map.of());
+        ApiResponse ownerInvitesMember = api.post(members, owner.token(), Map.of("username", bob.username()));
         ApiResponse bobAddsCarol = api.post(members, bob.token(), Map.of("username", carol.username()));
         ApiResponse carolRemovesBob = api.delete(members + "/" + bob.username(), carol.token());
         ApiResponse bobRemovesOwner = api.delete(members + "/" + owner.username(), bob.token());
@@ -144,7 +148,12 @@ class GroupApiTest {
         ApiResponse bobPostsAfter = api.post("/api/v1/groups/" + id + "/posts", bob.token(), Map.of("text", "gone"));
         ApiResponse removeAgain = api.delete(members + "/" + bob.username(), owner.token());
 
-        assertThat(ownerAddsBob.status()).isEqualTo(201);
+        assertThat(ownerInvitesBob.status()).as(ownerInvitesBob.toString()).isEqualTo(202);
+        assertThat(ownerInvitesBob.json().path("username").asString()).isEqualTo(bob.username());
+        assertThat(ownerInvitesBob.json().path("invited_by").asString()).isEqualTo(owner.username());
+        assertThat(bobPostsInvited.status()).isEqualTo(403);
+        assertThat(bobAccepts.status()).as(bobAccepts.toString()).isEqualTo(201);
+        assertThat(ownerInvitesMember.status()).isEqualTo(200);
         assertThat(bobAddsCarol.status()).isEqualTo(403);
         assertThat(carolRemovesBob.status()).isEqualTo(403);
         assertThat(bobRemovesOwner.status()).isEqualTo(403);
@@ -233,6 +242,109 @@ class GroupApiTest {
         assertThat(api.delete("/api/v1/posts/" + bobsPost, bob.token()).status()).isEqualTo(204);
         assertThat(api.get("/api/v1/groups/" + id + "/feed", owner.token()).json().valueStream().map(i -> i.path("id").asString()))
                 .containsExactly(ownersPost);
+    }
+
+    /** Issue 17: an owner used to add anyone, pushing the group's posts into a stranger's home timeline. */
+    @Test
+    void anInvitationAddsNobodyUntilAccepted() {
+        TestUser owner = api.newUser("ginv");
+        TestUser bob = api.newUser("ginv");
+        String id = group(owner, "Invitations");
+
+        ApiResponse invited = api.post("/api/v1/groups/" + id + "/members", owner.token(), Map.of("username", bob.username()));
+        ApiResponse again = api.post("/api/v1/groups/" + id + "/members", owner.token(), Map.of("username", bob.username()));
+        api.post("/api/v1/groups/" + id + "/posts", owner.token(), Map.of("text", "before accepting"));
+        ApiResponse pending = api.get("/api/v1/invitations", bob.token());
+
+        assertThat(invited.status()).as(invited.toString()).isEqualTo(202);
+        assertThat(again.status()).isEqualTo(202);
+        assertThat(again.json().path("id").asString()).isEqualTo(invited.json().path("id").asString());
+        assertThat(pending.json().valueStream().map(i -> i.path("group_name").asString())).containsExactly("Invitations");
+        assertThat(api.get("/api/v1/invitations", owner.token()).json().size()).isZero();
+        assertThat(api.get("/api/v1/groups", bob.token()).json().size()).isZero();
+        assertThat(api.get("/api/v1/subscriptions", bob.token()).json().valueStream()
+                .map(s -> s.path("source").path("kind").asString())).doesNotContain("group");
+
+        ApiResponse accepted = api.post("/api/v1/invitations/" + invited.json().path("id").asString() + "/accept", bob.token(), Map.of());
+
+        assertThat(accepted.status()).as(accepted.toString()).isEqualTo(201);
+        assertThat(api.get("/api/v1/groups", bob.token()).json().valueStream().map(g -> g.path("id").asString())).containsExactly(id);
+        assertThat(api.get("/api/v1/invitations", bob.token()).json().size()).isZero();
+        assertThat(api.post("/api/v1/invitations/" + invited.json().path("id").asString() + "/accept", bob.token(), Map.of())
+                .status()).isEqualTo(404);
+    }
+
+    @Test
+    void aDeclinedInvitationLeavesNoMembershipAndABlockRefusesTheNext() {
+        TestUser owner = api.newUser("gdecl");
+        TestUser bob = api.newUser("gdecl");
+        String id = group(owner, "Pushy");
+        String members = "/api/v1/groups/" + id + "/members";
+
+        String first = invite(owner, bob, id);
+        ApiResponse declined = api.delete("/api/v1/invitations/" + first, bob.token());
+        String second = invite(owner, bob, id);
+        ApiResponse blocked = api.delete("/api/v1/invitations/" + second + "?block=true", bob.token());
+        ApiResponse third = api.post(members, owner.token(), Map.of("username", bob.username()));
+
+        assertThat(declined.status()).isEqualTo(204);
+        assertThat(second).isNotEqualTo(first);
+        assertThat(blocked.status()).isEqualTo(204);
+        assertThat(third.status()).as(third.toString()).isEqualTo(422);
+        assertThat(third.json().path("reason").asString()).isEqualTo("invitations_refused");
+        assertThat(api.get("/api/v1/invitations", bob.token()).json().size()).isZero();
+        assertThat(api.get("/api/v1/groups", bob.token()).json().size()).isZero();
+
+        assertThat(api.delete("/api/v1/groups/" + id + "/block", bob.token()).status()).isEqualTo(204);
+        assertThat(api.post(members, owner.token(), Map.of("username", bob.username())).status()).isEqualTo(202);
+        assertThat(api.delete("/api/v1/groups/" + id + "/block", bob.token()).status()).isEqualTo(404);
+    }
+
+    @Test
+    void aMemberWhoLeavesWithABlockCannotBeInvitedBack() {
+        TestUser owner = api.newUser("gblk");
+        TestUser bob = api.newUser("gblk");
+        String id = group(owner, "Clingy");
+        String members = "/api/v1/groups/" + id + "/members";
+        api.post("/api/v1/invitations/" + invite(owner, bob, id) + "/accept", bob.token(), Map.of());
+
+        ApiResponse left = api.delete(members + "/" + bob.username() + "?block=true", bob.token());
+        ApiResponse reinvited = api.post(members, owner.token(), Map.of("username", bob.username()));
+        ApiResponse rejoined = api.post(members, bob.token(), Map.of("username", bob.username()));
+
+        assertThat(left.status()).isEqualTo(204);
+        assertThat(reinvited.status()).isEqualTo(422);
+        assertThat(reinvited.json().path("reason").asString()).isEqualTo("invitations_refused");
+        assertThat(rejoined.status()).as("a block binds the group, not the person: they may join again").isEqualTo(201);
+    }
+
+    @Test
+    void invitationsAreTheirOwnersAlone() {
+        TestUser owner = api.newUser("gown2");
+        TestUser bob = api.newUser("gown2");
+        TestUser mallory = api.newUser("gown2");
+        String id = group(owner, "Private invitations");
+        String invitation = invite(owner, bob, id);
+
+        assertThat(api.post("/api/v1/invitations/" + invitation + "/accept", mallory.token(), Map.of()).status()).isEqualTo(404);
+        assertThat(api.post("/api/v1/invitations/" + invitation + "/accept", owner.token(), Map.of()).status()).isEqualTo(404);
+        assertThat(api.delete("/api/v1/invitations/" + invitation, mallory.token()).status()).isEqualTo(404);
+        assertThat(api.get("/api/v1/invitations", mallory.token()).json().size()).isZero();
+        for (String bad : List.of("abc", "0", "-1", "99999999999999999999", "1e3")) {
+            ApiResponse response = api.post("/api/v1/invitations/" + bad + "/accept", bob.token(), Map.of());
+            assertThat(response.status()).as(bad).isIn(400, 404);
+            assertThat(response.contentType()).as(bad).startsWith("application/problem+json");
+        }
+        assertThat(api.delete("/api/v1/invitations/" + invitation + "?block=maybe", bob.token()).status()).isEqualTo(400);
+        assertThat(api.send("PUT", "/api/v1/groups/99999999/block", bob.token(), null, "application/json").status()).isEqualTo(404);
+        assertThat(api.get("/api/v1/invitations", null).status()).isEqualTo(401);
+        assertThat(api.get("/api/v1/invitations", bob.token()).json().size()).isEqualTo(1);
+    }
+
+    private String invite(TestUser owner, TestUser person, String groupId) {
+        ApiResponse invited = api.post("/api/v1/groups/" + groupId + "/members", owner.token(), Map.of("username", person.username()));
+        assertThat(invited.status()).as(invited.toString()).isEqualTo(202);
+        return invited.json().path("id").asString();
     }
 
     private String group(TestUser owner, String name) {

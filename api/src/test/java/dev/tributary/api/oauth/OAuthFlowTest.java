@@ -17,7 +17,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -26,6 +29,8 @@ import tools.jackson.databind.json.JsonMapper;
 class OAuthFlowTest {
 
     @LocalServerPort int port;
+    @Autowired StringRedisTemplate redis;
+    @Autowired JdbcClient jdbc;
     private OAuthFlow flow;
     private ApiClient api;
 
@@ -187,6 +192,45 @@ class OAuthFlowTest {
     }
 
     @Test
+    void anAppIsNotShownTheFeedTokenWhichThePersonsOwnTokenIs() {
+        TestUser jo = api.newUser("oa");
+        Tokens tokens = flow.tokensFor(jo, "read", "write");
+
+        ApiResponse asApp = api.get("/api/v1/me", tokens.accessToken());
+        ApiResponse rotatedByApp = api.post("/api/v1/me/feed_token", tokens.accessToken(), null);
+        ApiResponse asPerson = api.get("/api/v1/me", jo.token());
+
+        assertThat(asApp.status()).isEqualTo(200);
+        assertThat(asApp.json().has("feed_token")).as(asApp.body()).isFalse();
+        assertThat(rotatedByApp.status()).isEqualTo(200);
+        assertThat(rotatedByApp.json().has("feed_token")).as(rotatedByApp.body()).isFalse();
+        assertThat(asPerson.json().path("feed_token").asString()).isNotBlank();
+        assertThat(asApp.body()).doesNotContain(asPerson.json().path("feed_token").asString());
+    }
+
+    @Test
+    void revokedAccessTokensStayRefusedWhenRedisLosesTheDenyList() {
+        TestUser kim = api.newUser("oa");
+        App app = flow.registerApp("client_secret_basic", "read");
+        Tokens revokedAlone = flow.authorize(kim, app, "read");
+        Tokens ofWithdrawnGrant = flow.authorize(kim, flow.registerApp("client_secret_basic", "read"), "read");
+        Tokens live = flow.authorize(kim, flow.registerApp("client_secret_basic", "read"), "read");
+        assertThat(flow.revoke(app, revokedAlone.accessToken()).status()).isEqualTo(200);
+        String withdrawn = claims(ofWithdrawnGrant.accessToken()).path("client_id").asString();
+        assertThat(api.delete("/api/v1/authorizations/" + withdrawn, kim.token()).status()).isEqualTo(204);
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM revoked_access_tokens WHERE subject = :s").param("s", kim.id())
+                .query(Integer.class).single()).as("kept in MySQL").isEqualTo(2);
+
+        // What a Redis restart without persistence or a FLUSHALL does to the deny-list.
+        redis.delete(redis.keys("oauth:revoked:*"));
+
+        assertThat(api.get("/api/v1/me", revokedAlone.accessToken()).status()).isEqualTo(401);
+        assertThat(api.get("/api/v1/me", ofWithdrawnGrant.accessToken()).status()).isEqualTo(401);
+        assertThat(api.get("/api/v1/me", live.accessToken()).status()).as("others are not refused").isEqualTo(200);
+        assertThat(redis.keys("oauth:revoked:{" + kim.id() + "}:*")).as("rebuilt in Redis").hasSize(2);
+    }
+
+    @Test
     void aReadOnlyTokenReadsButCannotWrite() {
         TestUser hal = api.newUser("oa");
         Tokens tokens = flow.tokensFor(hal, "read");
@@ -258,6 +302,18 @@ class OAuthFlowTest {
         assertThat(json.path("token_endpoint").asString()).isEqualTo(api.url("/oauth2/token"));
         assertThat(json.path("revocation_endpoint").asString()).isEqualTo(api.url("/oauth2/revoke"));
         assertThat(json.path("code_challenge_methods_supported").toString()).contains("S256");
+        assertThat(strings(json.path("scopes_supported"))).containsExactly("read", "write");
+        assertThat(strings(json.path("grant_types_supported"))).as("only the grants an app can register")
+                .containsExactlyInAnyOrder("authorization_code", "refresh_token");
+        assertThat(strings(json.path("token_endpoint_auth_methods_supported")))
+                .containsExactlyInAnyOrder("client_secret_basic", "client_secret_post", "none");
+        assertThat(strings(json.path("revocation_endpoint_auth_methods_supported"))).contains("none");
+        assertThat(json.has("dpop_signing_alg_values_supported")).isFalse();
+        assertThat(json.has("tls_client_certificate_bound_access_tokens")).isFalse();
+    }
+
+    private static List<String> strings(JsonNode array) {
+        return array.valueStream().map(JsonNode::asString).toList();
     }
 
     @Test

@@ -33,6 +33,8 @@ class OpmlApiTest {
     @Test
     void importSubscribesToEachFeedOnceAndListsWhatItCouldNot() {
         TestUser alice = api.newUser("imp");
+        server.feed("/imp/one.xml", TestFeeds.numbered("One", 1, Instant.now().minusSeconds(60)));
+        server.feed("/imp/two.xml", TestFeeds.numbered("Two", 1, Instant.now().minusSeconds(60)));
         String opml = opml("""
                 <outline text="Tech">
                   <outline type="rss" text="One" xmlUrl="%s"/>
@@ -56,7 +58,33 @@ class OpmlApiTest {
         assertThat(again.json().path("skipped").asInt()).isEqualTo(3);
         assertThat(api.get("/api/v1/subscriptions", alice.token()).json().valueStream()
                 .map(s -> s.path("source").path("url").asString())).containsExactly(url("/imp/one.xml"), url("/imp/two.xml"));
-        assertThat(server.requests("/imp/one.xml")).as("imports register feeds without fetching them").isEmpty();
+        assertThat(server.requests("/imp/one.xml")).as("a new feed is fetched once, a known one not again").hasSize(1);
+    }
+
+    @Test
+    void deadUrlsAreListedWithWhyAndNotImported() {
+        TestUser alice = api.newUser("dead");
+        server.feed("/dead/live.xml", TestFeeds.numbered("Live feed", 1, Instant.now().minusSeconds(60)));
+        server.respond("/dead/page.html", 200, Map.of("Content-Type", "text/html"), "<html><head><title>x</title></head></html>");
+        server.respond("/dead/gone.xml", 410, Map.of(), "");
+        String opml = opml("""
+                <outline type="rss" text="My live one" xmlUrl="%s"/>
+                <outline type="rss" text="Missing" xmlUrl="%s"/>
+                <outline type="rss" text="Gone" xmlUrl="%s"/>
+                <outline type="rss" text="A page" xmlUrl="%s"/>
+                <outline type="rss" text="Refused" xmlUrl="http://127.0.0.1:9/feed.xml"/>
+                """.formatted(url("/dead/live.xml"), url("/dead/missing.xml"), url("/dead/gone.xml"), url("/dead/page.html")));
+
+        ApiResponse result = api.send("POST", "/api/v1/subscriptions/import", alice.token(), opml, "text/xml");
+
+        assertThat(result.status()).as(result.toString()).isEqualTo(200);
+        assertThat(result.json().path("imported").asInt()).isEqualTo(1);
+        assertThat(result.json().path("errors").valueStream().map(e -> e.path("url").asString())).containsExactly(
+                url("/dead/missing.xml"), url("/dead/gone.xml"), url("/dead/page.html"), "http://127.0.0.1:9/feed.xml");
+        assertThat(result.json().path("errors").valueStream().map(e -> e.path("message").asString())).allMatch(m -> !m.isBlank());
+        var subscribed = api.get("/api/v1/subscriptions", alice.token()).json();
+        assertThat(subscribed.valueStream().map(s -> s.path("source").path("url").asString())).containsExactly(url("/dead/live.xml"));
+        assertThat(subscribed.get(0).path("source").path("title").asString()).as("fetched at import").isEqualTo("Live feed");
     }
 
     @Test
@@ -113,6 +141,9 @@ class OpmlApiTest {
     void nestedOutlinesBecomeFoldersAndARoundTripKeepsFoldersAndTitles() {
         TestUser alice = api.newUser("fold");
         TestUser bob = api.newUser("fold");
+        for (String name : List.of("one", "two", "three", "loose")) {
+            server.feed("/fold/" + name + ".xml", TestFeeds.numbered("Feed " + name, 1, Instant.now().minusSeconds(60)));
+        }
         String opml = opml("""
                 <outline text="News">
                   <outline type="rss" text="One" title="My One" xmlUrl="%s"/>

@@ -84,6 +84,20 @@ class RateLimitApiTest {
     }
 
     @Test
+    void refusalsForWantOfAValidTokenCountPerAddressAndCarryTheHeaders() {
+        ApiResponse none = api.get("/api/v1/me", null);
+        ApiResponse bad = api.get("/api/v1/me", "trb_not_a_token");
+
+        assertThat(none.status()).isEqualTo(401);
+        assertThat(none.header("RateLimit-Limit")).isEqualTo("1000");
+        assertThat(none.header("RateLimit-Reset")).isNotBlank();
+        assertThat(bad.status()).isEqualTo(401);
+        assertThat(bad.contentType()).startsWith("application/problem+json");
+        assertThat(Long.parseLong(bad.header("RateLimit-Remaining")))
+                .isLessThan(Long.parseLong(none.header("RateLimit-Remaining")));
+    }
+
+    @Test
     void theOpenEndpointsAreCountedPerAddress() {
         ApiResponse first = api.post("/api/v1/accounts", null, Map.of("username", ApiClient.uniqueUsername("rl"),
                 "password", "long enough password"));

@@ -17,6 +17,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Folders in a real browser: creating one and filing a subscription in it (and naming the
@@ -68,6 +69,15 @@ class FolderBrowserTest {
         assertThat(browser.find(".folder-link").getAttribute("aria-current")).isEqualTo("true");
         browser.open(browser.path() + "?" + browser.url().split("\\?", 2)[1]);
         browser.waitUntil("the folder filter kept on reload", () -> browser.all("#timeline .item").size() == 2);
+
+        // "Mark all read" in a folder marks the folder's sources through the marker, not only the cards shown.
+        browser.waitForText("#mark-all-read", "Mark all read");
+        assertThat(browser.text("#mark-all-scope")).contains("Reading");
+        browser.click("#mark-all-read");
+        browser.waitUntil("the folder's count at zero", () -> browser.text(".folder-count").equals("0"));
+        JsonNode unread = api.get("/api/v1/unread", alice.token()).json();
+        assertThat(unread.path("total").asLong()).isEqualTo(1);
+        assertThat(unread.path("by_source").path(String.valueOf(other)).asLong()).isEqualTo(1);
         assertThat(browser.consoleErrors()).isEmpty();
     }
 

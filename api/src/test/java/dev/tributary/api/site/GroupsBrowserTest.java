@@ -55,6 +55,36 @@ class GroupsBrowserTest {
         assertThat(browser.consoleErrors()).isEmpty();
     }
 
+    /** Invitations are answered on the groups page: accept joins, decline (and block) leaves no membership. */
+    @Test
+    void showsInvitationsToAcceptOrDecline(Browser browser) {
+        TestUser alice = api.newUser("webinv");
+        TestUser owner = api.newUser("webinv");
+        String joined = api.post("/api/v1/groups", owner.token(), Map.of("name", HOSTILE)).json().path("id").asString();
+        String declined = api.post("/api/v1/groups", owner.token(), Map.of("name", "Pushy")).json().path("id").asString();
+        api.post("/api/v1/groups/" + joined + "/members", owner.token(), Map.of("username", alice.username()));
+        api.post("/api/v1/groups/" + declined + "/members", owner.token(), Map.of("username", alice.username()));
+        browser.signIn(alice.username(), alice.password());
+        browser.open("/groups");
+
+        browser.waitForText("#my-invitations", "Pushy");
+        assertThat(browser.text("#invitation-count")).isEqualTo("(2)");
+        assertThat(browser.text("#my-invitations")).contains(HOSTILE).contains("from " + owner.username());
+        assertThat(browser.all("main img")).isEmpty();
+        browser.click("#my-invitations li[data-id] .accept-invitation");
+        browser.waitForText("#my-groups .group-link", HOSTILE);
+        browser.waitForText("#invitation-count", "(1)");
+        browser.click("#my-invitations .block-invitation");
+        browser.waitUntil("the answered invitations are gone", () -> !browser.find("#invitations").isDisplayed());
+
+        assertThat(api.get("/api/v1/groups", alice.token()).json().valueStream().map(g -> g.path("id").asString()))
+                .containsExactly(joined);
+        assertThat(api.post("/api/v1/groups/" + declined + "/members", owner.token(), Map.of("username", alice.username()))
+                .json().path("reason").asString()).isEqualTo("invitations_refused");
+        assertThat(browser.script("return window.__pwned")).isNull();
+        assertThat(browser.consoleErrors()).isEmpty();
+    }
+
     @Test
     void opensAGroupByNumberAndRefusesBadOnes(Browser browser) {
         TestUser alice = api.newUser("webopen");

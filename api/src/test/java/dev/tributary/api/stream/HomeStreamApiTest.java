@@ -3,16 +3,23 @@ package dev.tributary.api.stream;
 import static dev.tributary.api.timeline.Deliveries.entry;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tributary.api.security.Revocations;
 import dev.tributary.api.testing.ApiClient;
 import dev.tributary.api.testing.ApiResponse;
 import dev.tributary.api.testing.ApiTest;
 import dev.tributary.api.testing.TestUser;
 import dev.tributary.api.timeline.Deliveries;
+import dev.tributary.api.web.Caller;
+import dev.tributary.api.web.Credential;
+import dev.tributary.api.web.Scope;
 import dev.tributary.pubsub.MediaType;
 import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Subscriptions;
+import dev.tributary.storage.testing.Await;
 import java.util.List;
+import java.util.Set;
+import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -29,10 +36,33 @@ class HomeStreamApiTest {
     @Autowired Sources sources;
     @Autowired Subscriptions subscriptions;
     @Autowired Publisher publisher;
+    @Autowired HomeStreams streams;
+    @Autowired Revocations revocations;
     private ApiClient api;
     private Deliveries deliveries;
     private TestUser alice;
     private long feed;
+
+    @Test
+    void aStreamRegisteredAfterItsCredentialsRevocationWasHeardIsClosedAtOnce() {
+        String revoked = Revocations.tokenKey("revoked-" + UUID.randomUUID());
+        String other = Revocations.tokenKey("other-" + UUID.randomUUID());
+        revocations.announce(revoked);
+        Await.until("the revocation to be heard", () -> streams.revokedRecently(revoked));
+
+        // As if authenticated just before the announcement and registered just after it was handled.
+        streams.open(caller(revoked), null);
+        assertThat(streams.openStreams(alice.numericId())).isZero();
+
+        streams.open(caller(other), null);
+        assertThat(streams.openStreams(alice.numericId())).as("another credential's stream stays").isOne();
+        revocations.announce(other);
+        Await.until("the stream of the revoked credential to close", () -> streams.openStreams(alice.numericId()) == 0);
+    }
+
+    private Caller caller(String revocationKey) {
+        return new Caller(alice.numericId(), Set.of(Scope.READ), new Credential(Credential.Kind.PERSONAL_TOKEN, Set.of(revocationKey)));
+    }
 
     @BeforeEach
     void aFollower() {
@@ -112,11 +142,27 @@ class HomeStreamApiTest {
     }
 
     @Test
-    void badRequestsAreRefused() {
-        ApiResponse badId = api.send(api.builder("/api/v1/streaming/home", alice.token()).header("Last-Event-ID", "soon").GET());
-        assertThat(badId.status()).isEqualTo(400);
-        assertThat(badId.contentType()).startsWith("application/problem+json");
-        assertThat(api.get("/api/v1/streaming/home", null).status()).isEqualTo(401);
+    void aMalformedLastEventIdIsIgnoredAndTheStreamStartsFromNow() {
+        long before = deliveries.deliver(feed, List.of(alice), entry(MediaType.TEXT)).getFirst();
+        for (String garbled : new String[] {"soon", "-1", "9".repeat(40), "12 34"}) {
+            try (SseConnection stream = open(alice, garbled)) {
+                // An error status here would end an EventSource for good.
+                assertThat(stream.status()).as(garbled).isEqualTo(200);
+                assertThat(json(stream.awaitNamed("unread")).path("total").asLong()).as("the counts at connect").isPositive();
+
+                long after = deliveries.publish(feed, entry(MediaType.TEXT)).getFirst();
+
+                assertThat(stream.awaitNamed("item").id()).as("nothing replayed from before").isEqualTo(String.valueOf(after))
+                        .isNotEqualTo(String.valueOf(before));
+            }
+        }
+    }
+
+    @Test
+    void aStreamWithoutATokenIsRefused() {
+        ApiResponse refused = api.get("/api/v1/streaming/home", null);
+        assertThat(refused.status()).isEqualTo(401);
+        assertThat(refused.contentType()).startsWith("application/problem+json");
     }
 
     private SseConnection open(TestUser user, String lastEventId) {

@@ -42,9 +42,14 @@ final class SseConnection implements AutoCloseable {
     }
 
     static SseConnection open(String url, String token, @Nullable String lastEventId) {
+        return openWith(url, lastEventId, "Authorization", "Bearer " + token);
+    }
+
+    /** A stream requested with {@code headers} (name, value pairs), e.g. a browser's session cookie. */
+    static SseConnection openWith(String url, @Nullable String lastEventId, String... headers) {
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).header("Accept", "text/event-stream")
-                .header("Authorization", "Bearer " + token).GET();
+                .headers(headers).GET();
         if (lastEventId != null) {
             request.header("Last-Event-ID", lastEventId);
         }

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.TributaryApplication;
 import dev.tributary.api.testing.ApiClient;
+import dev.tributary.api.testing.ApiResponse;
+import dev.tributary.api.testing.BrowserSession;
+import dev.tributary.api.testing.OAuthFlow;
 import dev.tributary.api.testing.ApiTest;
 import dev.tributary.api.testing.TestUser;
 import dev.tributary.api.timeline.Deliveries;
@@ -15,6 +18,7 @@ import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Subscriptions;
 import dev.tributary.storage.testing.Await;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -25,11 +29,13 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.DefaultRedisScript;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Streams served by a second app instance (sharing this JVM's database and Redis) with a short
  * heartbeat and two streams per person; it runs no fan-out, so what its streams show was
- * announced by the first instance's workers.
+ * announced by the first instance's workers. Revocations made through the first instance close
+ * the streams the second holds.
  */
 @ApiTest
 class StreamAcrossInstancesTest {
@@ -109,10 +115,128 @@ class StreamAcrossInstancesTest {
         Await.until("no open streams", () -> streams.openStreams() == 0);
     }
 
+    @Test
+    void revokingAPersonalTokenClosesItsStreamOnEveryNodeAndNoOther() {
+        TestUser dana = api.newUser("revoke");
+        long feed = deliveries.feed();
+        deliveries.follow(dana, feed);
+        String doomed = api.createToken(dana.username(), dana.password(), "doomed", "read");
+        try (SseConnection revoked = open(doomed); SseConnection kept = open(dana.token())) {
+            revoked.awaitNamed("unread");
+            kept.awaitNamed("unread");
+
+            assertThat(api.delete("/api/v1/tokens/" + tokenId(dana, "doomed"), dana.token()).status()).isEqualTo(204);
+
+            revoked.awaitEnd();
+            long id = deliveries.publish(feed, entry(MediaType.TEXT)).getFirst();
+            assertThat(kept.awaitNamed("item").id()).as("a stream of another token stays").isEqualTo(String.valueOf(id));
+        }
+    }
+
+    @Test
+    void withdrawingAnAppClosesTheStreamsItOpenedOnEveryNode() {
+        TestUser erin = api.newUser("withdraw");
+        long feed = deliveries.feed();
+        deliveries.follow(erin, feed);
+        OAuthFlow flow = new OAuthFlow(port);
+        OAuthFlow.App app = flow.registerApp("client_secret_basic", "read");
+        OAuthFlow.Tokens tokens = flow.authorize(erin, app, "read");
+        try (SseConnection appStream = openHere(tokens.accessToken()); SseConnection own = open(erin.token())) {
+            appStream.awaitNamed("unread");
+            own.awaitNamed("unread");
+
+            assertThat(api.delete("/api/v1/authorizations/" + app.clientId(), erin.token()).status()).isEqualTo(204);
+
+            appStream.awaitEnd();
+            long id = deliveries.publish(feed, entry(MediaType.TEXT)).getFirst();
+            assertThat(own.awaitNamed("item").id()).isEqualTo(String.valueOf(id));
+        }
+        assertThat(api.get("/api/v1/streaming/home", tokens.accessToken()).status()).isEqualTo(401);
+    }
+
+    @Test
+    void revokingAnAppsAccessTokenClosesItsStream() {
+        TestUser gus = api.newUser("revokejwt");
+        OAuthFlow flow = new OAuthFlow(port);
+        OAuthFlow.App app = flow.registerApp("client_secret_basic", "read");
+        OAuthFlow.Tokens tokens = flow.authorize(gus, app, "read");
+        try (SseConnection appStream = openHere(tokens.accessToken())) {
+            appStream.awaitNamed("unread");
+
+            assertThat(flow.revoke(app, tokens.accessToken()).status()).isEqualTo(200);
+
+            appStream.awaitEnd();
+        }
+    }
+
+    @Test
+    void signingOutClosesTheSessionsStreamsOnEveryNode() {
+        TestUser fay = api.newUser("signout");
+        BrowserSession browser = new BrowserSession(port);
+        assertThat(OAuthFlow.isRedirectTo(browser.signIn(fay.username(), fay.password()), "/")).isTrue();
+        try (SseConnection session = openWithSession(browser); SseConnection token = open(fay.token())) {
+            session.awaitNamed("unread");
+            token.awaitNamed("unread");
+
+            ApiResponse signOut = browser.postForm("/logout", List.of(Map.entry("_csrf", browser.csrfToken())));
+            assertThat(signOut.status()).as(signOut.toString()).isEqualTo(302);
+
+            session.awaitEnd();
+            assertThat(token.awaitNamed(":comment").data()).as("the token's stream goes on").isEqualTo("heartbeat");
+        }
+    }
+
+    @Test
+    void changingThePasswordClosesTheStreamsOfTheOtherSessions() {
+        TestUser hal = api.newUser("pwstream");
+        BrowserSession browser = new BrowserSession(port);
+        assertThat(OAuthFlow.isRedirectTo(browser.signIn(hal.username(), hal.password()), "/")).isTrue();
+        try (SseConnection session = openWithSession(browser)) {
+            session.awaitNamed("unread");
+
+            ApiResponse changed = api.post("/api/v1/me/password", hal.token(),
+                    Map.of("current_password", hal.password(), "new_password", "a-new-password"));
+            assertThat(changed.status()).as(changed.toString()).isEqualTo(204);
+
+            session.awaitEnd();
+        }
+    }
+
     private SseConnection open(TestUser user) {
-        SseConnection stream = SseConnection.open(secondApi.url("/api/v1/streaming/home"), user.token(), null);
+        return open(user.token());
+    }
+
+    private SseConnection open(String token) {
+        SseConnection stream = SseConnection.open(secondApi.url("/api/v1/streaming/home"), token, null);
         assertThat(stream.status()).isEqualTo(200);
         return stream;
+    }
+
+    /**
+     * A stream on the first instance: an access token names the issuer it was asked from (the
+     * instance's own address here, as no issuer is configured), so it is good on that one only.
+     */
+    private SseConnection openHere(String token) {
+        SseConnection stream = SseConnection.open(api.url("/api/v1/streaming/home"), token, null);
+        assertThat(stream.status()).isEqualTo(200);
+        return stream;
+    }
+
+    /** A stream the browser's session opens on the second instance (sessions live in the shared Redis). */
+    private SseConnection openWithSession(BrowserSession browser) {
+        SseConnection stream = SseConnection.openWith(secondApi.url("/api/v1/streaming/home"), null,
+                "Cookie", "TRIBUTARY_SESSION=" + browser.cookie("TRIBUTARY_SESSION"));
+        assertThat(stream.status()).isEqualTo(200);
+        return stream;
+    }
+
+    private String tokenId(TestUser user, String name) {
+        for (JsonNode token : api.get("/api/v1/tokens", user.token()).json()) {
+            if (name.equals(token.path("name").asString())) {
+                return token.path("id").asString();
+            }
+        }
+        throw new AssertionError("no token named " + name);
     }
 
     /** How many Redis connections listen to the person's channel (both instances share the one Redis). */

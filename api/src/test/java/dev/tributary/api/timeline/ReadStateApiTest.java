@@ -14,6 +14,7 @@ import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Subscriptions;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -87,6 +88,45 @@ class ReadStateApiTest {
         assertThat(counts.path("by_source").path(String.valueOf(blog)).asLong()).isEqualTo(1);
         assertThat(api.post("/api/v1/markers", bob.token(), Map.of("up_to_id", String.valueOf(fromBlog.getFirst())))
                 .json().path("marked").asInt()).as("nothing left to mark").isZero();
+    }
+
+    @Test
+    void aMarkerReadsAFoldersSourcesUpToAnId() {
+        TestUser carol = api.newUser("foldermark");
+        TestUser mallory = api.newUser("foldermark");
+        long news = deliveries.feed();
+        long blog = deliveries.feed();
+        long other = deliveries.feed();
+        for (long source : List.of(news, blog, other)) {
+            deliveries.follow(carol, source);
+        }
+        List<Long> fromNews = deliveries.deliver(news, List.of(carol), entry(MediaType.TEXT), entry(MediaType.TEXT));
+        List<Long> fromBlog = deliveries.deliver(blog, List.of(carol), entry(MediaType.TEXT));
+        List<Long> fromOther = deliveries.deliver(other, List.of(carol), entry(MediaType.TEXT));
+        String folder = api.post("/api/v1/folders", carol.token(), Map.of("name", "Reading")).json().path("id").asString();
+        for (long source : List.of(news, blog)) {
+            String sub = StreamSupport.stream(api.get("/api/v1/subscriptions", carol.token()).json().spliterator(), false)
+                    .filter(s -> s.path("source").path("id").asString().equals(String.valueOf(source)))
+                    .findFirst().orElseThrow().path("id").asString();
+            api.send("PATCH", "/api/v1/subscriptions/" + sub, carol.token(), Map.of("folder_ids", List.of(folder)),
+                    "application/json");
+        }
+
+        ApiResponse inFolder = api.post("/api/v1/markers", carol.token(),
+                Map.of("up_to_id", String.valueOf(fromOther.getLast()), "folder_id", folder));
+        assertThat(inFolder.status()).as(inFolder.toString()).isEqualTo(200);
+        assertThat(inFolder.json().path("marked").asInt()).isEqualTo(fromNews.size() + fromBlog.size());
+        JsonNode counts = unread(carol);
+        assertThat(counts.path("total").asLong()).isEqualTo(1);
+        assertThat(counts.path("by_source").path(String.valueOf(other)).asLong()).isEqualTo(1);
+
+        assertThat(api.post("/api/v1/markers", carol.token(), Map.of("up_to_id", "1", "folder_id", folder,
+                "source_id", String.valueOf(news))).status()).isEqualTo(400);
+        assertThat(api.post("/api/v1/markers", carol.token(), Map.of("up_to_id", "1", "folder_id", "x")).status())
+                .isEqualTo(400);
+        assertThat(api.post("/api/v1/markers", mallory.token(), Map.of("up_to_id", String.valueOf(fromOther.getLast()),
+                "folder_id", folder)).status()).as("another person's folder").isEqualTo(404);
+        assertThat(unread(carol).path("total").asLong()).isEqualTo(1);
     }
 
     @Test

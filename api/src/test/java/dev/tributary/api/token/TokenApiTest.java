@@ -7,15 +7,23 @@ import dev.tributary.api.testing.ApiResponse;
 import dev.tributary.api.testing.ApiTest;
 import dev.tributary.api.testing.TestUser;
 import java.net.http.HttpRequest;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 @ApiTest
 class TokenApiTest {
 
     @LocalServerPort int port;
+    @Autowired StringRedisTemplate redis;
     private ApiClient api;
 
     @BeforeEach
@@ -119,5 +127,53 @@ class TokenApiTest {
         assertThat(api.delete("/api/v1/tokens/not-a-number", gina.token()).status()).isEqualTo(404);
         assertThat(api.delete("/api/v1/tokens/99999999999999999999999", gina.token()).status()).isEqualTo(404);
         assertThat(api.post("/api/v1/accounts", null, Map.of()).status()).isEqualTo(400);
+    }
+
+    @Test
+    void parallelWrongGuessesReachThePasswordCheckAtMostTheLimitTimes() throws Exception {
+        TestUser hana = api.newUser("par");
+        String body = "{\"name\": \"x\", \"scopes\": [\"read\"]}";
+        int guesses = 24;
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<ApiResponse>> answers;
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            answers = java.util.stream.IntStream.range(0, guesses).mapToObj(i -> pool.submit(() -> {
+                start.await();
+                return createToken(ApiClient.basic(hana.username(), "wrong-" + i), body);
+            })).toList();
+            start.countDown();
+        }
+        try {
+            List<Integer> statuses = answers.stream().map(TokenApiTest::status).toList();
+
+            // Only a guess that reached the password check is answered 401; the rest are throttled first.
+            assertThat(statuses).filteredOn(s -> s == 401).as("guesses checked").hasSize(5);
+            assertThat(statuses).filteredOn(s -> s == 429).hasSize(guesses - 5);
+        } finally {
+            redis.delete("login:fail:addr:127.0.0.1");
+        }
+    }
+
+    @Test
+    void aHugeUsernameIsRefusedAndKeyedByAFixedSizeHash() {
+        String huge = "a".repeat(4_000);
+
+        ApiResponse refused = createToken(ApiClient.basic(huge, "whatever-1"), "{\"name\": \"x\", \"scopes\": [\"read\"]}");
+
+        try {
+            assertThat(refused.status()).isEqualTo(401);
+            assertThat(redis.keys("login:fail:user:#*")).isNotEmpty().allSatisfy(key -> assertThat(key).hasSizeLessThan(100));
+            assertThat(redis.keys("login:fail:user:aaaa*")).isEmpty();
+        } finally {
+            redis.opsForValue().decrement("login:fail:addr:127.0.0.1");
+        }
+    }
+
+    private static int status(Future<ApiResponse> answer) {
+        try {
+            return answer.get().status();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
     }
 }

@@ -71,7 +71,7 @@ class WebSubCallbackTest {
         awaitVerified(topic);
 
         TestHub.Subscriber subscriber = HUB.verified().stream().filter(s -> s.topic().equals(topic)).findFirst().orElseThrow();
-        assertThat(subscriber.callback()).isEqualTo(URI.create("http://127.0.0.1:" + PORT + "/websub/" + source));
+        assertThat(subscriber.callback().toString()).matches("http://127\\.0\\.0\\.1:" + PORT + "/websub/" + source + "/[0-9a-f]{32}");
         byte[] update = feedNamingTheHub("Pushed", 3, topic).getBytes(StandardCharsets.UTF_8);
 
         assertThat(HUB.publish(topic, update, "application/rss+xml")).containsExactly(202);
@@ -95,6 +95,25 @@ class WebSubCallbackTest {
                 null)).isEqualTo(410);
 
         assertThat(items.ofSource(source, null, null, 10)).hasSize(1);
+    }
+
+    @Test
+    void anIntentCheckWithoutTheCallbackKeyIsRefusedOverHttp() throws Exception {
+        String topic = FEEDS.url("/keyed.xml").toString();
+        FEEDS.feed("/keyed.xml", feedNamingTheHub("Keyed", 1, topic));
+        long source = resolver.resolve(topic).id();
+        awaitVerified(topic);
+        String intent = "?hub.mode=denied&hub.topic=" + java.net.URLEncoder.encode(topic, StandardCharsets.UTF_8)
+                + "&hub.challenge=c";
+
+        assertThat(get("/websub/" + source + intent).statusCode()).as("the source id alone").isEqualTo(404);
+        assertThat(get("/websub/" + source + "/" + "0".repeat(32) + intent).statusCode()).isEqualTo(404);
+        assertThat(get("/websub/" + source + "/" + "%00".repeat(10) + intent).statusCode()).isBetween(400, 404);
+
+        // Still pushed to: the forged "denied" changed nothing.
+        byte[] update = feedNamingTheHub("Keyed", 2, topic).getBytes(StandardCharsets.UTF_8);
+        assertThat(HUB.publish(topic, update, "application/rss+xml")).containsExactly(202);
+        assertThat(items.ofSource(source, null, null, 10)).hasSize(2);
     }
 
     @Test

@@ -1,0 +1,29 @@
+package dev.tributary.api.operate;
+
+import org.springframework.boot.security.autoconfigure.actuate.web.servlet.EndpointRequest;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.web.SecurityFilterChain;
+
+/**
+ * The management endpoints answer operators' tools (curl, Prometheus), not browsers: no session,
+ * no CSRF token, no sign-in. What protects them is where they listen, the management port on
+ * loopback ({@code management.server.address}); the public port serves none of them.
+ */
+@Configuration
+class ManagementSecurity {
+
+    @Bean
+    @Order(0)
+    SecurityFilterChain managementEndpointSecurity(HttpSecurity http) {
+        http.securityMatcher(EndpointRequest.toAnyEndpoint())
+                .authorizeHttpRequests(requests -> requests.anyRequest().permitAll())
+                .csrf(csrf -> csrf.disable())
+                .sessionManagement(sessions -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                .requestCache(cache -> cache.disable());
+        return http.build();
+    }
+}
