@@ -68,14 +68,15 @@ class ReaderFeeds {
     /** The person's subscriptions, their own source left out (it cannot be unsubscribed). */
     List<ReaderFeed> of(long userId) {
         List<Subscription> subs = subscriptions.of(userId);
-        Map<Long, FeedRef> described = describe(subs.stream().map(Subscription::sourceId).toList());
+        List<Stored<Source>> loaded = sources.getAll(subs.stream().map(Subscription::sourceId).toList());
+        Map<Long, FeedRef> described = describeLoaded(loaded);
+        Map<Long, Stored<Source>> byId = new HashMap<>();
+        loaded.forEach(s -> byId.put(s.id(), s));
         Map<Long, List<Folder>> filed = folders.foldersBySource(userId);
-        Map<Long, Stored<Source>> loaded = new HashMap<>();
-        sources.getAll(subs.stream().map(Subscription::sourceId).toList()).forEach(s -> loaded.put(s.id(), s));
         List<ReaderFeed> feeds = new ArrayList<>(subs.size());
         for (Subscription sub : subs) {
             FeedRef feed = described.get(sub.sourceId());
-            Stored<Source> source = loaded.get(sub.sourceId());
+            Stored<Source> source = byId.get(sub.sourceId());
             if (feed == null || source == null || OwnSource.isOwn(userId, source.body())) {
                 continue;
             }
@@ -88,9 +89,17 @@ class ReaderFeeds {
 
     /** How apps see these sources; ids with no source are absent. */
     Map<Long, FeedRef> describe(Collection<Long> sourceIds) {
-        Map<Long, SourceRef> named = refs.of(sourceIds);
+        return describeLoaded(sources.getAll(sourceIds));
+    }
+
+    /** Describes sources already loaded, so a caller that needs them too loads them once. */
+    private Map<Long, FeedRef> describeLoaded(Collection<Stored<Source>> loaded) {
+        Map<Long, SourceRef> named = refs.of(loaded.stream().map(Stored::id).toList());
         Map<Long, FeedRef> described = new HashMap<>();
-        for (Stored<Source> source : sources.getAll(named.keySet())) {
+        for (Stored<Source> source : loaded) {
+            if (!named.containsKey(source.id())) {
+                continue;
+            }
             Source body = source.body();
             String title = Optional.ofNullable(named.get(source.id()).title()).orElse("");
             String url = switch (body.kind()) {

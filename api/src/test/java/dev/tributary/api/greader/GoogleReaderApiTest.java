@@ -291,6 +291,36 @@ class GoogleReaderApiTest {
     }
 
     @Test
+    void aGroupIsFollowedByItsPageUrlAndItsPostsArriveAsItems() {
+        TestUser owner = api.newUser("gowner");
+        TestUser follower = api.newUser("gfollow");
+        long group = api.post("/api/v1/groups", owner.token(), Map.of("name", "Night hikers")).json().path("id").asLong();
+        String page = api.url("/groups/" + group);
+        String auth = reader.login(follower.username(), follower.token());
+
+        reader.ok("/reader/api/0/subscription/edit", auth, List.of(entry("ac", "subscribe"), entry("s", "feed/" + page)));
+        JsonNode subs = reader.ok("/reader/api/0/subscription/list", auth).json().path("subscriptions");
+        assertThat(subs.size()).isEqualTo(1);
+        assertThat(subs.get(0).path("id").asString()).isEqualTo("feed/" + page);
+        assertThat(subs.get(0).path("title").asString()).isEqualTo("Night hikers");
+        assertThat(subs.get(0).path("htmlUrl").asString()).isEqualTo(page);
+        assertThat(api.get("/api/v1/subscriptions", follower.token()).json().get(0).path("source").path("kind").asString())
+                .isEqualTo("group");
+
+        String post = api.post("/api/v1/groups/" + group + "/posts", owner.token(), Map.of("text", "full moon walk"))
+                .json().path("id").asString();
+        List<String> ids = Await.value("the group's post in the follower's reading list", () -> refs(reader.ok(
+                "/reader/api/0/stream/items/ids?s=" + READING_LIST, auth).json()), found -> found.contains(post));
+        JsonNode item = reader.ok("/reader/api/0/stream/items/contents?i=" + ids.getFirst(), auth).json().path("items").get(0);
+        assertThat(item.path("origin").path("streamId").asString()).isEqualTo("feed/" + page);
+        assertThat(item.path("origin").path("title").asString()).isEqualTo("Night hikers");
+
+        ApiResponse unknown = reader.post("/reader/api/0/subscription/edit", auth,
+                List.of(entry("ac", "subscribe"), entry("s", "feed/" + api.url("/groups/" + (group + 1_000_000)))));
+        assertThat(unknown.status()).as("a group that does not exist is not subscribed").isBetween(400, 499);
+    }
+
+    @Test
     void theAuthValueDiesWithItsTokenAndBadCredentialsAreRefused() {
         TestUser dave = api.newUser("revoke");
         ApiResponse created = api.send(api.builder("/api/v1/tokens", null)
