@@ -1,5 +1,5 @@
 // The settings page: the account, the private feed addresses, OPML out and in, personal access
-// tokens and authorised apps, all through the public API.
+// tokens, how to connect reader apps, the password and authorised apps, all through the public API.
 
 import {ApiError, call, get} from './api.js';
 import {busy, el, showError, time, toast} from './dom.js';
@@ -24,6 +24,7 @@ async function load() {
     }
     showAccount(person);
     showFeedUrls(person.feed_token);
+    showReaderApps(person.username);
     // Each list reports its own failure, so one refusal doesn't blank the page.
     loadTokens();
     loadApps();
@@ -150,6 +151,7 @@ function tokenView(token) {
     const item = el('li', {class: 'listed token', dataset: {id: token.id}},
         el('strong', {class: 'token-name'}, token.name),
         el('span', {class: 'badge'}, token.scopes.join(' + ')),
+        token.fever ? el('span', {class: 'badge fever'}, 'Fever') : null,
         el('small', {}, 'created ', time(token.created_at)),
         revoke);
     revoke.addEventListener('click', async () => {
@@ -177,6 +179,7 @@ $('#token-form').addEventListener('submit', async event => {
     const name = $('#token-name').value.trim();
     const scopes = [...form.querySelectorAll('input[name=scope]:checked')].map(box => box.value);
     const password = $('#token-password').value;
+    const fever = $('#token-fever').checked;
     const missing = !name ? 'Give the token a name, so you know later what uses it.'
         : !scopes.length ? 'Choose read, write or both.'
         : !password ? 'Enter your password to create a token.' : null;
@@ -186,7 +189,7 @@ $('#token-form').addEventListener('submit', async event => {
     }
     const created = await busy(form.querySelector('button[type=submit]'), async () => {
         try {
-            return (await call('POST', '/api/v1/tokens', {json: {name, scopes},
+            return (await call('POST', '/api/v1/tokens', {json: {name, scopes, fever},
                 headers: {Authorization: basic(person.username, password)}})).data;
         } catch (error) {
             // With an Authorization header a 401 is about the password, not the session.
@@ -227,6 +230,42 @@ function showNewToken(secret) {
 $('#new-token-done').addEventListener('click', () => {
     $('#new-token-value').value = '';
     $('#new-token').hidden = true;
+});
+
+// ---- Reader apps and password ------------------------------------------------------------
+
+function showReaderApps(username) {
+    $('#reader-server').textContent = location.origin;
+    $('#fever-server').textContent = `${location.origin}/fever/`;
+    document.querySelectorAll('.reader-username').forEach(code => { code.textContent = username; });
+}
+
+$('#password-form').addEventListener('submit', async event => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const errorTarget = $('#password-error');
+    const current = $('#current-password').value;
+    const next = $('#new-password').value;
+    const missing = !current ? 'Enter your current password.'
+        : next.length < 8 || next.length > 72 ? 'The new password needs 8 to 72 characters.' : null;
+    if (missing) {
+        showError(errorTarget, new Error(missing));
+        return;
+    }
+    const changed = await busy(form.querySelector('button[type=submit]'), async () => {
+        try {
+            await call('POST', '/api/v1/me/password', {json: {current_password: current, new_password: next}});
+            return true;
+        } catch (error) {
+            throw error instanceof ApiError && error.status === 400
+                && (error.problem.errors ?? []).some(e => e.field === 'current_password')
+                ? new Error('Your current password is wrong. Check it and try again.') : error;
+        }
+    }, errorTarget);
+    if (changed) {
+        form.reset();
+        toast('Password changed. You stay signed in here; other sessions were signed out.');
+    }
 });
 
 // ---- Authorised apps ----------------------------------------------------------------------

@@ -77,7 +77,7 @@ public class PersonalTokens {
         String secret = newSecret();
         byte[] feverKeyHash = feverUsername == null ? null : hash(feverKey(feverUsername, secret));
         PersonalToken token = new PersonalToken(ids.next(), userId, name, scopes,
-                clock.instant().truncatedTo(ChronoUnit.MICROS));
+                clock.instant().truncatedTo(ChronoUnit.MICROS), feverKeyHash != null);
         tx.run("create a token of " + userId, () -> {
             quotas.claim(userId, Quota.TOKENS, () -> count(userId));
             jdbc.sql("""
@@ -95,7 +95,7 @@ public class PersonalTokens {
     /** A person's tokens, newest first. */
     public List<PersonalToken> of(long userId) {
         return jdbc.sql("""
-                SELECT id, user_id, name, scopes, created_at FROM personal_tokens
+                SELECT id, user_id, name, scopes, created_at, fever_key_hash IS NOT NULL AS fever FROM personal_tokens
                 WHERE user_id = :user ORDER BY id DESC
                 """).param("user", userId).query(PersonalTokens::token).list();
     }
@@ -125,7 +125,7 @@ public class PersonalTokens {
 
     /** The token with this secret; empty if no token has it. */
     public Optional<PersonalToken> findBySecret(String secret) {
-        return jdbc.sql("SELECT id, user_id, name, scopes, created_at FROM personal_tokens WHERE token_hash = :hash")
+        return jdbc.sql("SELECT id, user_id, name, scopes, created_at, fever_key_hash IS NOT NULL AS fever FROM personal_tokens WHERE token_hash = :hash")
                 .param("hash", hash(secret)).query(PersonalTokens::token).optional();
     }
 
@@ -163,7 +163,7 @@ public class PersonalTokens {
 
     private static PersonalToken token(ResultSet rs, int row) throws SQLException {
         return new PersonalToken(rs.getLong("id"), rs.getLong("user_id"), rs.getString("name"),
-                decode(rs.getString("scopes")), rs.getTimestamp("created_at").toInstant());
+                decode(rs.getString("scopes")), rs.getTimestamp("created_at").toInstant(), rs.getBoolean("fever"));
     }
 
     private static String encode(Set<Scope> scopes) {

@@ -51,12 +51,12 @@ class TokenController {
             @Nullable Boolean fever) {
     }
 
-    /** A new token: the secret appears here once and never again. */
-    record CreatedToken(String id, String name, String token, List<String> scopes, Instant createdAt) {
+    /** A new token: the secret appears here once and never again; {@code fever}: it also signs in Fever apps. */
+    record CreatedToken(String id, String name, String token, List<String> scopes, Instant createdAt, boolean fever) {
     }
 
-    /** A token as listed (no secret). */
-    record TokenView(String id, String name, List<String> scopes, Instant createdAt) {
+    /** A token as listed (no secret); {@code fever}: it also signs in Fever apps. */
+    record TokenView(String id, String name, List<String> scopes, Instant createdAt, boolean fever) {
     }
 
     @PostMapping
@@ -68,13 +68,13 @@ class TokenController {
         IssuedToken issued = tokens.create(account.id(), request.name().strip(), scopes,
                 Boolean.TRUE.equals(request.fever()) ? account.body().username() : null);
         return new CreatedToken(Ids.format(issued.token().id()), issued.token().name(), issued.secret(),
-                wire(issued.token().scopes()), issued.token().createdAt());
+                wire(issued.token().scopes()), issued.token().createdAt(), issued.token().fever());
     }
 
     @GetMapping
     List<TokenView> list(Caller caller) {
         return tokens.of(caller.userId()).stream()
-                .map(t -> new TokenView(Ids.format(t.id()), t.name(), wire(t.scopes()), t.createdAt()))
+                .map(t -> new TokenView(Ids.format(t.id()), t.name(), wire(t.scopes()), t.createdAt(), t.fever()))
                 .toList();
     }
 

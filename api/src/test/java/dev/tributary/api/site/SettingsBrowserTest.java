@@ -206,6 +206,65 @@ class SettingsBrowserTest {
     }
 
     @Test
+    void showsHowToConnectReaderAppsAndCreatesAFeverToken(Browser browser) throws Exception {
+        openSettings(browser, user);
+        assertThat(browser.text("#reader-server")).isEqualTo(browser.base());
+        assertThat(browser.text("#fever-server")).isEqualTo(browser.base() + "/fever/");
+        assertThat(browser.all(".reader-username")).hasSize(2)
+                .allSatisfy(code -> assertThat(code.getText()).isEqualTo(user.username()));
+
+        browser.type("#token-name", "Reeder");
+        browser.click("#token-fever");
+        browser.type("#token-password", user.password());
+        browser.click("#token-form button[type=submit]");
+        browser.waitFor("#new-token");
+        String secret = browser.find("#new-token-value").getAttribute("value");
+        WebElement listed = browser.waitForText("#token-list .token", "Reeder");
+        assertThat(listed.getText()).contains("Fever");
+        assertThat(api.get("/api/v1/tokens", user.token()).json().findValues("fever").stream().map(f -> f.asBoolean()))
+                .containsExactlyInAnyOrder(false, true);
+
+        String key = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("MD5")
+                .digest((user.username() + ":" + secret).getBytes(StandardCharsets.UTF_8)));
+        ApiResponse fever = api.send(api.builder("/fever/?api", null)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("api_key=" + key)));
+        assertThat(fever.json().path("auth").asInt()).as("the Fever app signs in with it").isEqualTo(1);
+        assertThat(browser.consoleErrors()).isEmpty();
+    }
+
+    @Test
+    void changesThePasswordAndStaysSignedIn(Browser browser) {
+        openSettings(browser, user);
+        browser.type("#current-password", "not my password");
+        browser.type("#new-password", "short");
+        browser.click("#password-form button[type=submit]");
+        browser.waitForText("#password-error", "8 to 72 characters");
+
+        browser.type("#new-password", "a brand new passphrase");
+        browser.click("#password-form button[type=submit]");
+        browser.waitForText("#password-error", "current password is wrong");
+        assertThat(basicToken(user.password()).status()).as("nothing changed yet").isEqualTo(201);
+
+        browser.type("#current-password", user.password());
+        browser.click("#password-form button[type=submit]");
+        browser.waitUntil("the form cleared after the change", () -> browser.find("#current-password").getAttribute("value").isEmpty());
+        assertThat(basicToken(user.password()).status()).as("the old password").isEqualTo(401);
+        assertThat(basicToken("a brand new passphrase").status()).as("the new password").isEqualTo(201);
+        browser.open("/settings");
+        browser.waitForText("#account-username", user.username());
+        assertThat(browser.path()).as("this session survives the change").isEqualTo("/settings");
+        assertThat(browser.consoleErrorsBesidesApiRefusals()).isEmpty();
+    }
+
+    private ApiResponse basicToken(String password) {
+        return api.send(api.builder("/api/v1/tokens", null)
+                .header("Authorization", ApiClient.basic(user.username(), password))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"check\",\"scopes\":[\"read\"]}")));
+    }
+
+    @Test
     void anAuthorisedAppIsListedAndRevoked(Browser browser) {
         OAuthFlow oauth = new OAuthFlow(port);
         OAuthFlow.Tokens tokens = oauth.tokensFor(user, "read");
