@@ -6,6 +6,7 @@ import dev.tributary.api.greader.ReaderFeeds.ReaderFeed;
 import dev.tributary.api.subscription.OwnSource;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Caller;
+import dev.tributary.api.web.FeedRejections;
 import dev.tributary.crawler.FeedRejectedException;
 import dev.tributary.crawler.FeedResolver;
 import dev.tributary.pubsub.Folder;
@@ -138,7 +139,7 @@ class ReaderController {
         } catch (FeedRejectedException refused) {
             // The apps read a failed quickadd from the answer, not the status: numResults 0 and why.
             answer.put("numResults", 0);
-            answer.put("error", refused.getMessage());
+            answer.put("error", FeedRejections.detail(refused.reason(), refused.getMessage()));
         } catch (QuotaExceededException full) {
             answer.put("numResults", 0);
             answer.put("error", full.advice());

@@ -72,7 +72,7 @@ class FeedChecks {
         try {
             return fetch ? new Checked(feeds.resolve(url), null, null, true) : new Checked(feeds.register(url), null, null, false);
         } catch (FeedRejectedException e) {
-            return new Checked(null, FeedRejections.wireName(e.reason()), e.getMessage(), fetch);
+            return new Checked(null, FeedRejections.wireName(e.reason()), FeedRejections.detail(e.reason(), e.getMessage()), fetch);
         }
     }
 }

@@ -5,16 +5,30 @@ import dev.tributary.crawler.RejectionReason;
 /**
  * The one place a url that cannot be subscribed to becomes an answer: 422 {@code feed-rejected}
  * with the crawler's sentence as detail and the reason's stable wire name as {@code reason}.
+ * A host that does not resolve and one that resolves to a non-public address get the same answer,
+ * {@code unreachable}, with a sentence that names no address: telling them apart would let a
+ * stranger map which internal names exist and where they point.
  */
 public final class FeedRejections {
 
     private static final String TYPE = "feed-rejected";
+    private static final String UNREACHABLE = "The feed's host could not be reached: it does not resolve, or not to a public"
+            + " internet address.";
 
     private FeedRejections() {
     }
 
     static ApiProblem problem(RejectionReason reason, String detail) {
-        return ApiProblem.unprocessable(TYPE, wireName(reason), detail);
+        return ApiProblem.unprocessable(TYPE, wireName(reason), detail(reason, detail));
+    }
+
+    /** The sentence a client may see: the crawler's own, except where it would reveal how a name resolves. */
+    public static String detail(RejectionReason reason, String crawlerDetail) {
+        return hidesResolution(reason) ? UNREACHABLE : crawlerDetail;
+    }
+
+    private static boolean hidesResolution(RejectionReason reason) {
+        return reason == RejectionReason.BLOCKED_ADDRESS || reason == RejectionReason.DNS;
     }
 
     /**
@@ -24,8 +38,7 @@ public final class FeedRejections {
     public static String wireName(RejectionReason reason) {
         return switch (reason) {
             case INVALID_URL -> "invalid_url";
-            case BLOCKED_ADDRESS -> "blocked_address";
-            case DNS -> "dns";
+            case BLOCKED_ADDRESS, DNS -> "unreachable";
             case CONNECT -> "connect";
             case TIMEOUT -> "timeout";
             case TLS -> "tls";

@@ -7,6 +7,7 @@ import dev.tributary.crawler.fetch.FailureReason;
 import dev.tributary.crawler.parse.FeedFormatException;
 import java.net.URI;
 import java.util.Arrays;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.http.ProblemDetail;
@@ -21,8 +22,23 @@ class FeedRejectionsTest {
 
         assertThat(problem.getStatus()).isEqualTo(422);
         assertThat(problem.getType()).isEqualTo(URI.create("urn:tributary:problem:feed-rejected"));
-        assertThat(problem.getDetail()).isEqualTo("why, in words");
-        assertThat(problem.getProperties()).containsEntry("reason", keyBefore(reason));
+        if (reason == RejectionReason.BLOCKED_ADDRESS || reason == RejectionReason.DNS) {
+            assertThat(problem.getDetail()).doesNotContain("why, in words").contains("could not be reached");
+            assertThat(problem.getProperties()).containsEntry("reason", "unreachable");
+        } else {
+            assertThat(problem.getDetail()).isEqualTo("why, in words");
+            assertThat(problem.getProperties()).containsEntry("reason", keyBefore(reason));
+        }
+    }
+
+    @Test
+    void aNameThatResolvesInternallyIsAnsweredLikeOneThatDoesNotResolve() {
+        ProblemDetail internal = FeedRejections.problem(RejectionReason.BLOCKED_ADDRESS,
+                "refused: the host resolves to a non-public address (10.1.2.3)").getBody();
+        ProblemDetail missing = FeedRejections.problem(RejectionReason.DNS, "intranet.example: no such host").getBody();
+
+        assertThat(internal.getDetail()).isEqualTo(missing.getDetail()).doesNotContain("10.1.2.3").doesNotContain("non-public");
+        assertThat(internal.getProperties()).isEqualTo(missing.getProperties());
     }
 
     /** The key the crawler's reasons had on the wire before the API named them itself. */
