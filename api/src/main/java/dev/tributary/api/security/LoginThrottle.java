@@ -2,6 +2,7 @@ package dev.tributary.api.security;
 
 import dev.tributary.api.account.Usernames;
 import dev.tributary.api.web.ApiSettings;
+import dev.tributary.api.web.ClientAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -145,7 +146,9 @@ class LoginThrottle {
         return "login:throttle:user:" + (Usernames.valid(username) ? username : "#" + Hashes.sha256Hex(username));
     }
 
+    /** Per client address as the rate limits count it (an IPv6 /64 is one client). */
     static String addressKey(String address) {
-        return "login:throttle:addr:" + (address.length() <= MAX_ADDRESS_LENGTH ? address : "#" + Hashes.sha256Hex(address));
+        String client = ClientAddress.of(address);
+        return "login:throttle:addr:" + (client.length() <= MAX_ADDRESS_LENGTH ? client : "#" + Hashes.sha256Hex(client));
     }
 }
