@@ -354,7 +354,8 @@ class ApiContract implements OpenApiCustomizer {
         if (operation.getRequestBody() != null || !(method == PathItem.HttpMethod.GET || method == PathItem.HttpMethod.HEAD)) {
             add(responses, "413", "TooLarge");
         }
-        if (api) {
+        // Feeds are counted per address too (RateLimitSettings.feedRequests).
+        if (api || path.startsWith("/feeds/")) {
             add(responses, "429", "TooManyRequests");
         }
     }
@@ -388,7 +389,8 @@ class ApiContract implements OpenApiCustomizer {
         descriptions.put("NotFound", "No such thing, or not the caller's to see");
         descriptions.put("TooLarge", "The body is larger than the limit (2 MB by default)");
         descriptions.put("UnsupportedMediaType", "The body is not of a content type this operation reads");
-        descriptions.put("TooManyRequests", "Over the rate limit; Retry-After says when to try again");
+        descriptions.put("TooManyRequests", "Over a rate limit (the request budget, a person's posts or comments, password "
+                + "checks, an address's live streams); Retry-After says when to try again");
         descriptions.put("Conflict", "It clashes with what exists (a taken name, the owner leaving their group)");
         descriptions.put("Unavailable", "Switched off by the operator for now, or the node is full (streams); "
                 + "Retry-After says when to try again");
@@ -399,6 +401,13 @@ class ApiContract implements OpenApiCustomizer {
                     new MediaType().schema(new Schema<>().$ref("#/components/schemas/Problem"))));
             if (name.equals("TooManyRequests") || name.equals("Unavailable")) {
                 response.addHeaderObject("Retry-After", new Header().description("Seconds to wait").schema(new IntegerSchema()));
+            }
+            if (name.equals("TooManyRequests")) {
+                response.addHeaderObject("RateLimit-Limit", new Header().description("The limit that was reached")
+                        .schema(new IntegerSchema()));
+                response.addHeaderObject("RateLimit-Remaining", new Header().description("0").schema(new IntegerSchema()));
+                response.addHeaderObject("RateLimit-Reset", new Header().description("Seconds until the window resets")
+                        .schema(new IntegerSchema()));
             }
             openApi.getComponents().addResponses(name, response);
         });

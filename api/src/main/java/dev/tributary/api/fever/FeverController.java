@@ -1,6 +1,5 @@
 package dev.tributary.api.fever;
 
-import dev.tributary.api.token.PersonalTokens;
 import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.Scope;
 import dev.tributary.pubsub.Folder;
@@ -14,6 +13,7 @@ import dev.tributary.pubsub.Stored;
 import dev.tributary.pubsub.Subscription;
 import dev.tributary.pubsub.Subscriptions;
 import dev.tributary.pubsub.TimelineEntry;
+import jakarta.servlet.http.HttpServletRequest;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -48,16 +48,16 @@ class FeverController {
     /** Items per {@code items} answer, as the Fever spec fixes it. */
     static final int PAGE = 50;
 
-    private final PersonalTokens tokens;
+    private final FeverKeys keys;
     private final HomeFeed home;
     private final Stars stars;
     private final Folders folders;
     private final Subscriptions subscriptions;
     private final Sources sources;
 
-    FeverController(PersonalTokens tokens, HomeFeed home, Stars stars, Folders folders, Subscriptions subscriptions,
+    FeverController(FeverKeys keys, HomeFeed home, Stars stars, Folders folders, Subscriptions subscriptions,
             Sources sources) {
-        this.tokens = tokens;
+        this.keys = keys;
         this.home = home;
         this.stars = stars;
         this.folders = folders;
@@ -67,12 +67,10 @@ class FeverController {
 
     /** Apps POST (the spec's way); some send GET for reads. */
     @RequestMapping(method = {RequestMethod.GET, RequestMethod.POST})
-    Map<String, Object> fever(@RequestParam MultiValueMap<String, String> params) {
+    Map<String, Object> fever(@RequestParam MultiValueMap<String, String> params, HttpServletRequest request) {
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("api_version", 3);
-        Optional<Caller> caller = Optional.ofNullable(params.getFirst("api_key"))
-                .filter(key -> !key.isBlank() && key.length() <= 64)
-                .flatMap(tokens::callerOfFeverKey);
+        Optional<Caller> caller = keys.caller(request, params.getFirst("api_key"));
         if (caller.isEmpty()) {
             answer.put("auth", 0);
             return answer;

@@ -6,6 +6,9 @@ import dev.tributary.api.security.Revocations;
 import dev.tributary.api.token.PersonalTokens;
 import dev.tributary.api.web.ApiSettings;
 import dev.tributary.api.web.Caller;
+import dev.tributary.api.web.GoogleLogin;
+import dev.tributary.api.web.PresentedCredential;
+import jakarta.servlet.http.HttpServletRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.Optional;
@@ -25,10 +28,7 @@ import org.springframework.stereotype.Component;
  * dies with its token at once.
  */
 @Component
-class ReaderAuthentication implements MessageListener {
-
-    private static final String SCHEME = "GoogleLogin auth=";
-    private static final int MAX_AUTH_LENGTH = 200;
+class ReaderAuthentication implements MessageListener, PresentedCredential {
 
     private final ReaderLogins logins;
     private final Cache<String, Optional<Caller>> cache;
@@ -39,18 +39,23 @@ class ReaderAuthentication implements MessageListener {
         listeners.addMessageListener(this, new ChannelTopic(PersonalTokens.REVOKED_CHANNEL));
     }
 
-    /** The Auth value of an {@code Authorization} header, if it is a well-formed GoogleLogin one. */
-    static Optional<String> auth(@Nullable String header) {
-        if (header == null || !header.regionMatches(true, 0, SCHEME, 0, SCHEME.length())) {
-            return Optional.empty();
-        }
-        String auth = header.substring(SCHEME.length()).strip();
-        return auth.startsWith(ReaderLogins.PREFIX) && auth.length() <= MAX_AUTH_LENGTH ? Optional.of(auth) : Optional.empty();
-    }
-
     /** Who the Auth value acts for; empty if it is unknown or what it stood for was revoked. */
     Optional<Caller> caller(String auth) {
-        return cache.get(HexFormat.of().formatHex(ReaderLogins.sha256(auth)), key -> logins.callerOf(auth));
+        if (!auth.startsWith(ReaderLogins.PREFIX)) {
+            return Optional.empty(); // never handed out: no look-up, and nothing cached for it
+        }
+        return cache.get(cacheKey(auth), key -> logins.callerOf(auth));
+    }
+
+    /** For the rate limit: the Auth value a request presents, and whether it acts for anyone. */
+    @Override
+    public Optional<Presented> check(HttpServletRequest request) {
+        return GoogleLogin.auth(request.getHeader("Authorization"))
+                .map(auth -> new Presented("greader", auth, caller(auth).isPresent()));
+    }
+
+    private static String cacheKey(String auth) {
+        return HexFormat.of().formatHex(ReaderLogins.sha256(auth));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.tributary.api.greader;
 
 import dev.tributary.api.web.Caller;
+import dev.tributary.api.web.GoogleLogin;
 import dev.tributary.api.web.ProblemWriter;
 import dev.tributary.api.web.Scope;
 import jakarta.servlet.http.HttpServletRequest;
@@ -37,7 +38,7 @@ class ReaderRequests implements HandlerInterceptor {
 
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) throws IOException {
-        Optional<String> auth = ReaderAuthentication.auth(request.getHeader("Authorization"));
+        Optional<String> auth = GoogleLogin.auth(request.getHeader("Authorization"));
         Optional<Caller> caller = auth.flatMap(authentication::caller);
         if (caller.isEmpty()) {
             response.setHeader("X-Reader-Google-Bad-Token", "true");

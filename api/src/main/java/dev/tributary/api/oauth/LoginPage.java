@@ -9,7 +9,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 /**
  * The sign-in form: the web front end's, and the one a person meets when an app sends them to
  * authorise it. Spring Security handles the POST (through {@code PasswordLogin}, so it is
- * throttled) and sends failures back here with {@code ?error} or {@code ?throttled=<minutes>}.
+ * throttled) and sends failures back here with {@code ?error}, {@code ?throttled=<minutes>} or
+ * {@code ?busy} (too many sign-ins checked at once: nothing is locked, try again in a moment).
  */
 @Controller
 class LoginPage {
@@ -17,10 +18,12 @@ class LoginPage {
     @GetMapping("/login")
     String login(@RequestParam(required = false) @Nullable String error,
             @RequestParam(required = false) @Nullable String throttled,
+            @RequestParam(required = false) @Nullable String busy,
             @RequestParam(name = "signed_out", required = false) @Nullable String signedOut, Model model) {
         model.addAttribute("signedOut", signedOut != null);
         model.addAttribute("wrongPassword", error != null);
         model.addAttribute("throttledMinutes", minutes(throttled));
+        model.addAttribute("busy", busy != null);
         return "login";
     }
 

@@ -1,6 +1,8 @@
 package dev.tributary.api.ratelimit;
 
 import dev.tributary.api.web.ProblemWriter;
+import dev.tributary.api.web.PresentedCredential;
+import java.util.List;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterProperties;
@@ -8,19 +10,37 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** Puts the rate limit on {@code /api/**}, the Fever API and the Google Reader API (sign-in included), right after Spring Security has authenticated the caller. */
+/**
+ * Puts the rate limit on every public path ({@link Budget}): once right before Spring Security for
+ * the sign-in and OAuth paths it answers itself, once right after it for the rest.
+ */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(RateLimitSettings.class)
 class RateLimitConfiguration {
 
     @Bean
     FilterRegistrationBean<RateLimitFilter> rateLimitFilter(Buckets buckets, RateLimitSettings settings, ProblemWriter problems,
-            ObjectProvider<SecurityFilterProperties> security) {
-        FilterRegistrationBean<RateLimitFilter> registration =
-                new FilterRegistrationBean<>(new RateLimitFilter(buckets, settings, problems));
-        registration.addUrlPatterns("/api/*", "/fever/*", "/fever", "/reader/*", "/accounts/ClientLogin");
-        int securityOrder = security.getIfAvailable(SecurityFilterProperties::new).getOrder();
-        registration.setOrder(securityOrder + 1);
+            List<PresentedCredential> credentials, ObjectProvider<SecurityFilterProperties> security) {
+        return registration("rateLimitFilter", new RateLimitFilter(buckets, settings, problems, credentials, false),
+                order(security) + 1);
+    }
+
+    @Bean
+    FilterRegistrationBean<RateLimitFilter> signInRateLimitFilter(Buckets buckets, RateLimitSettings settings,
+            ProblemWriter problems, ObjectProvider<SecurityFilterProperties> security) {
+        return registration("signInRateLimitFilter", new RateLimitFilter(buckets, settings, problems, List.of(), true),
+                order(security) - 1);
+    }
+
+    private static FilterRegistrationBean<RateLimitFilter> registration(String name, RateLimitFilter filter, int order) {
+        FilterRegistrationBean<RateLimitFilter> registration = new FilterRegistrationBean<>(filter);
+        registration.setName(name);
+        registration.addUrlPatterns("/*");
+        registration.setOrder(order);
         return registration;
+    }
+
+    private static int order(ObjectProvider<SecurityFilterProperties> security) {
+        return security.getIfAvailable(SecurityFilterProperties::new).getOrder();
     }
 }

@@ -2,6 +2,8 @@ package dev.tributary.api.ratelimit;
 
 import dev.tributary.api.web.Caller;
 import dev.tributary.api.security.CallerAuthentication;
+import dev.tributary.api.web.ClientAddress;
+import dev.tributary.api.web.PresentedCredential;
 import dev.tributary.api.web.ProblemWriter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -12,22 +14,28 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
+import org.springframework.security.authentication.AnonymousAuthenticationToken;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Limits API requests per token (per person for the web front end's session), and per client
- * address for the open endpoints (account creation, app registration, token creation). It runs
- * after Spring Security, so it knows whether the token was valid; every answer carries
- * {@code RateLimit-Limit}, {@code RateLimit-Remaining} and {@code RateLimit-Reset}, and one over
- * the limit is a 429 with {@code Retry-After}. When Redis cannot be reached, requests go through
- * uncounted: an outage of the counter must not become an outage of the API.
+ * Counts every public request against its {@link Budget}: per token (per person for a signed-in
+ * browser), per valid Fever key or Google Reader Auth value, and per client address for
+ * everything else (the open endpoints, a credential that does not authenticate, feeds, WebSub
+ * callbacks, sign-in). Registered twice: before Spring Security for the paths it answers itself
+ * (sign-in, OAuth), and after it for the rest, when it knows whether a token was valid. Every
+ * answer carries {@code RateLimit-Limit}, {@code RateLimit-Remaining} and {@code RateLimit-Reset},
+ * and one over the limit is a 429 problem with {@code Retry-After}. When Redis cannot be reached,
+ * requests go through uncounted: an outage of the counter must not become an outage of the API.
  */
 class RateLimitFilter extends OncePerRequestFilter {
 
@@ -37,12 +45,21 @@ class RateLimitFilter extends OncePerRequestFilter {
     private final Buckets buckets;
     private final RateLimitSettings settings;
     private final ProblemWriter problems;
+    private final List<PresentedCredential> credentials;
+    private final boolean beforeSecurity;
     private final AtomicLong lastWarning = new AtomicLong(Long.MIN_VALUE / 2);
 
-    RateLimitFilter(Buckets buckets, RateLimitSettings settings, ProblemWriter problems) {
+    /**
+     * @param credentials the credentials only their own API checks (Fever, Google Reader)
+     * @param beforeSecurity whether this one runs before Spring Security (and counts only the budgets it answers)
+     */
+    RateLimitFilter(Buckets buckets, RateLimitSettings settings, ProblemWriter problems, List<PresentedCredential> credentials,
+            boolean beforeSecurity) {
         this.buckets = buckets;
         this.settings = settings;
         this.problems = problems;
+        this.credentials = List.copyOf(credentials);
+        this.beforeSecurity = beforeSecurity;
     }
 
     @Override
@@ -54,12 +71,17 @@ class RateLimitFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        Bucket bucket = take(request);
+        Budget budget = Budget.of(request);
+        if (budget == Budget.NONE || budget.beforeSecurity() != beforeSecurity) {
+            chain.doFilter(request, response);
+            return;
+        }
+        Bucket bucket = take(request, budget);
         if (bucket != null) {
             headers(response, bucket);
             if (bucket.exceeded()) {
                 problems.write(request, response, HttpStatus.TOO_MANY_REQUESTS, "too-many-requests",
-                        "Over the limit of " + bucket.limit() + " requests per " + settings.window().toSeconds()
+                        "Over the limit of " + bucket.limit() + " " + budget.noun() + " per " + settings.window().toSeconds()
                                 + " s; try again in " + bucket.resetSeconds() + " s.");
                 return;
             }
@@ -77,27 +99,18 @@ class RateLimitFilter extends OncePerRequestFilter {
         }
     }
 
-    /** The bucket of requests without a valid token from one client address. */
+    /** The bucket of API requests without a valid credential from one client address. */
     static String addressKey(RateLimitSettings settings, String address) {
-        return "ratelimit:" + settings.anonymousRequests() + "/" + settings.window().toMillis() + ":addr:" + address;
+        return "ratelimit:" + settings.anonymousRequests() + "/" + settings.window().toMillis() + ":addr:"
+                + ClientAddress.of(address);
     }
 
-    private @Nullable Bucket take(HttpServletRequest request) {
-        String token = bearerToken(request);
-        Caller caller = authenticatedCaller();
-        String feverKey = feverKey(request);
-        String readerAuth = readerAuth(request);
-        int limit = caller != null || feverKey != null || readerAuth != null ? settings.requests() : settings.anonymousRequests();
+    private @Nullable Bucket take(HttpServletRequest request, Budget budget) {
         // The limit and window are in the key: a changed setting starts new buckets instead of
-        // judging old counts by it. A browser session counts against its person; a Fever app
-        // (which only its controller authenticates) against its api_key, a Google Reader app against its Auth value.
-        String key = feverKey == null && readerAuth == null && caller == null ? addressKey(settings, request.getRemoteAddr())
-                : "ratelimit:" + limit + "/" + settings.window().toMillis() + ":"
-                        + (feverKey != null ? "fever:" + sha256(feverKey)
-                                : readerAuth != null ? "greader:" + sha256(readerAuth)
-                                : token != null ? "token:" + sha256(token) : "session:" + caller.userId());
+        // judging old counts by it.
+        Count count = budget == Budget.API ? apiCount(request) : budgetCount(request, budget);
         try {
-            return buckets.take(key, limit, settings.window());
+            return buckets.take(count.key(), count.limit(), settings.window());
         } catch (RuntimeException unreachable) {
             long now = System.currentTimeMillis();
             long last = lastWarning.get();
@@ -108,30 +121,54 @@ class RateLimitFilter extends OncePerRequestFilter {
         }
     }
 
+    /**
+     * An API request's bucket: its token's (a browser session's: its person's) once Spring Security
+     * accepted it; a Fever key's or Google Reader Auth value's (which only their own code checks)
+     * if valid; else its address's, against the anonymous limit, so a stream of made-up
+     * credentials is counted as one client.
+     */
+    private Count apiCount(HttpServletRequest request) {
+        String prefix = "ratelimit:" + settings.requests() + "/" + settings.window().toMillis() + ":";
+        Count byAddress = new Count(addressKey(settings, request.getRemoteAddr()), settings.anonymousRequests());
+        Caller caller = authenticatedCaller();
+        if (caller != null) {
+            String token = bearerToken(request);
+            return new Count(prefix + (token != null ? "token:" + sha256(token) : "session:" + caller.userId()), settings.requests());
+        }
+        for (PresentedCredential credential : credentials) {
+            Optional<PresentedCredential.Presented> presented = credential.check(request);
+            if (presented.isPresent()) {
+                return presented.get().valid()
+                        ? new Count(prefix + presented.get().kind() + ":" + sha256(presented.get().secret()), settings.requests())
+                        : byAddress;
+            }
+        }
+        return byAddress;
+    }
+
+    /** Pages count per signed-in person, else per address; the other budgets always per address. */
+    private Count budgetCount(HttpServletRequest request, Budget budget) {
+        int limit = budget.limit(settings);
+        String prefix = "ratelimit:" + budget.name().toLowerCase(Locale.ROOT) + ":" + limit + "/" + settings.window().toMillis() + ":";
+        String person = budget == Budget.PAGES ? signedInPerson() : null;
+        return new Count(prefix + (person != null ? "person:" + person : "addr:" + ClientAddress.of(request.getRemoteAddr())), limit);
+    }
+
+    /** A bucket's key and the limit it is held to. */
+    private record Count(String key, int limit) {
+    }
+
+    /** The signed-in person of the web front end's session (its name is the person's id), if any. */
+    private static @Nullable String signedInPerson() {
+        Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
+        return authentication != null && authentication.isAuthenticated()
+                && !(authentication instanceof AnonymousAuthenticationToken) ? authentication.getName() : null;
+    }
+
     private static @Nullable Caller authenticatedCaller() {
         Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
         return authentication instanceof CallerAuthentication signedIn && signedIn.isAuthenticated()
                 ? signedIn.getPrincipal() : null;
-    }
-
-    /** The api_key of a Fever call (a form field), if this is one and it has one. */
-    private static @Nullable String feverKey(HttpServletRequest request) {
-        if (!request.getRequestURI().startsWith(request.getContextPath() + "/fever")) {
-            return null;
-        }
-        String key = request.getParameter("api_key");
-        return key == null || key.isBlank() ? null : key.strip();
-    }
-
-    /** The Auth value of a Google Reader call ({@code GoogleLogin auth=…}), which only its interceptor checks. */
-    private static @Nullable String readerAuth(HttpServletRequest request) {
-        String header = request.getHeader("Authorization");
-        String scheme = "GoogleLogin auth=";
-        if (header == null || !header.regionMatches(true, 0, scheme, 0, scheme.length())) {
-            return null;
-        }
-        String auth = header.substring(scheme.length()).strip();
-        return auth.isEmpty() || auth.length() > 200 ? null : auth;
     }
 
     private static @Nullable String bearerToken(HttpServletRequest request) {

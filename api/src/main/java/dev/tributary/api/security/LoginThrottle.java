@@ -2,6 +2,7 @@ package dev.tributary.api.security;
 
 import dev.tributary.api.account.Usernames;
 import dev.tributary.api.web.ApiSettings;
+import dev.tributary.api.web.ClientAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -11,37 +12,67 @@ import org.springframework.stereotype.Component;
 
 /**
  * Counts password checks per account and per client address in Redis, so every node sees the
- * same counts. An attempt is counted before its password is checked, in the same atomic step
- * that compares the count with the limit, so parallel guesses cannot all pass a check made
- * before any of them was counted; a right password then takes its attempt back. Past a limit,
- * further attempts are refused until the lock-out ends (counted from the latest attempt),
- * whether or not the password would be right.
+ * same counts. Each key is a hash of two counts: {@code failed} checks and checks in flight
+ * ({@code checking}). An attempt is counted as in flight before its password is checked, in the
+ * same atomic step that compares both counts with the limit, so parallel guesses cannot all pass
+ * a check made before any of them was counted; when the check ends, a wrong password becomes a
+ * failure and a right one clears the account's failures. Past the limit of failures, further
+ * attempts are refused until the lock-out ends (counted from the latest attempt), whether or not
+ * the password would be right. While failures and checks in flight together reach the limit, an
+ * attempt is refused for a moment instead: that is a crowd of sign-ins at once (an app opening
+ * many connections with the right password), not a lock-out, and is told apart.
  */
 @Component
 class LoginThrottle {
 
+    /** Why an attempt was not let through to the password check, and when to come back. */
+    record Refusal(boolean busy, Duration retryAfter) {
+    }
+
+    /** How long a refusal for checks in flight asks the client to wait: a password check takes well under a second. */
+    static final Duration BUSY_RETRY = Duration.ofSeconds(1);
+
     /**
-     * Counts an attempt unless the key is at its limit (ARGV[1]); (re)sets the expiry (ARGV[2]).
-     * Returns 0 when counted, else the milliseconds left of the lock-out. One key per call, so it
-     * runs on Redis Cluster as well.
+     * Counts an attempt as in flight unless the failures (locked out: {1, ms left}) or the failures
+     * and checks in flight together (busy: {2, 0}) are at the limit (ARGV[1]); (re)sets the expiry
+     * (ARGV[2]). Returns {0, 0} when counted. One key per call, so it runs on Redis Cluster as well.
      */
-    private static final RedisScript<Long> ATTEMPT = RedisScript.of("""
-            local n = tonumber(redis.call('GET', KEYS[1]) or '0')
-            if n >= tonumber(ARGV[1]) then
+    @SuppressWarnings("rawtypes")
+    private static final RedisScript<List> ATTEMPT = RedisScript.of("""
+            local failed = tonumber(redis.call('HGET', KEYS[1], 'failed') or '0')
+            local checking = tonumber(redis.call('HGET', KEYS[1], 'checking') or '0')
+            local limit = tonumber(ARGV[1])
+            if failed >= limit then
               local left = redis.call('PTTL', KEYS[1])
-              if left > 0 then return left end
-              return tonumber(ARGV[2])
+              if left > 0 then return {1, left} end
+              return {1, tonumber(ARGV[2])}
             end
-            redis.call('INCR', KEYS[1])
+            if failed + checking >= limit then return {2, 0} end
+            redis.call('HINCRBY', KEYS[1], 'checking', 1)
             redis.call('PEXPIRE', KEYS[1], ARGV[2])
+            return {0, 0}
+            """, List.class);
+
+    /**
+     * Ends a check counted in flight (never below zero: the key may have expired meanwhile);
+     * ARGV[1] 'failed' counts a failure (and resets the expiry to ARGV[2]), 'cleared' forgets the
+     * failures, anything else only ends the check.
+     */
+    private static final RedisScript<Long> FINISH = RedisScript.of("""
+            if tonumber(redis.call('HGET', KEYS[1], 'checking') or '0') > 0 then
+              redis.call('HINCRBY', KEYS[1], 'checking', -1)
+            end
+            if ARGV[1] == 'failed' then
+              redis.call('HINCRBY', KEYS[1], 'failed', 1)
+              redis.call('PEXPIRE', KEYS[1], ARGV[2])
+            elseif ARGV[1] == 'cleared' then
+              redis.call('HDEL', KEYS[1], 'failed')
+            end
             return 0
             """, Long.class);
 
-    /** Takes a counted attempt back; never below zero (the key may have expired meanwhile). */
-    private static final RedisScript<Long> RELEASE = RedisScript.of("""
-            if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then return redis.call('DECR', KEYS[1]) end
-            return 0
-            """, Long.class);
+    // The keys were counters before checks in flight were told apart; new names, so a node
+    // deployed beside an older one never reads a counter as a hash.
 
     /** Client addresses are the server's own reading of the connection, but a proxy header could stretch them. */
     private static final int MAX_ADDRESS_LENGTH = 64;
@@ -55,38 +86,56 @@ class LoginThrottle {
     }
 
     /**
-     * Counts one attempt of {@code username} from {@code address}; empty if it may go on to the
-     * password check, else how long until another attempt is considered (nothing was counted).
+     * Counts one attempt of {@code username} from {@code address} as in flight; empty if it may go
+     * on to the password check (then exactly one of {@link #succeeded}, {@link #failed} or
+     * {@link #abandoned} must follow), else why not and how long until another attempt is
+     * considered (nothing was counted).
      */
-    Optional<Duration> attempt(String username, String address) {
-        Optional<Duration> account = count(accountKey(username), settings.loginFailuresPerAccount());
+    Optional<Refusal> attempt(String username, String address) {
+        Optional<Refusal> account = count(accountKey(username), settings.loginFailuresPerAccount());
         if (account.isPresent()) {
             return account;
         }
-        Optional<Duration> client = count(addressKey(address), settings.loginFailuresPerAddress());
+        Optional<Refusal> client = count(addressKey(address), settings.loginFailuresPerAddress());
         if (client.isPresent()) {
-            release(accountKey(username));
+            finish(accountKey(username), "ended");
         }
         return client;
     }
 
     /**
-     * A right password clears the account's count and takes its attempt back from the address
-     * (whose count is kept: one address may try many accounts).
+     * A right password clears the account's failures and ends the check at the address (whose
+     * failures are kept: one address may try many accounts).
      */
     void succeeded(String username, String address) {
-        redis.delete(accountKey(username));
-        release(addressKey(address));
+        finish(accountKey(username), "cleared");
+        finish(addressKey(address), "ended");
     }
 
-    private void release(String key) {
-        redis.execute(RELEASE, List.of(key));
+    /** A wrong password: a failure for the account and for the address. */
+    void failed(String username, String address) {
+        finish(accountKey(username), "failed");
+        finish(addressKey(address), "failed");
     }
 
-    private Optional<Duration> count(String key, int limit) {
-        Long left = redis.execute(ATTEMPT, List.of(key), Integer.toString(limit),
+    /** The check could not be made (the database failed): it ends counting nothing. */
+    void abandoned(String username, String address) {
+        finish(accountKey(username), "ended");
+        finish(addressKey(address), "ended");
+    }
+
+    private void finish(String key, String outcome) {
+        redis.execute(FINISH, List.of(key), outcome, Long.toString(settings.loginLockout().toMillis()));
+    }
+
+    private Optional<Refusal> count(String key, int limit) {
+        List<?> result = redis.execute(ATTEMPT, List.of(key), Integer.toString(limit),
                 Long.toString(settings.loginLockout().toMillis()));
-        return left == null || left <= 0 ? Optional.empty() : Optional.of(Duration.ofMillis(left));
+        long state = result == null || result.isEmpty() ? 0 : ((Number) result.get(0)).longValue();
+        if (state == 1) {
+            return Optional.of(new Refusal(false, Duration.ofMillis(((Number) result.get(1)).longValue())));
+        }
+        return state == 2 ? Optional.of(new Refusal(true, BUSY_RETRY)) : Optional.empty();
     }
 
     /**
@@ -94,10 +143,12 @@ class LoginThrottle {
      * megabyte of "username" costs one fixed-size key.
      */
     static String accountKey(String username) {
-        return "login:fail:user:" + (Usernames.valid(username) ? username : "#" + Hashes.sha256Hex(username));
+        return "login:throttle:user:" + (Usernames.valid(username) ? username : "#" + Hashes.sha256Hex(username));
     }
 
+    /** Per client address as the rate limits count it (an IPv6 /64 is one client). */
     static String addressKey(String address) {
-        return "login:fail:addr:" + (address.length() <= MAX_ADDRESS_LENGTH ? address : "#" + Hashes.sha256Hex(address));
+        String client = ClientAddress.of(address);
+        return "login:throttle:addr:" + (client.length() <= MAX_ADDRESS_LENGTH ? client : "#" + Hashes.sha256Hex(client));
     }
 }

@@ -28,15 +28,27 @@ public class PasswordLogin {
      */
     public StoredAccount authenticate(String username, String password, String clientAddress) {
         String name = username == null ? "" : username.toLowerCase(java.util.Locale.ROOT);
-        Optional<Duration> locked = throttle.attempt(name, clientAddress);
-        if (locked.isPresent()) {
-            throw new LoginRefusedException("Too many failed logins; try again later.", locked.get());
+        Optional<LoginThrottle.Refusal> refused = throttle.attempt(name, clientAddress);
+        if (refused.isPresent()) {
+            throw refused.get().busy()
+                    ? new LoginRefusedException("Too many sign-ins to this account or from this address are being "
+                            + "checked at once; try again in a moment.", refused.get().retryAfter(), true)
+                    : new LoginRefusedException("Too many failed logins; try again later.", refused.get().retryAfter(), false);
         }
-        Optional<StoredAccount> account = accounts.findByUsername(name);
-        if (account.isPresent() && accounts.passwordMatches(account.get().body(), password)) {
+        Optional<StoredAccount> account;
+        boolean matches;
+        try {
+            account = accounts.findByUsername(name);
+            matches = account.isPresent() && accounts.passwordMatches(account.get().body(), password);
+        } catch (RuntimeException unchecked) {
+            throttle.abandoned(name, clientAddress);
+            throw unchecked;
+        }
+        if (matches) {
             throttle.succeeded(name, clientAddress);
             return account.get();
         }
-        throw new LoginRefusedException("Wrong username or password.", null);
+        throttle.failed(name, clientAddress);
+        throw new LoginRefusedException("Wrong username or password.", null, false);
     }
 }

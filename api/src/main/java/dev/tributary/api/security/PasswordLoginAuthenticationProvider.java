@@ -26,18 +26,24 @@ class PasswordLoginAuthenticationProvider implements AuthenticationProvider {
         this.login = login;
     }
 
-    /** The login was refused because of too many recent failures, not because of this password. */
+    /** The login was refused because of too many recent failures or checks in flight ({@code busy}), not because of this password. */
     static class ThrottledException extends AuthenticationException {
 
         private final Duration retryAfter;
+        private final boolean busy;
 
-        ThrottledException(String message, Duration retryAfter) {
+        ThrottledException(String message, Duration retryAfter, boolean busy) {
             super(message);
             this.retryAfter = retryAfter;
+            this.busy = busy;
         }
 
         Duration retryAfter() {
             return retryAfter;
+        }
+
+        boolean busy() {
+            return busy;
         }
     }
 
@@ -52,7 +58,7 @@ class PasswordLoginAuthenticationProvider implements AuthenticationProvider {
             account = login.authenticate(username, password, address);
         } catch (LoginRefusedException refused) {
             if (refused.retryAfter() != null) {
-                throw new ThrottledException(refused.getMessage(), refused.retryAfter());
+                throw new ThrottledException(refused.getMessage(), refused.retryAfter(), refused.busy());
             }
             throw new BadCredentialsException(refused.getMessage());
         }

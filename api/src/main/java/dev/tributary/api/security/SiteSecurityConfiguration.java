@@ -70,12 +70,15 @@ class SiteSecurityConfiguration {
         }
     }
 
-    /** Back to the form, saying whether the password was wrong or the account is locked out (and for how long). */
+    /**
+     * Back to the form, saying whether the password was wrong, the account is locked out (and for
+     * how long), or too many sign-ins were being checked at once.
+     */
     private static void loginFailed(HttpServletRequest request, HttpServletResponse response, AuthenticationException failure)
             throws IOException {
-        String query = failure instanceof PasswordLoginAuthenticationProvider.ThrottledException throttled
-                ? "throttled=" + Math.max(1, (throttled.retryAfter().toSeconds() + 59) / 60)
-                : "error";
+        String query = !(failure instanceof PasswordLoginAuthenticationProvider.ThrottledException throttled) ? "error"
+                : throttled.busy() ? "busy"
+                : "throttled=" + Math.max(1, (throttled.retryAfter().toSeconds() + 59) / 60);
         response.sendRedirect(request.getContextPath() + "/login?" + query);
     }
 }

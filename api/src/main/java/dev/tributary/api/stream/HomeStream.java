@@ -32,6 +32,7 @@ final class HomeStream implements MessageListener {
     private static final InboxEvent WAKE = new InboxEvent(InboxEvent.Type.UNREAD, Long.MIN_VALUE);
 
     private final long userId;
+    private final String address;
     private final Set<String> revocationKeys;
     private final long serial;
     private final SseEmitter emitter;
@@ -40,8 +41,9 @@ final class HomeStream implements MessageListener {
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean overflowed;
 
-    HomeStream(long userId, Set<String> revocationKeys, long serial, SseEmitter emitter) {
+    HomeStream(long userId, String address, Set<String> revocationKeys, long serial, SseEmitter emitter) {
         this.userId = userId;
+        this.address = address;
         this.revocationKeys = Set.copyOf(revocationKeys);
         this.serial = serial;
         this.emitter = emitter;
@@ -50,6 +52,11 @@ final class HomeStream implements MessageListener {
 
     long userId() {
         return userId;
+    }
+
+    /** The client address that opened it. */
+    String address() {
+        return address;
     }
 
     /** Whether announcing {@code key} revoked the credential this stream was opened with. */

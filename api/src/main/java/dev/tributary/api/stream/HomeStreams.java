@@ -3,6 +3,7 @@ package dev.tributary.api.stream;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tributary.api.security.Revocations;
+import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Caller;
 import dev.tributary.pubsub.Feature;
 import dev.tributary.pubsub.InboxEvent;
@@ -43,7 +44,7 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * shared listener container (one connection for all; a channel is subscribed while any stream
  * of that person is open), so an event published by any node reaches streams on every node.
  * Each stream has one sender on a virtual thread; a stream ends on disconnect, timeout, error,
- * overflow, when its person opens one too many, when the credential it was opened with is revoked
+ * overflow, when its person opens one too many (their oldest makes way), when the credential it was opened with is revoked
  * (announced on {@link Revocations#CHANNEL} by any node), or at shutdown, and always stops listening.
  */
 @Component
@@ -67,6 +68,8 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
             .expireAfterWrite(Duration.ofMinutes(1)).maximumSize(100_000).build();
     /** Open streams by person; guarded by {@code this}. */
     private final Map<Long, List<HomeStream>> open = new HashMap<>();
+    /** How many streams each client address holds open; guarded by {@code this}. */
+    private final Map<String, Integer> byAddress = new HashMap<>();
     private int count;
     private volatile boolean running;
 
@@ -82,12 +85,13 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
     }
 
     /**
-     * Opens a stream of the caller's home timeline, first replaying what came after {@code lastEventId};
-     * it closes when the credential it was opened with is revoked.
+     * Opens a stream of the caller's home timeline from {@code address}, first replaying what came
+     * after {@code lastEventId}; it closes when the credential it was opened with is revoked.
+     * @throws ApiProblem 429 when the address holds as many streams on this node as it may
      */
-    SseEmitter open(Caller caller, @Nullable Long lastEventId) {
+    SseEmitter open(Caller caller, String address, @Nullable Long lastEventId) {
         long userId = caller.userId();
-        HomeStream stream = new HomeStream(userId, caller.credential().revocationKeys(), serials.incrementAndGet(),
+        HomeStream stream = new HomeStream(userId, address, caller.credential().revocationKeys(), serials.incrementAndGet(),
                 new SseEmitter(settings.maxDuration().toMillis()));
         HomeStream evicted = register(stream);
         if (evicted != null) {
@@ -167,27 +171,61 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
         }
     }
 
+    /**
+     * Takes a slot for the stream; returns the person's oldest stream if this one is one too many
+     * for them (it makes way: a client reconnecting before the server noticed its old connection
+     * die must get in). A full address is refused instead: its streams are other people's.
+     */
     private synchronized @Nullable HomeStream register(HomeStream stream) {
         if (!running || count >= settings.perNode()) {
             throw unavailable();
         }
         List<HomeStream> mine = open.computeIfAbsent(stream.userId(), user -> new ArrayList<>());
-        mine.add(stream);
-        count++;
-        if (mine.size() > settings.perPerson()) {
-            return mine.stream().min(Comparator.comparingLong(HomeStream::serial)).orElseThrow();
+        HomeStream oldest = mine.size() >= settings.perPerson()
+                ? mine.stream().min(Comparator.comparingLong(HomeStream::serial)).orElseThrow() : null;
+        int fromAddress = byAddress.getOrDefault(stream.address(), 0)
+                - (oldest != null && oldest.address().equals(stream.address()) ? 1 : 0);
+        if (fromAddress >= settings.perAddress()) {
+            if (mine.isEmpty()) {
+                open.remove(stream.userId());
+            }
+            throw tooManyFromAddress();
         }
-        return null;
+        mine.add(stream);
+        byAddress.merge(stream.address(), 1, Integer::sum);
+        count++;
+        return oldest;
     }
 
     private synchronized void deregister(HomeStream stream) {
         List<HomeStream> mine = open.get(stream.userId());
         if (mine != null && mine.remove(stream)) {
             count--;
+            byAddress.computeIfPresent(stream.address(), (address, n) -> n > 1 ? n - 1 : null);
             if (mine.isEmpty()) {
                 open.remove(stream.userId());
             }
         }
+    }
+
+    /** Streams open on this node from one client address (for tests). */
+    synchronized int openStreamsFrom(String address) {
+        return byAddress.getOrDefault(address, 0);
+    }
+
+    /**
+     * 429 with the rate-limit headers of the address's share. A slot frees when one of its streams
+     * ends; a dead client's is found by the next heartbeat, so that is the wait asked for.
+     */
+    private ApiProblem tooManyFromAddress() {
+        long retry = Math.max(1, settings.heartbeat().toSeconds());
+        ApiProblem problem = ApiProblem.tooManyRequests("This address holds " + settings.perAddress()
+                + " live streams on this server, as many as one address may; close one, or try again in " + retry + " s.",
+                retry);
+        problem.getHeaders().set("RateLimit-Limit", Integer.toString(settings.perAddress()));
+        problem.getHeaders().set("RateLimit-Remaining", "0");
+        problem.getHeaders().set("RateLimit-Reset", Long.toString(retry));
+        return problem;
     }
 
     void close(HomeStream stream) {

@@ -1,7 +1,9 @@
 package dev.tributary.api.stream;
 
 import dev.tributary.api.web.Caller;
+import dev.tributary.api.web.ClientAddress;
 import dev.tributary.api.web.Ids;
+import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -21,10 +23,10 @@ class StreamController {
 
     @GetMapping("/api/v1/streaming/home")
     ResponseEntity<SseEmitter> home(Caller caller,
-            @RequestHeader(name = "Last-Event-ID", required = false) @Nullable String lastEventId) {
+            @RequestHeader(name = "Last-Event-ID", required = false) @Nullable String lastEventId, HttpServletRequest request) {
         // EventSource treats any error status as final and never reconnects: a Last-Event-ID that is
         // not an id is ignored, and the stream starts from now.
-        SseEmitter emitter = streams.open(caller, Ids.lenient(lastEventId));
+        SseEmitter emitter = streams.open(caller, ClientAddress.of(request.getRemoteAddr()), Ids.lenient(lastEventId));
         // Reverse proxies (nginx) would otherwise buffer the stream.
         return ResponseEntity.ok().header("X-Accel-Buffering", "no").body(emitter);
     }

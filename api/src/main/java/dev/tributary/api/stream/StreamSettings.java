@@ -10,6 +10,8 @@ import org.springframework.validation.annotation.Validated;
  * Settings of the live stream ({@code tributary.api.stream.*}).
  * @param heartbeat how often an idle stream sends a comment line (keeps proxies from closing it, finds dead clients)
  * @param perPerson streams one person may hold open on a node; a further one closes their oldest
+ * @param perAddress streams one client address may hold open on a node; beyond it new ones get 429 (many
+ *        throw-away accounts behind one address cannot take the node's slots; people sharing an address still fit)
  * @param perNode streams a node serves at once; beyond it new streams get 503
  * @param maxDuration how long one stream lasts before the server ends it (the client resumes with Last-Event-ID)
  */
@@ -18,6 +20,7 @@ import org.springframework.validation.annotation.Validated;
 public record StreamSettings(
         @DefaultValue("30s") Duration heartbeat,
         @DefaultValue("5") @Min(1) int perPerson,
+        @DefaultValue("100") @Min(1) int perAddress,
         @DefaultValue("10000") @Min(1) int perNode,
         @DefaultValue("1h") Duration maxDuration) {
 

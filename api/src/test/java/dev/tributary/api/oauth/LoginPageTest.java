@@ -42,7 +42,7 @@ class LoginPageTest {
      */
     @AfterEach
     void forgetFailuresFromThisAddress() {
-        redis.delete("login:fail:addr:127.0.0.1");
+        redis.delete("login:throttle:addr:127.0.0.1");
     }
 
     @Test

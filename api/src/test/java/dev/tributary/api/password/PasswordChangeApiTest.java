@@ -41,7 +41,7 @@ class PasswordChangeApiTest {
     @AfterEach
     void forgetThisAddressesAttempts() {
         // Every test signs in from 127.0.0.1: its count must not lock other tests out.
-        redis.delete("login:fail:addr:127.0.0.1");
+        redis.delete("login:throttle:addr:127.0.0.1");
     }
 
     @Test

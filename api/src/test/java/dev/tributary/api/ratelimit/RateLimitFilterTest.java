@@ -15,7 +15,10 @@ import dev.tributary.api.web.Scope;
 import dev.tributary.api.web.ProblemWriter;
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.Duration;
+import dev.tributary.api.web.PresentedCredential;
 import java.util.HashMap;
+import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
@@ -33,7 +36,7 @@ class RateLimitFilterTest {
     private final Map<String, Long> counts = new HashMap<>();
     private final Buckets memory = (key, limit, window) -> new Bucket(counts.merge(key, 1L, Long::sum), limit, 90_500);
     private final ProblemWriter problems = mock(ProblemWriter.class);
-    private final RateLimitSettings settings = new RateLimitSettings(true, 3, Duration.ofMinutes(5), 2);
+    private final RateLimitSettings settings = new RateLimitSettings(true, 3, Duration.ofMinutes(5), 2, 4, 5, 6, 7, 8);
 
     @BeforeEach
     void problemsSetTheStatus() throws Exception {
@@ -50,7 +53,7 @@ class RateLimitFilterTest {
 
     @Test
     void requestsWithoutATokenAreCountedPerAddressAgainstTheAnonymousLimit() throws Exception {
-        RateLimitFilter filter = new RateLimitFilter(memory, settings, problems);
+        RateLimitFilter filter = after(memory);
 
         MockHttpServletResponse first = run(filter, request("10.0.0.1", null));
         MockHttpServletResponse second = run(filter, request("10.0.0.1", null));
@@ -69,7 +72,7 @@ class RateLimitFilterTest {
 
     @Test
     void anAuthenticatedTokenIsCountedByItsHashNotItsAddress() throws Exception {
-        RateLimitFilter filter = new RateLimitFilter(memory, settings, problems);
+        RateLimitFilter filter = after(memory);
         SecurityContextHolder.getContext().setAuthentication(new CallerAuthentication(new Caller(7, Set.of(Scope.READ))));
 
         MockHttpServletResponse fromOne = run(filter, request("10.0.0.1", "trb_secret"));
@@ -82,7 +85,7 @@ class RateLimitFilterTest {
 
     @Test
     void aSignedInBrowserSessionIsCountedPerPersonAgainstTheTokenLimit() throws Exception {
-        RateLimitFilter filter = new RateLimitFilter(memory, settings, problems);
+        RateLimitFilter filter = after(memory);
         SecurityContextHolder.getContext().setAuthentication(
                 new CallerAuthentication(new Caller(42, Set.of(Scope.READ, Scope.WRITE))));
 
@@ -100,7 +103,7 @@ class RateLimitFilterTest {
         Buckets down = (key, limit, window) -> {
             throw new IllegalStateException("Redis is down");
         };
-        RateLimitFilter filter = new RateLimitFilter(down, settings, problems);
+        RateLimitFilter filter = after(down);
         MockFilterChain chain = new MockFilterChain();
         MockHttpServletResponse response = new MockHttpServletResponse();
 
@@ -114,14 +117,62 @@ class RateLimitFilterTest {
 
     @Test
     void disabledOrPreflightRequestsAreNotCounted() throws Exception {
-        RateLimitFilter disabled = new RateLimitFilter(memory, new RateLimitSettings(false, 3, Duration.ofMinutes(5), 2), problems);
+        RateLimitFilter disabled = new RateLimitFilter(memory, new RateLimitSettings(false, 3, Duration.ofMinutes(5), 2, 4, 5, 6, 7, 8), problems, List.of(), false);
         MockHttpServletRequest preflight = request("10.0.0.1", null);
         preflight.setMethod("OPTIONS");
 
         run(disabled, request("10.0.0.1", null));
-        run(new RateLimitFilter(memory, settings, problems), preflight);
+        run(after(memory), preflight);
 
         assertThat(counts).isEmpty();
+    }
+
+    @Test
+    void aPresentedCredentialThatDoesNotAuthenticateCountsAgainstTheAddress() throws Exception {
+        PresentedCredential fever = request -> Optional.ofNullable(request.getParameter("api_key"))
+                .map(key -> new PresentedCredential.Presented("fever", key, key.equals("good")));
+        RateLimitFilter filter = new RateLimitFilter(memory, settings, problems, List.of(fever), false);
+
+        for (int i = 0; i < 3; i++) {
+            run(filter, fever("10.0.0.1", "random-" + i));
+        }
+        MockHttpServletResponse good = run(filter, fever("10.0.0.1", "good"));
+
+        assertThat(counts).containsEntry("ratelimit:2/300000:addr:10.0.0.1", 3L).hasSize(2);
+        assertThat(counts.keySet()).filteredOn(key -> key.contains(":fever:")).singleElement().asString()
+                .startsWith("ratelimit:3/300000:fever:").doesNotContain("good");
+        assertThat(good.getStatus()).as("a valid key has its own bucket").isEqualTo(200);
+    }
+
+    @Test
+    void eachPathHasItsBudgetAndEachStageCountsOnlyItsOwn() throws Exception {
+        RateLimitFilter before = new RateLimitFilter(memory, settings, problems, List.of(), true);
+        RateLimitFilter after = after(memory);
+        for (String path : new String[] {"/", "/people/ann", "/feeds/users/ann.rss", "/websub/1/k", "/login", "/oauth2/token",
+                "/accounts/ClientLogin", "/css/app.css", "/livez", "/.well-known/oauth-authorization-server"}) {
+            MockHttpServletRequest request = new MockHttpServletRequest("GET", path);
+            request.setRemoteAddr("10.0.0.5");
+            run(before, request);
+            run(after, request);
+        }
+
+        assertThat(counts).containsOnly(
+                Map.entry("ratelimit:pages:4/300000:addr:10.0.0.5", 2L),
+                Map.entry("ratelimit:feeds:5/300000:addr:10.0.0.5", 1L),
+                Map.entry("ratelimit:websub:8/300000:addr:10.0.0.5", 1L),
+                Map.entry("ratelimit:sign_in:6/300000:addr:10.0.0.5", 2L),
+                Map.entry("ratelimit:oauth:7/300000:addr:10.0.0.5", 2L));
+    }
+
+    private RateLimitFilter after(Buckets buckets) {
+        return new RateLimitFilter(buckets, settings, problems, List.of(), false);
+    }
+
+    private static MockHttpServletRequest fever(String address, String key) {
+        MockHttpServletRequest request = new MockHttpServletRequest("POST", "/fever/");
+        request.setRemoteAddr(address);
+        request.setParameter("api_key", key);
+        return request;
     }
 
     private static MockHttpServletRequest request(String address, String token) {

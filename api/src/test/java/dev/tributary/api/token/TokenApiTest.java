@@ -150,7 +150,7 @@ class TokenApiTest {
             assertThat(statuses).filteredOn(s -> s == 401).as("guesses checked").hasSize(5);
             assertThat(statuses).filteredOn(s -> s == 429).hasSize(guesses - 5);
         } finally {
-            redis.delete("login:fail:addr:127.0.0.1");
+            redis.delete("login:throttle:addr:127.0.0.1");
         }
     }
 
@@ -162,10 +162,10 @@ class TokenApiTest {
 
         try {
             assertThat(refused.status()).isEqualTo(401);
-            assertThat(redis.keys("login:fail:user:#*")).isNotEmpty().allSatisfy(key -> assertThat(key).hasSizeLessThan(100));
-            assertThat(redis.keys("login:fail:user:aaaa*")).isEmpty();
+            assertThat(redis.keys("login:throttle:user:#*")).isNotEmpty().allSatisfy(key -> assertThat(key).hasSizeLessThan(100));
+            assertThat(redis.keys("login:throttle:user:aaaa*")).isEmpty();
         } finally {
-            redis.opsForValue().decrement("login:fail:addr:127.0.0.1");
+            redis.opsForHash().increment("login:throttle:addr:127.0.0.1", "failed", -1);
         }
     }
 
