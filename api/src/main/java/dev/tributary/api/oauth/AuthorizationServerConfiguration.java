@@ -36,6 +36,7 @@ import org.springframework.security.web.authentication.LoginUrlAuthenticationEnt
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
 import org.springframework.security.web.util.matcher.OrRequestMatcher;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -54,14 +55,15 @@ class AuthorizationServerConfiguration {
     @Order(1)
     SecurityFilterChain authorizationServerSecurity(HttpSecurity http, AuthorizationServerSettings settings,
             RegisteredClientRepository clients, OAuth2AuthorizationService authorizations, RetiredRefreshTokens retired,
-            PlatformTransactionManager transactionManager) {
+            PlatformTransactionManager transactionManager, JdbcClient jdbc) {
         OAuth2AuthorizationServerConfigurer server = new OAuth2AuthorizationServerConfigurer();
         TransactionTemplate transactions = new TransactionTemplate(transactionManager);
+        transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
         http.securityMatcher(server.getEndpointsMatcher())
                 .with(server, as -> as
                         .authorizationEndpoint(endpoint -> endpoint.consentPage(CONSENT_PAGE))
                         .tokenEndpoint(endpoint -> endpoint.authenticationProviders(providers ->
-                                withRotation(providers, authorizations, retired, transactions)))
+                                withRotation(providers, authorizations, retired, transactions, jdbc)))
                         .authorizationServerMetadataEndpoint(metadata -> metadata
                                 .authorizationServerMetadataCustomizer(AdvertisedMetadata::customize))
                         .clientAuthentication(clientAuthentication -> clientAuthentication
@@ -82,7 +84,7 @@ class AuthorizationServerConfiguration {
 
     /** Wraps Spring's refresh grant in {@link RefreshTokenRotation}; fails at start-up if Spring's is not there. */
     private static void withRotation(List<AuthenticationProvider> providers, OAuth2AuthorizationService authorizations,
-            RetiredRefreshTokens retired, TransactionTemplate transactions) {
+            RetiredRefreshTokens retired, TransactionTemplate transactions, JdbcClient jdbc) {
         int refresh = -1;
         for (int i = 0; i < providers.size(); i++) {
             if (providers.get(i) instanceof OAuth2RefreshTokenAuthenticationProvider) {
@@ -92,7 +94,8 @@ class AuthorizationServerConfiguration {
         if (refresh < 0) {
             throw new IllegalStateException("Spring's OAuth2RefreshTokenAuthenticationProvider was not found to wrap");
         }
-        providers.set(refresh, new RefreshTokenRotation(providers.get(refresh), authorizations, retired, transactions));
+        providers.set(refresh, new RefreshTokenRotation(providers.get(refresh), authorizations, retired, transactions,
+                jdbc));
     }
 
     @Bean

@@ -5,6 +5,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.security.authentication.AuthenticationProvider;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.oauth2.core.ClientAuthenticationMethod;
@@ -37,13 +38,19 @@ final class RefreshTokenRotation implements AuthenticationProvider {
     private final OAuth2AuthorizationService authorizations;
     private final RetiredRefreshTokens retired;
     private final TransactionTemplate transactions;
+    private final JdbcClient jdbc;
 
+    /**
+     * {@code transactions} must be READ COMMITTED: what Spring's provider reads after the grant's
+     * row is locked has to be the row as the last writer committed it.
+     */
     RefreshTokenRotation(AuthenticationProvider rotation, OAuth2AuthorizationService authorizations,
-            RetiredRefreshTokens retired, TransactionTemplate transactions) {
+            RetiredRefreshTokens retired, TransactionTemplate transactions, JdbcClient jdbc) {
         this.rotation = rotation;
         this.authorizations = authorizations;
         this.retired = retired;
         this.transactions = transactions;
+        this.jdbc = jdbc;
     }
 
     @Override
@@ -73,7 +80,7 @@ final class RefreshTokenRotation implements AuthenticationProvider {
     private @Nullable Authentication rotate(OAuth2RefreshTokenAuthenticationToken request, RegisteredClient client,
             String token) {
         OAuth2Authorization grant = authorizations.findByToken(token, OAuth2TokenType.REFRESH_TOKEN);
-        if (grant == null || !grant.getRegisteredClientId().equals(client.getId())) {
+        if (grant == null || !grant.getRegisteredClientId().equals(client.getId()) || !locked(grant.getId())) {
             return null;
         }
         OAuth2Authorization.Token<OAuth2RefreshToken> current = grant.getRefreshToken();
@@ -84,6 +91,16 @@ final class RefreshTokenRotation implements AuthenticationProvider {
         retired.retire(token, new RetiredRefreshTokens.Retired(grant.getId(), grant.getRegisteredClientId(),
                 grant.getPrincipalName()), expiresAt);
         return rotation.authenticate(request);
+    }
+
+    /**
+     * Holds the grant's row until the rotation commits, so a revocation or a withdrawal of the app
+     * meanwhile waits and then applies to the new tokens (Spring's save would otherwise write the
+     * grant back over it); false if it was removed since it was read.
+     */
+    private boolean locked(String grantId) {
+        return jdbc.sql("SELECT id FROM oauth2_authorization WHERE id = :id FOR UPDATE").param("id", grantId)
+                .query(String.class).optional().isPresent();
     }
 
     /** Removes the grant: its refresh token stops working and its access tokens are refused on every node. */
