@@ -7,7 +7,8 @@ import org.springframework.security.oauth2.server.authorization.OAuth2Authorizat
 /**
  * What {@code /.well-known/oauth-authorization-server} promises, cut to what an app can use: the
  * scopes it may ask for, the client authentication methods {@code POST /api/v1/apps} registers
- * ({@code none} for public clients included) and the two grants apps get. Spring's defaults also
+ * ({@code none} for public clients included) and the two grants every app gets (public apps
+ * refresh too, with single-use refresh tokens). Spring's defaults also
  * advertise client credentials, token exchange, DPoP, mTLS and JWT client authentication, which
  * no app registered here can use, so strict OAuth libraries picked them and failed.
  */

@@ -1,5 +1,6 @@
 package dev.tributary.api.oauth;
 
+import org.springframework.security.oauth2.core.AuthorizationGrantType;
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
 import org.springframework.security.oauth2.server.authorization.settings.OAuth2TokenFormat;
@@ -9,7 +10,8 @@ import org.springframework.stereotype.Component;
 /**
  * The token settings every app gets, from {@link OAuthSettings}. Apps are stored with the
  * settings of their registration day; {@link #applyTo} lays today's over them when an app is read,
- * so changing a TTL applies to every app at the next restart, not only to new ones.
+ * so changing a TTL applies to every app at the next restart, not only to new ones. Every app may
+ * refresh, public apps registered before they could included.
  */
 @Component
 class AppTokenSettings {
@@ -51,6 +53,7 @@ class AppTokenSettings {
     }
 
     private RegisteredClient withCurrent(RegisteredClient client) {
-        return client == null ? null : RegisteredClient.from(client).tokenSettings(settings).build();
+        return client == null ? null : RegisteredClient.from(client).tokenSettings(settings)
+                .authorizationGrantType(AuthorizationGrantType.REFRESH_TOKEN).build();
     }
 }

@@ -19,8 +19,9 @@ import org.springframework.stereotype.Service;
 
 /**
  * Registers third-party apps as OAuth clients. Every app must use PKCE and ask each person's
- * consent; confidential apps (with a secret, kept only as a hash) also get refresh tokens,
- * public ones (native and browser apps that cannot keep a secret) do not.
+ * consent, and gets refresh tokens: confidential apps (with a secret, kept only as a hash) and
+ * public ones (native and browser apps that cannot keep a secret), whose refresh tokens are
+ * single-use ({@link RefreshTokenRotation}).
  */
 @Service
 class Apps {
@@ -52,12 +53,13 @@ class Apps {
                 .clientName(name)
                 .clientAuthenticationMethod(method)
                 .authorizationGrantType(AuthorizationGrantType.AUTHORIZATION_CODE)
+                .authorizationGrantType(AuthorizationGrantType.REFRESH_TOKEN)
                 .redirectUris(uris -> uris.addAll(redirectUris))
                 .scopes(names -> scopes.forEach(s -> names.add(s.wireName())))
                 .clientSettings(ClientSettings.builder().requireProofKey(true).requireAuthorizationConsent(true).build())
                 .tokenSettings(tokenSettings.current());
         if (confidential) {
-            client.clientSecret(passwords.encode(secret)).authorizationGrantType(AuthorizationGrantType.REFRESH_TOKEN);
+            client.clientSecret(passwords.encode(secret));
         }
         RegisteredClient registered = client.build();
         clients.save(registered);

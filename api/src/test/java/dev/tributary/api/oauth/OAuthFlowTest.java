@@ -105,14 +105,14 @@ class OAuthFlowTest {
     }
 
     @Test
-    void aPublicAppUsesPkceAndGetsNoRefreshToken() {
+    void aPublicAppUsesPkceAndGetsARefreshTokenToo() {
         TestUser carol = api.newUser("oa");
         App app = flow.registerApp("none", "read");
         assertThat(app.clientSecret()).isNull();
 
         Tokens tokens = flow.authorize(carol, app, "read");
 
-        assertThat(tokens.refreshToken()).isNull();
+        assertThat(tokens.refreshToken()).as("single-use: PublicClientRefreshTest").isNotBlank();
         assertThat(api.get("/api/v1/me", tokens.accessToken()).json().path("id").asString()).isEqualTo(carol.id());
         assertThat(flow.revoke(app, tokens.accessToken()).status()).isEqualTo(200);
         assertThat(api.get("/api/v1/me", tokens.accessToken()).status()).isEqualTo(401);

@@ -22,7 +22,8 @@ class RetentionJobsTest {
     @Test
     void theJobsAreKnownByName() {
         assertThat(jobs).extracting(RetentionJob::name)
-                .containsExactlyInAnyOrder("oauth-authorizations", "oauth-apps", "orphaned-comments");
+                .containsExactlyInAnyOrder("oauth-authorizations", "oauth-apps", "oauth-retired-refresh-tokens",
+                        "orphaned-comments");
         assertThat(scheduler.isRunning()).as("the test node has the fanout role").isTrue();
     }
 

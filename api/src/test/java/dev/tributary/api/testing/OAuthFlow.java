@@ -55,7 +55,7 @@ public final class OAuthFlow {
     public record App(String clientId, @Nullable String clientSecret, String redirectUri, String authMethod) {
     }
 
-    /** What the token endpoint answered. {@code refreshToken} is null for public apps. */
+    /** What the token endpoint answered. {@code refreshToken} is null if none was issued. */
     public record Tokens(String accessToken, @Nullable String refreshToken, String scope, JsonNode json) {
 
         /** The tokens of a 200 from the token endpoint (asserted). */

@@ -6,9 +6,11 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpMethod;
 import org.springframework.security.authentication.AuthenticationProvider;
 import org.springframework.security.core.Authentication;
+import org.springframework.security.oauth2.core.AuthorizationGrantType;
 import org.springframework.security.oauth2.core.ClientAuthenticationMethod;
 import org.springframework.security.oauth2.core.OAuth2AuthenticationException;
 import org.springframework.security.oauth2.core.OAuth2ErrorCodes;
+import org.springframework.security.oauth2.core.endpoint.OAuth2ParameterNames;
 import org.springframework.security.oauth2.server.authorization.authentication.OAuth2ClientAuthenticationToken;
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
 import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
@@ -17,29 +19,38 @@ import org.springframework.security.web.servlet.util.matcher.PathPatternRequestM
 import org.springframework.security.web.util.matcher.RequestMatcher;
 
 /**
- * Lets public apps (no secret) revoke their tokens by naming their {@code client_id}, as RFC 7009
- * and OAuth 2.1 allow; Spring's server authenticates public clients only for the code exchange
- * (by the PKCE verifier). The server still checks the token was issued to that client.
+ * Lets public apps (no secret) revoke their tokens and refresh them by naming their
+ * {@code client_id}, as RFC 7009 and OAuth 2.1 allow; Spring's server authenticates public
+ * clients only for the code exchange (by the PKCE verifier). The server still checks the token
+ * was issued to that client, and {@link RefreshTokenRotation} makes a public refresh token
+ * single-use, so a stolen one is found out.
  */
-final class PublicClientRevocation {
+final class PublicClientAuthentication {
 
-    private static final String MARKER = PublicClientRevocation.class.getName();
+    private static final String MARKER = PublicClientAuthentication.class.getName();
 
-    private PublicClientRevocation() {
+    private PublicClientAuthentication() {
     }
 
-    /** Reads a public client's revocation request: a lone client_id, no secret or assertion. */
+    /**
+     * Reads a public client's revocation or refresh request: a lone client_id, no secret or
+     * assertion. Anything else (a code exchange, a confidential app's credentials) is left to
+     * Spring's converters.
+     */
     static final class Converter implements AuthenticationConverter {
 
         private final RequestMatcher revocation;
+        private final RequestMatcher token;
 
-        Converter(String revocationEndpoint) {
+        Converter(String revocationEndpoint, String tokenEndpoint) {
             this.revocation = PathPatternRequestMatcher.withDefaults().matcher(HttpMethod.POST, revocationEndpoint);
+            this.token = PathPatternRequestMatcher.withDefaults().matcher(HttpMethod.POST, tokenEndpoint);
         }
 
         @Override
         public @Nullable Authentication convert(HttpServletRequest request) {
-            if (!revocation.matches(request) || request.getHeader("Authorization") != null
+            if (!(revocation.matches(request) || token.matches(request) && isRefresh(request))
+                    || request.getHeader("Authorization") != null
                     || request.getParameter("client_secret") != null || request.getParameter("client_assertion") != null) {
                 return null;
             }
@@ -49,6 +60,12 @@ final class PublicClientRevocation {
             }
             return new OAuth2ClientAuthenticationToken(clientIds[0], ClientAuthenticationMethod.NONE, null,
                     Map.of(MARKER, true));
+        }
+
+        private static boolean isRefresh(HttpServletRequest request) {
+            String[] grantTypes = request.getParameterValues(OAuth2ParameterNames.GRANT_TYPE);
+            return grantTypes != null && grantTypes.length == 1
+                    && AuthorizationGrantType.REFRESH_TOKEN.getValue().equals(grantTypes[0]);
         }
     }
 
