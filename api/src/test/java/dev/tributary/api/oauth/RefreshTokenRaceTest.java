@@ -166,9 +166,14 @@ class RefreshTokenRaceTest {
             assertThat(rotated.await(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("new tokens made, not saved").isTrue();
             Future<Integer> withdrawal = threads.submit(() ->
                     flow.api().delete("/api/v1/authorizations/" + app.clientId(), jan.token()).status());
-            Await.until("the withdrawal waits for the refresh's transaction", () -> jdbc.sql(
-                    "SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'")
-                    .query(Integer.class).single() > 0);
+            Await.until("the withdrawal waits for the refresh's transaction", () -> {
+                if (withdrawal.isDone()) {
+                    throw new AssertionError("the withdrawal did not wait for the refresh: it answered "
+                            + withdrawal.resultNow());
+                }
+                return jdbc.sql("SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'")
+                        .query(Integer.class).single() > 0;
+            });
             release.countDown();
 
             OAuth2AccessTokenAuthenticationToken issued = (OAuth2AccessTokenAuthenticationToken) refresh.get(
