@@ -333,10 +333,12 @@ class ApiContract implements OpenApiCustomizer {
             contents.add(operation.getRequestBody().getContent());
         }
         if (operation.getResponses() != null) {
-            operation.getResponses().values().stream().filter(r -> r.getContent() != null).forEach(r -> contents.add(r.getContent()));
+            operation.getResponses().values().stream().filter(response -> response.getContent() != null)
+                    .forEach(response -> contents.add(response.getContent()));
         }
         contents.forEach(content -> content.forEach((type, media) -> {
-            if ((type.contains("xml") || type.contains("opml")) && media.getSchema() != null && media.getSchema().get$ref() == null) {
+            boolean document = type.contains("xml") || type.contains("opml");
+            if (document && media.getSchema() != null && media.getSchema().get$ref() == null) {
                 media.setSchema(new StringSchema().format("binary"));
             }
         }));

@@ -14,7 +14,8 @@ import java.util.Map;
 /**
  * The response headers a client acts on, declared where the server sends them: the rate limit's
  * on every {@code /api} answer, {@code Retry-After} on 429 and 503, {@code Link} on paged lists,
- * the validators where a conditional GET is answered, {@code WWW-Authenticate} on 401 and 403.
+ * the validators where a conditional GET is answered, {@code WWW-Authenticate} on 401 and 403,
+ * {@code Accept} on 415.
  * Each is a component ({@code #/components/headers/...}) that the responses refer to; the test kit's
  * ResponseContract fails an answer that sends one its response does not declare or leaves out a required one.
  */
@@ -29,6 +30,7 @@ final class ResponseHeaders {
     static final String LAST_MODIFIED = "Last-Modified";
     static final String WWW_AUTHENTICATE = "WWW-Authenticate";
     static final String CONTENT_DISPOSITION = "Content-Disposition";
+    static final String ACCEPT = "Accept";
     private static final List<String> RATE_LIMIT = List.of(RATE_LIMIT_LIMIT, RATE_LIMIT_REMAINING, RATE_LIMIT_RESET);
 
     private ResponseHeaders() {
@@ -43,6 +45,7 @@ final class ResponseHeaders {
             switch (name) {
                 case "TooManyRequests", "Unavailable" -> refer(response, RETRY_AFTER);
                 case "Unauthorized", "Forbidden" -> refer(response, WWW_AUTHENTICATE);
+                case "UnsupportedMediaType" -> refer(response, ACCEPT);
                 default -> {
                 }
             }
@@ -78,7 +81,8 @@ final class ResponseHeaders {
                         .required(true))
                 .addHeaders(WWW_AUTHENTICATE, text("The scheme to use (RFC 6750: Bearer, with error=\"invalid_token\" or "
                         + "error=\"insufficient_scope\"; Basic for token creation)"))
-                .addHeaders(CONTENT_DISPOSITION, text("attachment, with the file name to save as"));
+                .addHeaders(CONTENT_DISPOSITION, text("attachment, with the file name to save as"))
+                .addHeaders(ACCEPT, text("The content types the operation reads (RFC 9110 §15.5.16)"));
     }
 
     /** The operation's responses written in place; those that refer to a component get their headers there. */

@@ -111,10 +111,11 @@ class GeneratedClientTest {
         TimelinesApi timelines = new TimelinesApi(alice.client());
         List<ItemView> home = Await.value("five entries in Alice's home timeline", PATIENCE,
                 () -> home(timelines, 50, null, null), page -> page.size() == 5);
-        assertThat(home).extracting(ItemView::getMediaType).containsOnly(ItemView.MediaTypeEnum.LINK, ItemView.MediaTypeEnum.IMAGE);
+        assertThat(home).extracting(ItemView::getMediaType)
+                .containsOnly(ItemView.MediaTypeEnum.LINK, ItemView.MediaTypeEnum.IMAGE);
         assertThat(home).allSatisfy(item -> assertThat(item.getRead()).isFalse());
-        assertThat(home(timelines, 20, "image", null)).hasSize(2)
-                .allSatisfy(item -> assertThat(item.getMedia()).singleElement().satisfies(media -> assertThat(media.getUrl()).endsWith(".jpg")));
+        assertThat(home(timelines, 20, "image", null)).hasSize(2).allSatisfy(item -> assertThat(item.getMedia())
+                .singleElement().satisfies(media -> assertThat(media.getUrl()).endsWith(".jpg")));
         ApiResponse<List<ItemView>> firstPage = timelines.homeTimelinesWithHttpInfo(2, null, null, null, null, null, null, null,
                 null, null);
         assertThat(firstPage.getHeaders()).containsKeys("etag", "link", "ratelimit-remaining");
@@ -198,7 +199,8 @@ class GeneratedClientTest {
         assertThat(invalid.getErrors()).extracting(FieldError::getField).contains("text");
         Problem conflict = problem(() -> folders.createFolders(new FolderName().name("Daily")), 409);
         assertThat(conflict.getInstance()).isEqualTo("/api/v1/folders");
-        Problem nobody = problem(() -> aliceGroups.addMember(group.getId(), new NewMember().username("nobody_" + bob.username())), 422);
+        Problem nobody = problem(() -> aliceGroups.addMember(group.getId(),
+                new NewMember().username("nobody_" + bob.username())), 422);
         assertThat(nobody.getReason()).isNotBlank();
     }
 
@@ -209,7 +211,8 @@ class GeneratedClientTest {
     private Person register(String prefix) throws ApiException {
         String username = dev.tributary.api.testing.ApiClient.uniqueUsername(prefix);
         String password = "correct horse " + username;
-        AccountView account = new AccountsApi(client(null)).registerAccounts(new Registration().username(username).password(password));
+        AccountView account = new AccountsApi(client(null))
+                .registerAccounts(new Registration().username(username).password(password));
         assertThat(account.getUsername()).isEqualTo(username);
         String basic = "Basic " + Base64.getEncoder().encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
         CreatedToken token = new TokensApi(client(basic)).createTokens(new NewToken().name("generated")

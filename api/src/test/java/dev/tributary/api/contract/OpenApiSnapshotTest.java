@@ -22,8 +22,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * {@code docs/openapi.json}, the committed copy of {@code /v3/api-docs} that clients are generated
  * from (GeneratedClientTest's client among them), is the served document: a change to the contract
- * shows in the diff of the change, and a stale copy fails the build. Refresh it with
- * {@code ./mvnw -o test -pl api -am -Dtest=OpenApiSnapshotTest -Dsurefire.failIfNoSpecifiedTests=false -Dopenapi.snapshot.write=true}.
+ * shows in the diff of the change, and a stale copy fails the build. Refresh it with {@code ./mvnw -o test
+ * -pl api -am -Dtest=OpenApiSnapshotTest -Dsurefire.failIfNoSpecifiedTests=false -Dopenapi.snapshot.write=true}.
  */
 @ApiTest
 class OpenApiSnapshotTest {
@@ -51,7 +51,7 @@ class OpenApiSnapshotTest {
                 and commit it with the change""").isEqualTo(canonical);
     }
 
-    /** The document with every object's keys sorted and two-space indents: one text per document, whatever order springdoc builds it in. */
+    /** The document with every object's keys sorted: one text per document, whatever order springdoc builds it in. */
     static String canonical(String document) {
         return JSON.writeValueAsString(sorted(JSON.readTree(document))) + "\n";
     }
