@@ -2,10 +2,10 @@ package dev.tributary.api.contract;
 
 import dev.tributary.api.web.Scope;
 import dev.tributary.pubsub.SourceKind;
+import io.swagger.v3.core.util.Json31;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.PathItem;
-import io.swagger.v3.oas.models.headers.Header;
 import io.swagger.v3.oas.models.media.ArraySchema;
 import io.swagger.v3.oas.models.media.BooleanSchema;
 import io.swagger.v3.oas.models.media.Content;
@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 
@@ -49,6 +50,7 @@ class ApiContract implements OpenApiCustomizer {
     private static final Set<String> OPEN = Set.of("POST /api/v1/accounts", "POST /api/v1/apps");
     private static final String BASIC_LOGIN = "POST /api/v1/tokens";
     private static final Pattern NUMBERED = Pattern.compile(".+_[0-9]+");
+    private static final Pattern SCHEMA_REFERENCE = Pattern.compile("\"#/components/schemas/([^\"]+)\"");
     private static final String ID_PATTERN = "^[1-9][0-9]{0,18}$";
     /** A source's crawl status as SourceViews words it. */
     private static final List<String> SOURCE_STATUSES = List.of("ok", "error", "gone");
@@ -90,6 +92,7 @@ class ApiContract implements OpenApiCustomizer {
             }
             problems(method, path, operation, security);
             parameterTypes(operation);
+            documentsAsBytes(operation);
             operation.setTags(List.of(feature(path)));
             OperationSummaries.summarise(method + " " + path, operation);
             // Credentials are the security scheme's business, not a parameter a generated client should ask for.
@@ -101,6 +104,29 @@ class ApiContract implements OpenApiCustomizer {
         closedRequestBodies(openApi);
         enums(openApi);
         checkedBounds(openApi);
+        ResponseHeaders.declare(openApi);
+        unreferencedSchemas(openApi);
+    }
+
+    /**
+     * Models only the removed paths used (the hub callback's form, the stream's emitter): a
+     * generated client would carry them as classes nothing returns.
+     */
+    private static void unreferencedSchemas(OpenAPI openApi) {
+        Map<String, Schema> schemas = openApi.getComponents().getSchemas();
+        if (schemas == null) {
+            return;
+        }
+        // A schema may be used only by another unused one: repeat until nothing more goes.
+        boolean removed = true;
+        while (removed) {
+            Set<String> referenced = new HashSet<>();
+            Matcher reference = SCHEMA_REFERENCE.matcher(Json31.pretty(openApi));
+            while (reference.find()) {
+                referenced.add(reference.group(1));
+            }
+            removed = schemas.keySet().retainAll(referenced);
+        }
     }
 
     /**
@@ -296,6 +322,28 @@ class ApiContract implements OpenApiCustomizer {
         ok.setContent(new Content().addMediaType(type, new MediaType().schema(new StringSchema())));
     }
 
+    /**
+     * XML documents (the feeds, OPML out and in) are bytes a client hands to its XML parser:
+     * {@code format: binary}, which generators read and send as a file or a byte stream. As plain
+     * strings, generated clients parse them as JSON and fail; as {@code format: byte}, they would send base64.
+     */
+    private static void documentsAsBytes(Operation operation) {
+        List<Content> contents = new ArrayList<>();
+        if (operation.getRequestBody() != null && operation.getRequestBody().getContent() != null) {
+            contents.add(operation.getRequestBody().getContent());
+        }
+        if (operation.getResponses() != null) {
+            operation.getResponses().values().stream().filter(response -> response.getContent() != null)
+                    .forEach(response -> contents.add(response.getContent()));
+        }
+        contents.forEach(content -> content.forEach((type, media) -> {
+            boolean document = type.contains("xml") || type.contains("opml");
+            if (document && media.getSchema() != null && media.getSchema().get$ref() == null) {
+                media.setSchema(new StringSchema().format("binary"));
+            }
+        }));
+    }
+
     /** Sets the operation's security requirement; returns which scheme it needs (null: none). */
     private static String security(PathItem.HttpMethod method, String path, Operation operation) {
         String key = method + " " + path;
@@ -397,19 +445,8 @@ class ApiContract implements OpenApiCustomizer {
         descriptions.put("Unprocessable", "Well-formed but refused: the problem's reason says why (a feed that cannot be "
                 + "read, no such person or folder, a limit reached)");
         descriptions.forEach((name, description) -> {
-            ApiResponse response = new ApiResponse().description(description).content(new Content().addMediaType(PROBLEM_JSON,
-                    new MediaType().schema(new Schema<>().$ref("#/components/schemas/Problem"))));
-            if (name.equals("TooManyRequests") || name.equals("Unavailable")) {
-                response.addHeaderObject("Retry-After", new Header().description("Seconds to wait").schema(new IntegerSchema()));
-            }
-            if (name.equals("TooManyRequests")) {
-                response.addHeaderObject("RateLimit-Limit", new Header().description("The limit that was reached")
-                        .schema(new IntegerSchema()));
-                response.addHeaderObject("RateLimit-Remaining", new Header().description("0").schema(new IntegerSchema()));
-                response.addHeaderObject("RateLimit-Reset", new Header().description("Seconds until the window resets")
-                        .schema(new IntegerSchema()));
-            }
-            openApi.getComponents().addResponses(name, response);
+            openApi.getComponents().addResponses(name, new ApiResponse().description(description).content(new Content()
+                    .addMediaType(PROBLEM_JSON, new MediaType().schema(new Schema<>().$ref("#/components/schemas/Problem")))));
         });
     }
 }

@@ -11,6 +11,8 @@ import io.swagger.v3.oas.models.security.OAuthFlow;
 import io.swagger.v3.oas.models.security.OAuthFlows;
 import io.swagger.v3.oas.models.security.Scopes;
 import io.swagger.v3.oas.models.security.SecurityScheme;
+import io.swagger.v3.oas.models.servers.Server;
+import java.util.List;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springdoc.core.utils.SpringDocUtils;
 import org.springframework.context.annotation.Bean;
@@ -49,6 +51,9 @@ class OpenApiConfiguration {
     @Bean
     OpenAPI tributaryOpenApi() {
         return new OpenAPI()
+                // Relative: the API is wherever the document was fetched from, whatever host and port (and no
+                // address of the build machine ends up in docs/openapi.json).
+                .servers(List.of(new Server().url("/").description("This server")))
                 .info(new Info().title("Tributary API").version("v1").description("""
                         Feed aggregation: people follow feeds, people and groups, and read one merged home \
                         timeline. JSON in snake_case; ids are strings; errors are RFC 9457 problem details. \

@@ -259,6 +259,31 @@ class OpenApiContractTest {
         assertThat(paths.path("/feeds/home.rss").path("get").path("tags").path(0).asString()).isEqualTo("feeds");
     }
 
+    @Test
+    void headersXmlBodiesAndTheServerAreWhatAGeneratedClientNeeds() {
+        JsonNode paths = document.path("paths");
+        JsonNode home = paths.path("/api/v1/timelines/home").path("get").path("responses");
+        assertThat(home.path("200").path("headers").propertyNames()).contains("ETag", "Link", "RateLimit-Limit",
+                "RateLimit-Remaining", "RateLimit-Reset");
+        assertThat(home.path("304").path("headers").propertyNames()).contains("ETag");
+        assertThat(document.path("components").path("headers").path("ETag").path("required").asBoolean()).isTrue();
+        assertThat(document.path("components").path("headers").path("Retry-After").path("required").asBoolean()).isTrue();
+        assertThat(document.path("components").path("responses").path("TooManyRequests").path("headers").propertyNames())
+                .contains("Retry-After", "RateLimit-Reset");
+        assertThat(paths.path("/api/v1/groups/{id}/members").path("get").path("responses").path("200").path("headers")
+                .propertyNames()).contains("Link");
+        assertThat(paths.path("/feeds/home.rss").path("get").path("responses").path("200").path("headers").propertyNames())
+                .contains("ETag", "Last-Modified").doesNotContain("RateLimit-Limit");
+
+        assertThat(paths.path("/feeds/home.rss").path("get").path("responses").path("200").path("content")
+                .path("application/rss+xml").path("schema").path("format").asString()).isEqualTo("binary");
+        assertThat(paths.path("/api/v1/subscriptions/import").path("post").path("requestBody").path("content")
+                .path("text/x-opml").path("schema").path("format").asString()).as("bytes, not base64").isEqualTo("binary");
+        assertThat(document.path("servers").path(0).path("url").asString()).as("no build machine's port").isEqualTo("/");
+        assertThat(document.path("components").path("schemas").propertyNames()).as("models nothing uses")
+                .doesNotContain("SseEmitter", "MultiValueMapStringString");
+    }
+
     private boolean problemResponse(JsonNode response) {
         JsonNode resolved = response;
         if (response.has("$ref")) {

@@ -79,7 +79,7 @@ public final class ApiClient {
             HttpResponse<String> response = http.send(sent, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
             // Only the documented API is checked; other paths (and other ports: management) never fetch the document.
             List<String> violations = !sent.uri().getPath().startsWith("/api/v1/") ? List.of()
-                    : contract().violations(sent.method(), sent.uri(), response.statusCode(),
+                    : contract().violations(sent.method(), sent.uri(), response.statusCode(), response.headers().map(),
                             response.headers().firstValue("Content-Type").orElse(null), response.body());
             if (!violations.isEmpty() && !Boolean.getBoolean("contract.survey")) {
                 throw new AssertionError("The answer departs from the OpenAPI document:\n" + String.join("\n", violations));

@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -34,6 +36,15 @@ public final class ResponseContract {
     private static final String DOCUMENT = "https://tributary.test/v3/api-docs";
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Pattern VARIABLE = Pattern.compile("\\{[^}/]+}");
+    /**
+     * HTTP's own headers (framing, caching, the security headers Spring Security adds to every answer,
+     * cookies, CORS, proxy hints): not the contract's to declare. Any other header an answer carries must be declared.
+     */
+    static final Set<String> HTTP_HEADERS = Set.of("content-type", "content-length", "content-encoding", "content-language",
+            "transfer-encoding", "date", "connection", "keep-alive", "vary", "cache-control", "pragma", "expires",
+            "x-content-type-options", "x-frame-options", "x-xss-protection", "strict-transport-security",
+            "content-security-policy", "referrer-policy", "permissions-policy", "cross-origin-opener-policy",
+            "cross-origin-embedder-policy", "cross-origin-resource-policy", "set-cookie", "x-accel-buffering");
 
     /**
      * One document per running app (by base URL), fetched on first use: test classes share a cached
@@ -60,8 +71,18 @@ public final class ResponseContract {
         return BY_APP.computeIfAbsent(base, app -> new ResponseContract(fetch.apply(app + "/v3/api-docs")));
     }
 
-    /** Every way the answer departs from the document; empty when it conforms or is not the document's to judge. */
+    /** Every way the answer's status and body depart from the document (its headers not judged). */
     public List<String> violations(String method, URI uri, int status, @Nullable String contentType, String body) {
+        return violations(method, uri, status, null, contentType, body);
+    }
+
+    /**
+     * Every way the answer departs from the document; empty when it conforms or is not the document's to judge.
+     * With {@code headers}, also each header beyond HTTP's own ({@link #HTTP_HEADERS}) that the response does not
+     * declare, each declared required one left out, and each declared integer that is not one.
+     */
+    public List<String> violations(String method, URI uri, int status, @Nullable Map<String, List<String>> headers,
+            @Nullable String contentType, String body) {
         String path = uri.getRawPath();
         if (!path.startsWith("/api/v1/")) {
             return List.of();
@@ -87,7 +108,44 @@ public final class ResponseContract {
             pointer = response.path("$ref").asString().substring(1);
             response = document.at(pointer);
         }
-        return bodyViolations(operation + " " + status, method, response, pointer, contentType, body);
+        List<String> violations = new ArrayList<>(headerViolations(operation + " " + status, response, headers));
+        violations.addAll(bodyViolations(operation + " " + status, method, response, pointer, contentType, body));
+        return violations;
+    }
+
+    private List<String> headerViolations(String where, JsonNode response, @Nullable Map<String, List<String>> sent) {
+        if (sent == null) {
+            return List.of();
+        }
+        Map<String, JsonNode> declared = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        for (var header : response.path("headers").properties()) {
+            JsonNode spec = header.getValue();
+            declared.put(header.getKey(), spec.has("$ref") ? document.at(spec.path("$ref").asString().substring(1)) : spec);
+        }
+        Map<String, List<String>> received = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        sent.forEach((name, values) -> {
+            if (!name.startsWith(":") && !HTTP_HEADERS.contains(name.toLowerCase(Locale.ROOT))
+                    && !name.toLowerCase(Locale.ROOT).startsWith("access-control-")) {
+                received.put(name, values);
+            }
+        });
+        List<String> violations = new ArrayList<>();
+        received.forEach((name, values) -> {
+            JsonNode spec = declared.get(name);
+            if (spec == null) {
+                violations.add(where + " sent the header " + name + ", which it does not declare (it declares "
+                        + (declared.isEmpty() ? "none" : String.join(", ", declared.keySet())) + ")");
+            } else if (spec.path("schema").path("type").asString().equals("integer")
+                    && values.stream().anyMatch(value -> !value.matches("-?[0-9]+"))) {
+                violations.add(where + " sent the header " + name + ": " + values + ", which is declared an integer");
+            }
+        });
+        declared.forEach((name, spec) -> {
+            if (spec.path("required").asBoolean(false) && !received.containsKey(name)) {
+                violations.add(where + " left out the header " + name + ", which it declares required");
+            }
+        });
+        return violations;
     }
 
     private List<String> bodyViolations(String where, String method, JsonNode response, String pointer,

@@ -3,6 +3,8 @@ package dev.tributary.api.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The judge of the API tests' answers: what it lets through and what it refuses. */
@@ -74,6 +76,40 @@ class ResponseContractTest {
         assertThat(check("GET", "/fever/", 200, "text/html", "anything")).isEmpty();
         assertThat(check("GET", "/api/v1/unknown", 404, "application/problem+json", "{}")).as("the stack's 404").isEmpty();
         assertThat(check("DELETE", "/api/v1/things", 405, "application/problem+json", "{}")).as("the stack's 405").isEmpty();
+    }
+
+    @Test
+    void headersBeyondHttpsOwnMustBeDeclaredAndRequiredOnesSent() {
+        ResponseContract judge = new ResponseContract("""
+                {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+                 "paths": {"/api/v1/things": {"get": {"operationId": "listThings", "responses": {
+                   "200": {"description": "ok", "headers": {
+                       "ETag": {"required": true, "schema": {"type": "string"}},
+                       "RateLimit-Remaining": {"$ref": "#/components/headers/RateLimit-Remaining"}},
+                     "content": {"application/json": {"schema": {"type": "array"}}}}}}}},
+                 "components": {"headers": {"RateLimit-Remaining": {"schema": {"type": "integer"}}}}}
+                """);
+        URI uri = URI.create("http://127.0.0.1/api/v1/things");
+        Map<String, List<String>> conforming = Map.of("etag", List.of("\"1\""), "ratelimit-remaining", List.of("7"),
+                "Content-Type", List.of("application/json"), "Date", List.of("Mon, 23 Nov 2026 21:00:00 GMT"),
+                "Access-Control-Allow-Origin", List.of("*"), "X-Content-Type-Options", List.of("nosniff"));
+
+        assertThat(judge.violations("GET", uri, 200, conforming, "application/json", "[]"))
+                .as("declared headers in any case, through a reference; HTTP's own need no declaring").isEmpty();
+        assertThat(judge.violations("GET", uri, 200, with(conforming, "Link", "</next>; rel=\"next\""), "application/json", "[]"))
+                .singleElement().asString().contains("listThings", "sent the header Link", "ETag, RateLimit-Remaining");
+        assertThat(judge.violations("GET", uri, 200, Map.of("RateLimit-Remaining", List.of("7")), "application/json", "[]"))
+                .singleElement().asString().contains("left out the header ETag");
+        assertThat(judge.violations("GET", uri, 200, with(conforming, "RateLimit-Remaining", "soon"), "application/json", "[]"))
+                .singleElement().asString().contains("RateLimit-Remaining", "integer");
+        assertThat(judge.violations("GET", uri, 200, "application/json", "[]")).as("headers not given: not judged").isEmpty();
+    }
+
+    private static Map<String, List<String>> with(Map<String, List<String>> headers, String name, String value) {
+        Map<String, List<String>> copy = new java.util.HashMap<>(headers);
+        copy.keySet().removeIf(name::equalsIgnoreCase);
+        copy.put(name, List.of(value));
+        return copy;
     }
 
     private java.util.List<String> check(String method, String path, int status, String contentType, String body) {
