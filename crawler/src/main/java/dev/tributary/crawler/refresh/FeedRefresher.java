@@ -88,6 +88,7 @@ public class FeedRefresher {
         FetchOutcome outcome;
         try (HostGate.Turn held = admission.turn()) {
             outcome = fetch(claimed);
+            held.answered(outcome);
         }
         FetchRecord record = switch (outcome) {
             case FetchResult result when result.notModified() -> unchanged(claimed, result);
