@@ -98,7 +98,7 @@ public record CrawlerSettings(
      * @param minDelay shortest the delay between starts shrinks to (at most {@code per-host-delay})
      * @param maxDelay longest it grows to after trouble (at least {@code per-host-delay})
      * @param slowFactor an answer this many times slower than the host's usual clean answer
-     *        (and over 50 ms) counts as trouble
+     *        (and over a second) counts as trouble
      * @param remembered hosts (and, apart, addresses) whose pace a node keeps; the least recently
      *        used are forgotten first and start again from the configured pace
      * @param forgetAfter a host unused this long is forgotten; also the longest a {@code Retry-After}

@@ -8,7 +8,6 @@ import dev.tributary.crawler.fetch.FetchResult;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
@@ -92,6 +91,9 @@ public final class HostGate {
             };
         }
     }
+
+    /** The longest a crawl waits for a turn rather than hand its feed back. */
+    static final Duration PATIENCE = Duration.ofMillis(100);
 
     private final LongSupplier nanoClock;
     private final LoadingCache<String, Pace> hosts;
@@ -186,9 +188,24 @@ public final class HostGate {
         return new Admission(turn, Duration.ZERO);
     }
 
-    /** Reserves a start at {@code host} without taking a slot; how long the caller would wait. */
-    long reserve(String host) {
-        return hosts.get(host).reserveStart(nanoClock.getAsLong());
+    /** How long a start at {@code host} now would wait for the delay (tests). */
+    long startWait(String host) {
+        return hosts.get(host).startWait(nanoClock.getAsLong());
+    }
+
+    /** Records a start at {@code host} now without a slot or a wait (tests). */
+    void started(String host) {
+        hosts.get(host).started(nanoClock.getAsLong());
+    }
+
+    /**
+     * How long a crawl may wait for a turn at {@code host} rather than hand its feed back: about
+     * one of its answers, and at most {@link #PATIENCE}, so that a fast host's feeds wait a few
+     * milliseconds for a slot instead of going round the database, while a slow host's (a tar
+     * pit's) are handed back at once.
+     */
+    public Duration patience(String host) {
+        return Duration.ofNanos(Math.min(PATIENCE.toNanos(), hosts.get(host).typicalNanos()));
     }
 
     /** Requests {@code host} may have at once now (tests and the benchmark read the pace). */
@@ -217,12 +234,8 @@ public final class HostGate {
     }
 
     private void waitForStart(Pace site, Turn turn) throws InterruptedException {
-        long wait = site.reserveStart(nanoClock.getAsLong());
-        if (wait <= 0) {
-            return;
-        }
         try {
-            TimeUnit.NANOSECONDS.sleep(wait);
+            site.awaitStart(nanoClock);
         } catch (InterruptedException e) {
             turn.close();
             throw e;

@@ -8,7 +8,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * One host's (or address's) pace on this node: how many requests at once and how far apart
  * their starts, adapting to how it answers, as TCP adapts its window (additive increase,
  * multiplicative decrease). It starts at the configured concurrency and delay; each clean answer
- * that is not slow shrinks the delay by half and adds concurrency, one per answer until the
+ * that is not slow halves the delay (to at most what the answer took) and adds concurrency, one per answer until the
  * first trouble (slow start), then one per window of answers; trouble (429/503, 5xx, a timeout,
  * a refused connection, an answer far slower than the host's usual) halves the concurrency
  * (floor 1) and doubles the delay, once per window: answers to requests started before the last
@@ -21,8 +21,11 @@ final class Pace {
     static final long FIRST_GUESS = TimeUnit.MILLISECONDS.toNanos(100);
     /** A delay shrunk below this is no delay. */
     private static final long NEGLIGIBLE = TimeUnit.MILLISECONDS.toNanos(1);
-    /** An answer is slow only past this too, so that a host answering in a millisecond is not "slow" at three. */
-    private static final long SLOW_FLOOR = TimeUnit.MILLISECONDS.toNanos(50);
+    /**
+     * An answer is slow only past this too: a host answering in a millisecond is not struggling
+     * at ten, and a loaded crawler's own pauses (GC, a busy core) are not the host's.
+     */
+    private static final long SLOW_FLOOR = TimeUnit.SECONDS.toNanos(1);
     private static final long UNSET = Long.MIN_VALUE;
 
     private final HostGate.Rules rules;
@@ -32,7 +35,7 @@ final class Pace {
     private boolean slowStart = true;
     private int inFlight;
     private long delay;
-    private long nextStart = UNSET;
+    private long lastStart = UNSET;
     private long queueEnd = UNSET;
     private long pausedUntil = UNSET;
     private long lastCut = UNSET;
@@ -89,7 +92,10 @@ final class Pace {
             typical += (took - typical) / 4;
             switch (rules.fixed() ? HostGate.Answer.UNKNOWN : answer) {
                 case CLEAN -> {
-                    if (slow(took)) {
+                    boolean slow = slow(took);
+                    // Every answer moves the usual a little, so a lasting slowdown becomes the new usual after a few cuts.
+                    baseline = baseline == UNSET ? took : baseline + (took - baseline) / 8;
+                    if (slow) {
                         cut(start, now);
                     } else {
                         grow(took);
@@ -113,13 +119,38 @@ final class Pace {
         }
     }
 
-    /** Reserves the next start; how long the caller must wait for it (0: go now). */
-    long reserveStart(long now) {
+    /**
+     * Waits until the delay has passed since the last start, then starts. The delay is read
+     * again whenever an answer changes it, so callers waiting behind a host's first, cautious
+     * delay go as soon as its first answers shorten it.
+     */
+    void awaitStart(java.util.function.LongSupplier clock) throws InterruptedException {
+        lock.lockInterruptibly();
+        try {
+            for (long wait; (wait = startWait(clock.getAsLong())) > 0; ) {
+                freed.awaitNanos(wait);
+            }
+            lastStart = clock.getAsLong();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** How long a start now would wait (0: none). */
+    long startWait(long now) {
         lock.lock();
         try {
-            long start = nextStart == UNSET ? now : Math.max(now, nextStart);
-            nextStart = start + delay;
-            return start - now;
+            return lastStart == UNSET ? 0 : Math.max(0, lastStart + delay - now);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Records a start now, without waiting (tests). */
+    void started(long now) {
+        lock.lock();
+        try {
+            lastStart = now;
         } finally {
             lock.unlock();
         }
@@ -163,6 +194,16 @@ final class Pace {
         }
     }
 
+    /** What a request has typically taken here (a running average). */
+    long typicalNanos() {
+        lock.lock();
+        try {
+            return typical;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     int inFlight() {
         lock.lock();
         try {
@@ -182,9 +223,10 @@ final class Pace {
     }
 
     private void grow(long took) {
-        baseline = baseline == UNSET ? took : baseline + (took - baseline) / 8;
         limit = Math.min(rules.max(), limit + (slowStart ? 1 : 1 / Math.max(1, limit)));
-        delay = delay / 2 < Math.max(NEGLIGIBLE, rules.minDelay().toNanos()) ? rules.minDelay().toNanos() : delay / 2;
+        // Halved, and no longer than the answer took: a host answering in 10 ms is not kept 500 ms apart.
+        long shorter = Math.min(delay / 2, took);
+        delay = shorter < Math.max(NEGLIGIBLE, rules.minDelay().toNanos()) ? rules.minDelay().toNanos() : shorter;
     }
 
     /** Halves the concurrency and doubles the delay, once per window of requests. */

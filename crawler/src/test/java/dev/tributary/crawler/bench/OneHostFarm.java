@@ -6,6 +6,7 @@ import dev.tributary.crawler.fetch.FetchRequest;
 import dev.tributary.crawler.fetch.FetchResult;
 import dev.tributary.crawler.ingest.FeedIngest;
 import dev.tributary.crawler.refresh.CrawlMetrics;
+import dev.tributary.crawler.schedule.CrawlStates;
 import dev.tributary.crawler.schedule.HostGate;
 import dev.tributary.crawler.testing.CrawlerTestApplication;
 import dev.tributary.pubsub.MediaType;
@@ -31,7 +32,9 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
  * entries are stored, against a peer reader without politeness in the same JVM and run: the same
  * import (a source and a subscription per feed), then every feed fetched with the same fetcher,
  * parsed and published by the same ingest, as many at once as the crawler's concurrency, with
- * no gate and no claims. Each run uses a fresh farm (a new port: a new host, new sources).
+ * no gate and no claims. Then the crawl alone: a third farm's feeds registered but not due, all
+ * made due at once, against the peer's time after its import. Each measurement uses a fresh
+ * farm (a new port: a new host the node has never paced, new sources).
  * Options: {@code --runs=3 --feeds=200 --entries=20}, and any {@code --tributary.*} setting.
  */
 final class OneHostFarm {
@@ -65,32 +68,42 @@ final class OneHostFarm {
             System.out.println(Bench.format("one-host farm: %,d feeds x %d entries on one local host, %d runs, crawler at"
                     + " its defaults (%d at once), peer without politeness at %d at once, %d cores", feeds, entries, runs,
                     concurrency, concurrency, Runtime.getRuntime().availableProcessors()));
-            Bench.Series peer = new Bench.Series("peer without politeness");
-            Bench.Series crawler = new Bench.Series("Tributary at its defaults");
-            Bench.Series imports = new Bench.Series("Tributary import");
+            Bench.Series peer = new Bench.Series("peer without politeness, import and crawl");
+            Bench.Series peerImport = new Bench.Series("peer, import alone");
+            Bench.Series peerCrawl = new Bench.Series("peer, crawl after its import");
+            Bench.Series crawler = new Bench.Series("Tributary at its defaults, import and crawl");
+            Bench.Series imports = new Bench.Series("Tributary, import alone (the crawl starts meanwhile)");
+            Bench.Series backlog = new Bench.Series("Tributary, 200 due at once (crawl alone)");
             for (int run = 1; run <= runs; run++) {
-                double peerSeconds = bench.peer(concurrency);
+                Crawl peerRun = bench.peer(concurrency);
                 Crawl crawl = bench.tributary();
-                peer.add(true, peerSeconds);
+                Crawl due = bench.backlog();
+                peer.add(true, peerRun.seconds);
+                peerImport.add(true, peerRun.importSeconds);
+                peerCrawl.add(true, peerRun.seconds - peerRun.importSeconds);
                 crawler.add(true, crawl.seconds);
                 imports.add(true, crawl.importSeconds);
-                System.out.println(Bench.format("run %d: peer %.2f s; Tributary %.2f s (import %.2f s); %s", run,
-                        peerSeconds, crawl.seconds, crawl.importSeconds, crawl.counters));
+                backlog.add(true, due.seconds);
+                System.out.println(Bench.format("run %d: peer %.2f s (import %.2f s); Tributary %.2f s (import %.2f s): %s;"
+                        + " Tributary with all due at once %.2f s: %s", run, peerRun.seconds, peerRun.importSeconds,
+                        crawl.seconds, crawl.importSeconds, crawl.counters, due.seconds, due.counters));
             }
             System.out.println();
             System.out.println("| seconds until every entry is stored | median | min | max |");
             System.out.println("|---|---:|---:|---:|");
-            for (Bench.Series series : List.of(crawler, imports, peer)) {
+            for (Bench.Series series : List.of(crawler, peer, imports, peerImport, backlog, peerCrawl)) {
                 System.out.println(Bench.format("| %s | %.2f | %.2f | %.2f |", series.name, series.median(), series.min(),
                         series.max()));
             }
+            System.out.println(Bench.format("crawl alone: Tributary %.2f s vs peer %.2f s = %.2f", backlog.median(),
+                    peerCrawl.median(), backlog.median() / peerCrawl.median()));
             System.out.println(Bench.format("crawler one-host: %.2f s vs baseline %.2f s = %.2f", crawler.median(),
                     peer.median(), crawler.median() / peer.median()));
         }
     }
 
-    /** The peer: import, then fetch, parse and store every feed, {@code concurrency} at once; seconds. */
-    private double peer(int concurrency) throws Exception {
+    /** The peer: import, then fetch, parse and store every feed, {@code concurrency} at once. */
+    private Crawl peer(int concurrency) throws Exception {
         FeedFetcher fetcher = context.getBean(FeedFetcher.class);
         FeedIngest ingest = context.getBean(FeedIngest.class);
         Sources sources = context.getBean(Sources.class);
@@ -104,6 +117,7 @@ final class OneHostFarm {
                 subscriptions.subscribe(user, id, List.<MediaType>of());
                 ids.add(id);
             }
+            double importSeconds = (System.nanoTime() - start) / 1e9;
             Semaphore slots = new Semaphore(concurrency);
             try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
                 List<Future<Integer>> stored = new ArrayList<>();
@@ -127,7 +141,7 @@ final class OneHostFarm {
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             check(ids, "peer");
-            return seconds;
+            return new Crawl(seconds, importSeconds, "");
         }
     }
 
@@ -149,13 +163,7 @@ final class OneHostFarm {
                 ids.add(id);
             }
             double importSeconds = (System.nanoTime() - start) / 1e9;
-            long deadline = start + LIMIT.toNanos();
-            while (stored(ids) < (long) feeds * entries) {
-                if (System.nanoTime() - deadline > 0) {
-                    throw new IllegalStateException("not every entry stored after " + LIMIT + ": " + stored(ids));
-                }
-                Bench.park(10);
-            }
+            awaitStored(ids, start);
             double seconds = (System.nanoTime() - start) / 1e9;
             String host = HostGate.host(farm.url(0));
             String counters = Bench.format("%,d claims leasing %,d feeds, %,d handed back busy; the farm answered at most"
@@ -163,6 +171,52 @@ final class OneHostFarm {
                     metrics.claimedFeeds() - claimed, metrics.deferrals() - deferrals, farm.mostInFlight(),
                     gate.slots(host), gate.delay(host).toMillis());
             return new Crawl(seconds, importSeconds, counters);
+        }
+    }
+
+    /**
+     * Tributary with a backlog: the farm's feeds registered and subscribed but not yet due, then
+     * all made due at once, so that only the crawl (claims, politeness, fetch, parse, store) is
+     * timed, from a host the node has never seen.
+     */
+    private Crawl backlog() throws Exception {
+        Sources sources = context.getBean(Sources.class);
+        CrawlStates states = context.getBean(CrawlStates.class);
+        Subscriptions subscriptions = context.getBean(Subscriptions.class);
+        HostGate gate = context.getBean(HostGate.class);
+        try (FeedFarm farm = new FeedFarm(feeds, entries)) {
+            long user = nextUser++;
+            List<Long> ids = new ArrayList<>();
+            for (int n = 0; n < feeds; n++) {
+                long id = sources.feed(farm.url(n).toString()).id();
+                states.register(id, farm.url(n), Duration.ofHours(1), Duration.ofDays(1));
+                subscriptions.subscribe(user, id, List.<MediaType>of());
+                ids.add(id);
+            }
+            long claims = metrics.claims();
+            long claimed = metrics.claimedFeeds();
+            long deferrals = metrics.deferrals();
+            long start = System.nanoTime();
+            jdbc.update("UPDATE crawl_state SET next_fetch_at = UTC_TIMESTAMP(6) WHERE source_id IN (:ids)",
+                    java.util.Map.of("ids", ids));
+            awaitStored(ids, start);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            String host = HostGate.host(farm.url(0));
+            String counters = Bench.format("%,d claims leasing %,d feeds, %,d handed back busy; the farm answered at most"
+                    + " %d at once; the host's pace now %d at once, %d ms apart", metrics.claims() - claims,
+                    metrics.claimedFeeds() - claimed, metrics.deferrals() - deferrals, farm.mostInFlight(),
+                    gate.slots(host), gate.delay(host).toMillis());
+            return new Crawl(seconds, 0, counters);
+        }
+    }
+
+    private void awaitStored(List<Long> ids, long start) {
+        long deadline = start + LIMIT.toNanos();
+        while (stored(ids) < (long) feeds * entries) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("not every entry stored after " + LIMIT + ": " + stored(ids));
+            }
+            Bench.park(10);
         }
     }
 

@@ -54,14 +54,17 @@ class HostGateTest {
         AtomicLong now = new AtomicLong(1_000_000_000L);
         HostGate gate = new HostGate(10, 100, Duration.ofMillis(500), now::get);
 
-        // Reservations made at the same instant are handed out 500 ms apart.
-        HostGateProbe probe = new HostGateProbe(gate);
-        assertThat(probe.waitFor("a.example")).isZero();
-        assertThat(probe.waitFor("a.example")).isEqualTo(Duration.ofMillis(500).toNanos());
-        assertThat(probe.waitFor("a.example")).isEqualTo(Duration.ofMillis(1000).toNanos());
-        assertThat(probe.waitFor("b.example")).as("hosts are spaced independently").isZero();
+        assertThat(gate.startWait("a.example")).isZero();
+        gate.started("a.example");
+        assertThat(gate.startWait("a.example")).isEqualTo(Duration.ofMillis(500).toNanos());
+        now.addAndGet(Duration.ofMillis(200).toNanos());
+        assertThat(gate.startWait("a.example")).isEqualTo(Duration.ofMillis(300).toNanos());
+        assertThat(gate.startWait("b.example")).as("hosts are spaced independently").isZero();
+        now.addAndGet(Duration.ofMillis(300).toNanos());
+        assertThat(gate.startWait("a.example")).isZero();
+        gate.started("a.example");
         now.addAndGet(Duration.ofSeconds(5).toNanos());
-        assertThat(probe.waitFor("a.example")).as("after a quiet spell there is no wait").isZero();
+        assertThat(gate.startWait("a.example")).as("after a quiet spell there is no wait").isZero();
     }
 
     @Test
@@ -144,12 +147,5 @@ class HostGateTest {
 
     private static HostGate.Turn waitFor(HostGate gate, String host) throws InterruptedException {
         return gate.enter(host, () -> null, Duration.ofSeconds(30)).turn();
-    }
-
-    /** Reads the wait a request would get, without sleeping through it. */
-    private record HostGateProbe(HostGate gate) {
-        long waitFor(String host) {
-            return gate.reserve(host);
-        }
     }
 }

@@ -26,7 +26,9 @@ class PaceTest {
 
         clean(pace, 10);
         assertThat(pace.slots()).as("one more per clean answer at first").isEqualTo(3);
-        assertThat(pace.delayNanos()).as("the delay halves").isEqualTo(500 * MS);
+        assertThat(pace.delayNanos()).as("the delay shrinks to what the answer took").isEqualTo(10 * MS);
+        clean(pace, 50);
+        assertThat(pace.delayNanos()).as("and halves").isEqualTo(5 * MS);
         for (int i = 0; i < 40; i++) {
             clean(pace, 10);
         }
@@ -80,13 +82,25 @@ class PaceTest {
     void anAnswerFarSlowerThanTheHostsUsualCountsAsTrouble() throws Exception {
         Pace pace = new Pace(RULES);
         for (int i = 0; i < 10; i++) {
-            clean(pace, 100);
+            clean(pace, 300);
         }
         int before = pace.slots();
-        clean(pace, 150);
-        assertThat(pace.slots()).as("a little slower is fine").isEqualTo(before + 1);
-        clean(pace, 2_000);
+        clean(pace, 900);
+        assertThat(pace.slots()).as("three times slower is fine").isEqualTo(before + 1);
+        clean(pace, 6_000);
         assertThat(pace.slots()).as("20 times slower").isEqualTo((before + 1) / 2);
+
+        // A host whose answers take twenty times longer than usual from now on: the usual follows,
+        // and after a few cuts its answers are no longer slow.
+        int cuts = 0;
+        for (int i = 0; i < 40; i++) {
+            int slots = pace.slots();
+            now.addAndGet(MS);
+            clean(pace, 6_000);
+            cuts += pace.slots() < slots ? 1 : 0;
+        }
+        assertThat(cuts).isBetween(1, 10);
+        assertThat(pace.slots()).as("growing again").isGreaterThan(1);
     }
 
     @Test
