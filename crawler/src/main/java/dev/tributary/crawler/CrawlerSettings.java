@@ -101,8 +101,9 @@ public record CrawlerSettings(
      *        (and over a second) counts as trouble
      * @param remembered hosts (and, apart, addresses) whose pace a node keeps; the least recently
      *        used are forgotten first and start again from the configured pace
-     * @param forgetAfter a host unused this long is forgotten; also the longest a {@code Retry-After}
-     *        pauses a whole host (the feed itself waits out all of it)
+     * @param forgetAfter a host unused this long is forgotten (it starts again at the configured pace)
+     * @param maxPause longest a {@code Retry-After} on a 429/503 pauses the whole host (the feed
+     *        itself waits out all of it; 0: only the feed waits); at most {@code forget-after}
      */
     public record Politeness(
             @Min(1) @Max(1024) @DefaultValue("16") int maxPerHost,
@@ -111,13 +112,18 @@ public record CrawlerSettings(
             @NotNull @DefaultValue("1m") Duration maxDelay,
             @DecimalMin("1.5") @DecimalMax("100.0") @DefaultValue("4.0") double slowFactor,
             @Min(100) @Max(10_000_000) @DefaultValue("100000") int remembered,
-            @NotNull @DefaultValue("10m") Duration forgetAfter) {
+            @NotNull @DefaultValue("10m") Duration forgetAfter,
+            @NotNull @DefaultValue("10m") Duration maxPause) {
 
         public Politeness {
             if (minDelay != null && minDelay.isNegative()) {
                 throw new IllegalArgumentException("tributary.crawler.politeness.min-delay must not be negative");
             }
             positive("politeness.forget-after", forgetAfter);
+            if (maxPause != null && (maxPause.isNegative() || forgetAfter != null && maxPause.compareTo(forgetAfter) > 0)) {
+                throw new IllegalArgumentException("tributary.crawler.politeness.max-pause (" + maxPause
+                        + ") must be between 0 and forget-after (" + forgetAfter + ")");
+            }
         }
     }
 

@@ -160,7 +160,8 @@ public final class HostGate {
     /**
      * A turn at {@code host} and at the address it resolves to, waiting at most {@code maxWait}
      * for a free slot at each (zero: not at all), then out the delay between starts; refused if
-     * no slot came free in time.
+     * no slot came free in time, or if the delay (grown after trouble) is longer than both
+     * {@code maxWait} and the configured delay.
      *
      * @param address resolves the host, asked only once a host slot is held (a busy host costs
      *     no lookup); returns null when unknown, and the host's own limits then apply alone
@@ -183,8 +184,19 @@ public final class HostGate {
             site.release();
             throw e;
         }
-        Turn turn = new Held(site, server);
+        long startWait = site.startWait(nanoClock.getAsLong());
+        if (startWait > Math.max(maxWait.toNanos(), site.initialDelayNanos())) {
+            // A delay grown after trouble: the caller comes back then rather than wait it out holding slots.
+            site.release();
+            if (server != null) {
+                server.release();
+            }
+            return new Admission(null, Duration.ofNanos(Math.max(startWait, site.queue(nanoClock.getAsLong()))));
+        }
+        Held turn = new Held(site, server);
         waitForStart(site, turn);
+        // Timed from here: the wait for the start is the gate's, not the host's.
+        turn.start = nanoClock.getAsLong();
         return new Admission(turn, Duration.ZERO);
     }
 
@@ -247,7 +259,7 @@ public final class HostGate {
 
         private final Pace site;
         private final @Nullable Pace server;
-        private final long start = nanoClock.getAsLong();
+        private long start = nanoClock.getAsLong();
         private Answer answer = Answer.UNKNOWN;
         private long retryAfter;
         private boolean closed;

@@ -3,17 +3,18 @@ package dev.tributary.crawler.schedule;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
  * One host's (or address's) pace on this node: how many requests at once and how far apart
- * their starts, adapting to how it answers, as TCP adapts its window (additive increase,
- * multiplicative decrease). It starts at the configured concurrency and delay; each clean answer
- * that is not slow halves the delay (to at most what the answer took) and adds concurrency, one per answer until the
- * first trouble (slow start), then one per window of answers; trouble (429/503, 5xx, a timeout,
- * a refused connection, an answer far slower than the host's usual) halves the concurrency
- * (floor 1) and doubles the delay, once per window: answers to requests started before the last
- * cut do not cut again. A {@code Retry-After} pauses the host. Times are nanoTime values the
- * caller passes, so tests drive the clock.
+ * their starts, adapting to how it answers as TCP adapts its window (additive increase,
+ * multiplicative decrease). It starts at the configured concurrency and delay. Each clean answer
+ * that is not slow halves the delay (to at most what the answer took) and adds concurrency: one
+ * per answer until the first trouble (slow start), then one per window of answers. Trouble
+ * (429/503, other 5xx, a timeout, a refused connection, an answer far slower than the host's
+ * usual) halves the concurrency (floor 1) and doubles the delay, once per window: answers to
+ * requests started before the last cut do not cut again. A {@code Retry-After} also pauses the
+ * host. Times are nanoTime values from the caller's clock, so tests drive it.
  */
 final class Pace {
 
@@ -52,7 +53,7 @@ final class Pace {
      * Takes a slot if one is free within {@code waitNanos} (and the host is not paused); false
      * otherwise. {@code clock} reads now.
      */
-    boolean acquire(long waitNanos, java.util.function.LongSupplier clock) throws InterruptedException {
+    boolean acquire(long waitNanos, LongSupplier clock) throws InterruptedException {
         lock.lockInterruptibly();
         try {
             long remaining = waitNanos;
@@ -124,7 +125,7 @@ final class Pace {
      * again whenever an answer changes it, so callers waiting behind a host's first, cautious
      * delay go as soon as its first answers shorten it.
      */
-    void awaitStart(java.util.function.LongSupplier clock) throws InterruptedException {
+    void awaitStart(LongSupplier clock) throws InterruptedException {
         lock.lockInterruptibly();
         try {
             for (long wait; (wait = startWait(clock.getAsLong())) > 0; ) {
@@ -192,6 +193,11 @@ final class Pace {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** The delay this pace started with (the configured one). */
+    long initialDelayNanos() {
+        return rules.delay().toNanos();
     }
 
     /** What a request has typically taken here (a running average). */

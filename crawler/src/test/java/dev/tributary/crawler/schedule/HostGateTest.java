@@ -2,6 +2,8 @@ package dev.tributary.crawler.schedule;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tributary.crawler.fetch.FailureReason;
+import dev.tributary.crawler.fetch.FetchFailure;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -143,6 +145,28 @@ class HostGateTest {
         assertThat(gate.enter("quick.example:80", () -> null, Duration.ZERO).admitted()).as("other hosts are not held up").isTrue();
         a.close();
         b.close();
+    }
+
+    @Test
+    void aDelayGrownAfterTroubleHandsCallersBackInsteadOfHoldingTheirSlots() throws Exception {
+        AtomicLong now = new AtomicLong(1_000_000_000L);
+        HostGate.Rules rules = new HostGate.Rules(2, 16, Duration.ofSeconds(1), Duration.ZERO, Duration.ofMinutes(1), 4,
+                Duration.ofMinutes(10));
+        HostGate gate = new HostGate(rules, rules, 100, Duration.ofMinutes(10), now::get);
+        HostGate.Turn first = gate.enter("sick.example:80", () -> null, Duration.ZERO).turn();
+        now.addAndGet(Duration.ofMillis(10).toNanos());
+        first.answered(new FetchFailure(FailureReason.SERVER_ERROR, "HTTP 500", 500, null, null));
+        first.close();
+        assertThat(gate.delay("sick.example:80")).as("doubled from the configured second").isEqualTo(Duration.ofSeconds(2));
+
+        HostGate.Admission refused = gate.enter("sick.example:80", () -> null, Duration.ZERO);
+        assertThat(refused.admitted()).isFalse();
+        assertThat(refused.retryIn()).isGreaterThanOrEqualTo(Duration.ofMillis(1_990));
+
+        now.addAndGet(Duration.ofSeconds(2).toNanos());
+        HostGate.Admission later = gate.enter("sick.example:80", () -> null, Duration.ZERO);
+        assertThat(later.admitted()).isTrue();
+        later.turn().close();
     }
 
     private static HostGate.Turn waitFor(HostGate gate, String host) throws InterruptedException {
