@@ -184,20 +184,32 @@ public final class HostGate {
             site.release();
             throw e;
         }
-        long startWait = site.startWait(nanoClock.getAsLong());
-        if (startWait > Math.max(maxWait.toNanos(), site.initialDelayNanos())) {
-            // A delay grown after trouble: the caller comes back then rather than wait it out holding slots.
-            site.release();
-            if (server != null) {
-                server.release();
-            }
-            return new Admission(null, Duration.ofNanos(Math.max(startWait, site.queue(nanoClock.getAsLong()))));
+        Admission later = laterIfDelayGrown(site, server, maxWait);
+        if (later != null) {
+            return later;
         }
         Held turn = new Held(site, server);
         waitForStart(site, turn);
         // Timed from here: the wait for the start is the gate's, not the host's.
         turn.start = nanoClock.getAsLong();
         return new Admission(turn, Duration.ZERO);
+    }
+
+    /**
+     * A refusal, with slots given back, when the start is further off than both {@code maxWait}
+     * and the configured delay (a delay grown after trouble): the caller comes back then rather
+     * than wait it out holding slots. Null when the caller may wait for its start.
+     */
+    private @Nullable Admission laterIfDelayGrown(Pace site, @Nullable Pace server, Duration maxWait) {
+        long startWait = site.startWait(nanoClock.getAsLong());
+        if (startWait <= Math.max(maxWait.toNanos(), site.initialDelayNanos())) {
+            return null;
+        }
+        site.release();
+        if (server != null) {
+            server.release();
+        }
+        return new Admission(null, Duration.ofNanos(Math.max(startWait, site.queue(nanoClock.getAsLong()))));
     }
 
     /** How long a start at {@code host} now would wait for the delay (tests). */

@@ -210,15 +210,6 @@ final class Pace {
         }
     }
 
-    int inFlight() {
-        lock.lock();
-        try {
-            return inFlight;
-        } finally {
-            lock.unlock();
-        }
-    }
-
     private boolean paused(long now) {
         return pausedUntil != UNSET && now - pausedUntil < 0;
     }
