@@ -297,7 +297,8 @@ public final class HostGate {
             long now = nanoClock.getAsLong();
             site.answered(answer, start, now, retryAfter);
             if (server != null) {
-                server.answered(answer, start, now, retryAfter);
+                // A Retry-After is one site's word: it does not pause the other names a shared address (a CDN) serves.
+                server.answered(answer, start, now, 0);
             }
         }
     }

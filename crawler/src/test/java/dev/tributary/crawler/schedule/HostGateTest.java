@@ -169,6 +169,26 @@ class HostGateTest {
         later.turn().close();
     }
 
+    @Test
+    void aRetryAfterPausesTheHostButNotOtherNamesAtItsAddress() throws Exception {
+        AtomicLong now = new AtomicLong(1_000_000_000L);
+        HostGate.Rules rules = new HostGate.Rules(2, 16, Duration.ZERO, Duration.ZERO, Duration.ofMinutes(1), 4,
+                Duration.ofMinutes(10));
+        HostGate gate = new HostGate(rules, rules, 100, Duration.ofMinutes(10), now::get);
+        HostGate.Lookup cdn = () -> "203.0.113.9:443";
+        HostGate.Turn turn = gate.enter("busy.example:443", cdn, Duration.ZERO).turn();
+        now.addAndGet(Duration.ofMillis(10).toNanos());
+        turn.answered(new FetchFailure(FailureReason.RATE_LIMITED, "HTTP 429", 429, Duration.ofMinutes(2), null));
+        turn.close();
+
+        HostGate.Admission paused = gate.enter("busy.example:443", cdn, Duration.ZERO);
+        assertThat(paused.admitted()).isFalse();
+        assertThat(paused.retryIn()).isGreaterThanOrEqualTo(Duration.ofMinutes(2).minusMillis(10));
+        HostGate.Admission neighbour = gate.enter("quiet.example:443", cdn, Duration.ZERO);
+        assertThat(neighbour.admitted()).as("another site on the same CDN address").isTrue();
+        neighbour.turn().close();
+    }
+
     private static HostGate.Turn waitFor(HostGate gate, String host) throws InterruptedException {
         return gate.enter(host, () -> null, Duration.ofSeconds(30)).turn();
     }
