@@ -66,6 +66,13 @@ public class CrawlerConfiguration {
 
     @Bean
     HostGate hostGate(CrawlerSettings settings) {
-        return new HostGate(settings.perHostConcurrency(), settings.perAddressConcurrency(), settings.perHostDelay());
+        CrawlerSettings.Politeness politeness = settings.politeness();
+        HostGate.Rules perHost = new HostGate.Rules(settings.perHostConcurrency(), politeness.maxPerHost(),
+                settings.perHostDelay(), politeness.minDelay(), politeness.maxDelay(), politeness.slowFactor(),
+                politeness.maxPause());
+        // An address has no delay of its own: its names' hosts space their starts.
+        HostGate.Rules perAddress = new HostGate.Rules(settings.perAddressConcurrency(), politeness.maxPerAddress(),
+                Duration.ZERO, Duration.ZERO, Duration.ZERO, politeness.slowFactor(), politeness.maxPause());
+        return new HostGate(perHost, perAddress, politeness.remembered(), politeness.forgetAfter());
     }
 }

@@ -166,7 +166,11 @@ public class FeedResolver {
                 throw busy();
             }
             try (HostGate.Turn held = admission.turn()) {
-                return fetcher.fetch(FetchRequest.of(url)).block(blockLimit);
+                FetchOutcome outcome = fetcher.fetch(FetchRequest.of(url)).block(blockLimit);
+                if (outcome != null) {
+                    held.answered(outcome);
+                }
+                return outcome;
             } catch (IllegalStateException e) {
                 return null;
             }

@@ -30,6 +30,10 @@ class CrawlerSettingsTest {
             "tributary.crawler.per-host-concurrency=0", "tributary.crawler.user-agent= ",
             "tributary.crawler.per-address-concurrency=0", "tributary.crawler.retire-after=0s",
             "tributary.crawler.new-share=1.5", "tributary.crawler.resolve-concurrency=0",
+            "tributary.crawler.politeness.max-per-host=1", "tributary.crawler.politeness.max-per-address=3",
+            "tributary.crawler.politeness.min-delay=5s", "tributary.crawler.politeness.max-delay=100ms",
+            "tributary.crawler.politeness.slow-factor=1", "tributary.crawler.politeness.remembered=0",
+            "tributary.crawler.politeness.forget-after=0s", "tributary.crawler.politeness.max-pause=1h",
             "tributary.public-url=ftp://example.org", "tributary.public-url=https://example.org/?a=b",
             "tributary.public-url=/relative"})
     void refusesToStartWith(String setting) {
@@ -58,6 +62,9 @@ class CrawlerSettingsTest {
             assertThat(settings.perAddressConcurrency()).isEqualTo(4);
             assertThat(settings.newShare()).isEqualTo(0.25);
             assertThat(settings.resolveConcurrency()).isEqualTo(16);
+            assertThat(settings.politeness().maxPerHost()).isEqualTo(16);
+            assertThat(settings.politeness().minDelay()).isZero();
+            assertThat(settings.politeness().maxPause()).isEqualTo(Duration.ofMinutes(10));
             assertThat(context.getBean(PublicUrlSettings.class).publicUrl()).isNull();
         });
     }

@@ -10,7 +10,9 @@ import org.springframework.boot.test.context.SpringBootTest;
 /**
  * One Spring context for the crawler's integration tests (cached): embedded MariaDB and Redis,
  * no background crawl (tests refresh feeds themselves through {@link Crawl}), loopback allowed
- * so the tests' own feed servers can be crawled, no politeness delay, short timeouts, and a
+ * so the tests' own feed servers can be crawled, no politeness delay (none grown after errors
+ * either) and no pause of a whole host after a Retry-After (tests fetch many feeds of one local
+ * server in a row), short timeouts, and a
  * public url so WebSub subscriptions are made.
  */
 @Target(ElementType.TYPE)
@@ -20,6 +22,8 @@ import org.springframework.boot.test.context.SpringBootTest;
         "tributary.crawler.allow-private=127.0.0.0/8",
         "tributary.crawler.per-host-delay=0s",
         "tributary.crawler.per-host-concurrency=16",
+        "tributary.crawler.politeness.max-pause=0s",
+        "tributary.crawler.politeness.max-delay=0s",
         "tributary.crawler.connect-timeout=1s",
         "tributary.crawler.timeout=3s",
         "tributary.crawler.lease-ttl=10s",

@@ -22,12 +22,40 @@ public class CrawlMetrics {
     private final ConcurrentMap<String, Counter> outcomes = new ConcurrentHashMap<>();
     private final Timer fetch;
     private final IngestMetrics ingest;
+    private final Counter claims;
+    private final Counter claimed;
 
     CrawlMetrics(ObjectProvider<MeterRegistry> registry, IngestMetrics ingest) {
         this.registry = registry.getIfAvailable(io.micrometer.core.instrument.simple.SimpleMeterRegistry::new);
         this.fetch = Timer.builder("tributary.crawler.fetch").description("HTTP fetch of a feed, redirects and body included")
                 .register(this.registry);
         this.ingest = ingest;
+        this.claims = Counter.builder("tributary.crawler.claims").description("claims of due feeds made by the crawl loop")
+                .register(this.registry);
+        this.claimed = Counter.builder("tributary.crawler.claimed").description("feeds those claims leased")
+                .register(this.registry);
+    }
+
+    /** The crawl loop claimed {@code feeds} due feeds (perhaps none) in one claim. */
+    void claimed(int feeds) {
+        claims.increment();
+        claimed.increment(feeds);
+    }
+
+    /** Claims made so far (the benchmark counts them). */
+    public long claims() {
+        return (long) claims.count();
+    }
+
+    /** Feeds claimed so far, handed back ones included. */
+    public long claimedFeeds() {
+        return (long) claimed.count();
+    }
+
+    /** Feeds handed back unfetched so far because their host or address was busy. */
+    public long deferrals() {
+        Counter deferred = outcomes.get("deferred");
+        return deferred == null ? 0 : (long) deferred.count();
     }
 
     /** One fetch ended in {@code outcome} (ok, not_modified, or a failure key). */

@@ -39,8 +39,12 @@ public class CrawlWorkers implements SmartLifecycle {
     private Thread loop;
     private ExecutorService executor;
 
-    CrawlWorkers(CrawlStates states, FeedRefresher refresher, CrawlerSettings settings, NodeRoles roles) {
+    private final CrawlMetrics metrics;
+
+    CrawlWorkers(CrawlStates states, FeedRefresher refresher, CrawlerSettings settings, NodeRoles roles,
+            CrawlMetrics metrics) {
         this.states = states;
+        this.metrics = metrics;
         this.refresher = refresher;
         this.settings = settings;
         this.concurrency = roles.runs(CrawlerSettings.ROLE) ? settings.concurrency() : 0;
@@ -62,8 +66,9 @@ public class CrawlWorkers implements SmartLifecycle {
         }
         executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("crawl-", 0).factory());
         loop = Thread.ofPlatform().name("crawl-scheduler").daemon(true).start(this::loop);
-        log.info("crawler: {} feeds at once, {} per host every {}, {} per address", concurrency,
-                settings.perHostConcurrency(), settings.perHostDelay(), settings.perAddressConcurrency());
+        log.info("crawler: {} feeds at once; per host {} at once every {} to start, adapting up to {}; per address {} up to {}",
+                concurrency, settings.perHostConcurrency(), settings.perHostDelay(), settings.politeness().maxPerHost(),
+                settings.perAddressConcurrency(), settings.politeness().maxPerAddress());
     }
 
     @Override
@@ -102,6 +107,9 @@ public class CrawlWorkers implements SmartLifecycle {
             try {
                 int free = slots.availablePermits();
                 List<CrawlState> claimed = free == 0 ? List.of() : states.claimDue(owner, free, settings.leaseTtl());
+                if (free > 0) {
+                    metrics.claimed(claimed.size());
+                }
                 for (CrawlState state : claimed) {
                     slots.acquire();
                     executor.execute(() -> refresh(state));

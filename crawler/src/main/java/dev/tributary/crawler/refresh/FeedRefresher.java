@@ -33,8 +33,9 @@ import org.springframework.stereotype.Service;
 /**
  * Refreshes one claimed feed: a polite conditional fetch, then parse and publish what changed,
  * then record the feed's health and when it is due again. A feed whose host or address is busy
- * is handed back, due again at its place in that host's queue, rather than waited for, so that
- * a host that never answers holds no more crawl slots than its politeness allows. Never throws
+ * (for longer than about one of the host's answers, at most 100 ms) is handed back, due again at
+ * its place in that host's queue, rather than waited for, so that a host that never answers holds
+ * no more crawl slots than its politeness allows. Never throws
  * for a feed's fault.
  */
 @Service
@@ -76,8 +77,8 @@ public class FeedRefresher {
      * busy (the feed is handed back, due again shortly) or the lease was lost.
      */
     public @Nullable FetchRecord refresh(CrawlState claimed) throws InterruptedException {
-        HostGate.Admission admission = gate.enter(HostGate.host(claimed.url()), () -> fetcher.address(claimed.url()),
-                Duration.ZERO);
+        String host = HostGate.host(claimed.url());
+        HostGate.Admission admission = gate.enter(host, () -> fetcher.address(claimed.url()), gate.patience(host));
         if (!admission.admitted()) {
             metrics.deferred();
             Duration back = jittered(admission.retryIn());
@@ -88,6 +89,7 @@ public class FeedRefresher {
         FetchOutcome outcome;
         try (HostGate.Turn held = admission.turn()) {
             outcome = fetch(claimed);
+            held.answered(outcome);
         }
         FetchRecord record = switch (outcome) {
             case FetchResult result when result.notModified() -> unchanged(claimed, result);

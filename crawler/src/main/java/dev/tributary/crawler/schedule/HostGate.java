@@ -2,50 +2,136 @@ package dev.tributary.crawler.schedule;
 
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.LoadingCache;
+import dev.tributary.crawler.fetch.FetchFailure;
+import dev.tributary.crawler.fetch.FetchOutcome;
+import dev.tributary.crawler.fetch.FetchResult;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Politeness on this node, per host and per address: at most {@code perHost} requests to one
- * host (name and port, as robots.txt counts) at once, at least {@code delay} between the starts
- * of two of them, and at most {@code perAddress} requests to one resolved address (IP and port)
- * at once, so that many names pointing at one server (wildcard DNS) share one budget.
+ * Politeness on this node, per host and per address: requests to one host (name and port, as
+ * robots.txt counts) at once, a least time between the starts of two of them, and requests to
+ * one resolved address (IP and port) at once, so that many names pointing at one server
+ * (wildcard DNS) share one budget. Each budget is a {@link Pace} that adapts to how the host
+ * answers (see {@link Rules}): a host that answers fast and cleanly earns more at once and
+ * shorter gaps, up to caps; one that slows down, errors or says 429/503 gets less.
  *
  * <p>A caller that finds either full is refused (after waiting at most what it allows) and told
  * when to come back: refusals queue up behind each other at the pace the host has been
  * answering, so a host with a thousand due feeds that answers one request per second sends
  * them back spread over a thousand seconds, not all at once every few. The crawl hands such a
- * feed back instead of holding a crawl slot waiting. Hosts and addresses unused for a while are
- * forgotten.
+ * feed back instead of holding a crawl slot waiting. The state is this node's, in memory and
+ * bounded: hosts and addresses unused for {@code forgetAfter}, or past the most remembered,
+ * are forgotten (they start again at the configured pace); two crawler nodes each learn their own.
  */
 public final class HostGate {
 
-    /** What a request is assumed to take at a host not yet timed. */
-    private static final long FIRST_GUESS = TimeUnit.SECONDS.toNanos(1);
+    /**
+     * How one kind of budget adapts.
+     *
+     * @param initial requests at once to start with
+     * @param max most requests at once a fast, clean host earns
+     * @param delay least time between starts to start with
+     * @param minDelay the shortest that delay shrinks to
+     * @param maxDelay the longest it grows to
+     * @param slowFactor an answer this many times slower than the host's usual clean answer
+     *     counts as trouble
+     * @param maxPause longest pause a {@code Retry-After} imposes on the host
+     */
+    public record Rules(int initial, int max, Duration delay, Duration minDelay, Duration maxDelay, double slowFactor,
+            Duration maxPause) {
 
-    private final long delayNanos;
+        public Rules {
+            if (initial < 1 || max < initial) {
+                throw new IllegalArgumentException("concurrency must start at 1 or more and at most its cap: " + initial + ", " + max);
+            }
+            if (minDelay.isNegative() || delay.compareTo(minDelay) < 0 || maxDelay.compareTo(delay) < 0) {
+                throw new IllegalArgumentException("delays must be 0 <= min <= start <= max: " + minDelay + ", " + delay
+                        + ", " + maxDelay);
+            }
+            if (!(slowFactor > 1)) {
+                throw new IllegalArgumentException("slow factor must be above 1: " + slowFactor);
+            }
+        }
+
+        /** Whether this pace never adapts (see {@link #fixed(int, Duration)}). */
+        boolean fixed() {
+            return max == initial && minDelay.equals(maxDelay);
+        }
+
+        /** A pace that never adapts: always {@code concurrency} at once, {@code delay} apart. */
+        public static Rules fixed(int concurrency, Duration delay) {
+            return new Rules(concurrency, concurrency, delay, delay, delay, 2, Duration.ZERO);
+        }
+    }
+
+    /** How an answer bears on the host's pace. */
+    enum Answer {
+        /** A response, of any status but the ones below: the host is coping. */
+        CLEAN,
+        /** 429 or 503: the host asks for less. */
+        THROTTLED,
+        /** Another 5xx, a timeout, a refused or broken connection: the host is struggling. */
+        TROUBLE,
+        /** The request never reached the host (bad url, DNS, a refused address): nothing learnt. */
+        UNKNOWN;
+
+        static Answer of(FetchOutcome outcome) {
+            return switch (outcome) {
+                case FetchResult result -> CLEAN;
+                case FetchFailure failure when failure.status() != null && (failure.status() == 429 || failure.status() == 503) -> THROTTLED;
+                case FetchFailure failure -> switch (failure.reason()) {
+                    case SERVER_ERROR, TIMEOUT, CONNECT, PROTOCOL, TLS -> TROUBLE;
+                    case INVALID_URL, BLOCKED_ADDRESS, DNS -> UNKNOWN;
+                    default -> CLEAN;
+                };
+            };
+        }
+    }
+
+    /** The longest a crawl waits for a turn rather than hand its feed back. */
+    static final Duration PATIENCE = Duration.ofMillis(100);
+
     private final LongSupplier nanoClock;
-    private final LoadingCache<String, Budget> hosts;
-    private final LoadingCache<String, Budget> addresses;
+    private final LoadingCache<String, Pace> hosts;
+    private final LoadingCache<String, Pace> addresses;
 
+    /** A fixed pace: {@code perHost} and {@code perAddress} at once, {@code delay} apart, never adapting. */
     public HostGate(int perHost, int perAddress, Duration delay) {
-        this(perHost, perAddress, delay, System::nanoTime);
+        this(Rules.fixed(perHost, delay), Rules.fixed(perAddress, Duration.ZERO), 100_000, Duration.ofMinutes(10),
+                System::nanoTime);
     }
 
     HostGate(int perHost, int perAddress, Duration delay, LongSupplier nanoClock) {
-        this.delayNanos = delay.toNanos();
+        this(Rules.fixed(perHost, delay), Rules.fixed(perAddress, Duration.ZERO), 100_000, Duration.ofMinutes(10), nanoClock);
+    }
+
+    /**
+     * @param remembered most hosts (and, apart, most addresses) whose pace is kept; the least
+     *     recently used go first
+     * @param forgetAfter a host or address unused this long is forgotten
+     */
+    public HostGate(Rules perHost, Rules perAddress, int remembered, Duration forgetAfter) {
+        this(perHost, perAddress, remembered, forgetAfter, System::nanoTime);
+    }
+
+    HostGate(Rules perHost, Rules perAddress, int remembered, Duration forgetAfter, LongSupplier nanoClock) {
         this.nanoClock = nanoClock;
-        this.hosts = Caffeine.newBuilder().expireAfterAccess(10, TimeUnit.MINUTES).build(host -> new Budget(perHost));
-        this.addresses = Caffeine.newBuilder().expireAfterAccess(10, TimeUnit.MINUTES).build(address -> new Budget(perAddress));
+        this.hosts = Caffeine.newBuilder().maximumSize(remembered).expireAfterAccess(forgetAfter)
+                .build(host -> new Pace(perHost));
+        this.addresses = Caffeine.newBuilder().maximumSize(remembered).expireAfterAccess(forgetAfter)
+                .build(address -> new Pace(perAddress));
     }
 
     /** A held turn at a host; closing it lets the next request in. */
     public interface Turn extends AutoCloseable {
+
+        /** How the request went, for the host's pace; a turn closed without it teaches nothing. */
+        void answered(FetchOutcome outcome);
+
         @Override
         void close();
     }
@@ -74,110 +160,146 @@ public final class HostGate {
     /**
      * A turn at {@code host} and at the address it resolves to, waiting at most {@code maxWait}
      * for a free slot at each (zero: not at all), then out the delay between starts; refused if
-     * no slot came free in time.
+     * no slot came free in time, or if the delay (grown after trouble) is longer than both
+     * {@code maxWait} and the configured delay.
      *
      * @param address resolves the host, asked only once a host slot is held (a busy host costs
      *     no lookup); returns null when unknown, and the host's own limits then apply alone
      */
     public Admission enter(String host, Lookup address, Duration maxWait) throws InterruptedException {
         long deadline = nanoClock.getAsLong() + maxWait.toNanos();
-        Budget site = hosts.get(host);
-        if (!site.slots.tryAcquire(maxWait.toNanos(), TimeUnit.NANOSECONDS)) {
+        Pace site = hosts.get(host);
+        if (!site.acquire(maxWait.toNanos(), nanoClock)) {
             return refused(site);
         }
-        Budget server;
+        Pace server;
         try {
             String resolved = address.address();
             server = resolved == null ? null : addresses.get(resolved);
-            if (server != null && !server.slots.tryAcquire(Math.max(0, deadline - nanoClock.getAsLong()), TimeUnit.NANOSECONDS)) {
-                site.slots.release();
+            if (server != null && !server.acquire(Math.max(0, deadline - nanoClock.getAsLong()), nanoClock)) {
+                site.release();
                 return refused(server);
             }
         } catch (InterruptedException | RuntimeException e) {
-            site.slots.release();
+            site.release();
             throw e;
         }
-        Turn turn = new Held(site, server);
+        Admission later = laterIfDelayGrown(site, server, maxWait);
+        if (later != null) {
+            return later;
+        }
+        Held turn = new Held(site, server);
         waitForStart(site, turn);
+        // Timed from here: the wait for the start is the gate's, not the host's.
+        turn.start = nanoClock.getAsLong();
         return new Admission(turn, Duration.ZERO);
     }
 
-    /** Reserves a start at {@code host} without taking a slot; how long the caller would wait. */
-    long reserve(String host) {
-        return hosts.get(host).reserveStart(nanoClock.getAsLong(), delayNanos);
-    }
-
-    private Admission refused(Budget budget) {
-        return new Admission(null, Duration.ofNanos(budget.queue(nanoClock.getAsLong())));
-    }
-
-    private void waitForStart(Budget site, Turn turn) throws InterruptedException {
-        long wait = site.reserveStart(nanoClock.getAsLong(), delayNanos);
-        if (wait <= 0) {
-            return;
+    /**
+     * A refusal, with slots given back, when the start is further off than both {@code maxWait}
+     * and the configured delay (a delay grown after trouble): the caller comes back then rather
+     * than wait it out holding slots. Null when the caller may wait for its start.
+     */
+    private @Nullable Admission laterIfDelayGrown(Pace site, @Nullable Pace server, Duration maxWait) {
+        long startWait = site.startWait(nanoClock.getAsLong());
+        if (startWait <= Math.max(maxWait.toNanos(), site.initialDelayNanos())) {
+            return null;
         }
+        site.release();
+        if (server != null) {
+            server.release();
+        }
+        return new Admission(null, Duration.ofNanos(Math.max(startWait, site.queue(nanoClock.getAsLong()))));
+    }
+
+    /** How long a start at {@code host} now would wait for the delay (tests). */
+    long startWait(String host) {
+        return hosts.get(host).startWait(nanoClock.getAsLong());
+    }
+
+    /** Records a start at {@code host} now without a slot or a wait (tests). */
+    void started(String host) {
+        hosts.get(host).started(nanoClock.getAsLong());
+    }
+
+    /**
+     * How long a crawl may wait for a turn at {@code host} rather than hand its feed back: about
+     * one of its answers, and at most {@link #PATIENCE}, so that a fast host's feeds wait a few
+     * milliseconds for a slot instead of going round the database, while a slow host's (a tar
+     * pit's) are handed back at once.
+     */
+    public Duration patience(String host) {
+        return Duration.ofNanos(Math.min(PATIENCE.toNanos(), hosts.get(host).typicalNanos()));
+    }
+
+    /** Requests {@code host} may have at once now (tests and the benchmark read the pace). */
+    public int slots(String host) {
+        return hosts.get(host).slots();
+    }
+
+    /** The least time between two starts at {@code host} now. */
+    public Duration delay(String host) {
+        return Duration.ofNanos(hosts.get(host).delayNanos());
+    }
+
+    /** Requests {@code address} ("ip:port") may have at once now. */
+    public int addressSlots(String address) {
+        return addresses.get(address).slots();
+    }
+
+    /** Hosts whose pace is remembered (at most the configured number, give or take eviction's lag). */
+    long remembered() {
+        hosts.cleanUp();
+        return hosts.estimatedSize();
+    }
+
+    private Admission refused(Pace pace) {
+        return new Admission(null, Duration.ofNanos(pace.queue(nanoClock.getAsLong())));
+    }
+
+    private void waitForStart(Pace site, Turn turn) throws InterruptedException {
         try {
-            TimeUnit.NANOSECONDS.sleep(wait);
+            site.awaitStart(nanoClock);
         } catch (InterruptedException e) {
             turn.close();
             throw e;
         }
     }
 
-    /** Slots at a host and its address; closing times the request for the hosts' queues. */
+    /** Slots at a host and its address; closing hands back how the request went to both paces. */
     private final class Held implements Turn {
 
-        private final Budget site;
-        private final @Nullable Budget server;
-        private final long start = nanoClock.getAsLong();
+        private final Pace site;
+        private final @Nullable Pace server;
+        private long start = nanoClock.getAsLong();
+        private Answer answer = Answer.UNKNOWN;
+        private long retryAfter;
+        private boolean closed;
 
-        Held(Budget site, @Nullable Budget server) {
+        Held(Pace site, @Nullable Pace server) {
             this.site = site;
             this.server = server;
         }
 
         @Override
+        public void answered(FetchOutcome outcome) {
+            answer = Answer.of(outcome);
+            retryAfter = outcome instanceof FetchFailure failure && failure.retryAfter() != null
+                    && failure.retryAfter().isPositive() ? failure.retryAfter().toNanos() : 0;
+        }
+
+        @Override
         public void close() {
-            long took = nanoClock.getAsLong() - start;
-            site.took(took);
-            site.slots.release();
-            if (server != null) {
-                server.took(took);
-                server.slots.release();
+            if (closed) {
+                return;
             }
-        }
-    }
-
-    private static final class Budget {
-
-        final Semaphore slots;
-        private final int size;
-        private long nextStart = Long.MIN_VALUE;
-        private long queueEnd = Long.MIN_VALUE;
-        private long typical = FIRST_GUESS;
-
-        Budget(int size) {
-            this.slots = new Semaphore(size, true);
-            this.size = size;
-        }
-
-        /** Reserves the next start slot; returns how long the caller must wait for it. */
-        synchronized long reserveStart(long now, long delay) {
-            long start = nextStart == Long.MIN_VALUE ? now : Math.max(now, nextStart);
-            nextStart = start + delay;
-            return start - now;
-        }
-
-        /** A place behind those refused before, one request's share of the slots later; how long until it comes. */
-        synchronized long queue(long now) {
-            long from = queueEnd == Long.MIN_VALUE ? now : Math.max(now, queueEnd);
-            queueEnd = from + typical / size;
-            return queueEnd - now;
-        }
-
-        /** Moves the typical request time a quarter of the way towards one just timed. */
-        synchronized void took(long nanos) {
-            typical += (Math.max(0, nanos) - typical) / 4;
+            closed = true;
+            long now = nanoClock.getAsLong();
+            site.answered(answer, start, now, retryAfter);
+            if (server != null) {
+                // A Retry-After is one site's word: it does not pause the other names a shared address (a CDN) serves.
+                server.answered(answer, start, now, 0);
+            }
         }
     }
 }

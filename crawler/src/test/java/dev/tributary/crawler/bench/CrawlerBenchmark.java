@@ -34,7 +34,8 @@ import reactor.netty.resources.ConnectionProvider;
  * round first gives a new entry to a share of the feeds (20%), then makes every feed due: the
  * crawler's conditional requests get 304s for the rest. The headline is the median of the
  * later rounds against the slower baseline. Options: {@code --feeds=10000 --rounds=3
- * --share=0.2 --concurrency=64}, and any {@code --tributary.*} setting.
+ * --share=0.2 --concurrency=64}, and any {@code --tributary.*} setting. {@code --farm=one-host}
+ * runs {@link OneHostFarm} instead: adaptive politeness at the defaults against a peer without it.
  */
 public final class CrawlerBenchmark {
 
@@ -43,6 +44,10 @@ public final class CrawlerBenchmark {
 
     public static void main(String[] argv) throws Exception {
         Bench.Args args = new Bench.Args(argv);
+        if (args.text("farm", "").equals("one-host")) {
+            OneHostFarm.run(args);
+            System.exit(0);
+        }
         int feeds = args.integer("feeds", 10_000);
         int rounds = args.integer("rounds", 3);
         double share = args.decimal("share", 0.2);

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
@@ -17,28 +18,36 @@ import reactor.netty.http.server.HttpServerResponse;
 
 /**
  * A local feed farm on 127.0.0.1 (Reactor Netty): {@code /feeds/N.xml} for N below the farm's
- * size, each an RSS 2.0 feed with Media RSS of 10 entries (~8 KB), rendered once per version.
+ * size, each an RSS 2.0 feed with Media RSS of 10 entries (~8 KB; or as many as asked), rendered once per version.
  * {@link #change} publishes a new entry on a share of the feeds; a request whose
  * {@code If-None-Match} matches the current version gets a 304.
  */
 final class FeedFarm implements AutoCloseable {
 
     private static final Instant EPOCH = Instant.parse("2026-01-01T00:00:00Z");
-    private static final int ENTRIES = 10;
     private static final String[] WORDS = ("river feed crawler pubsub inbox timeline unread people group media video "
             + "audio image text link source subscribe publish entity index store batch write read page cursor").split(" ");
 
+    private final int entries;
     private final int[] versions;
     private final byte[][] bodies;
     private final DisposableServer server;
     private final AtomicLong full = new AtomicLong();
     private final AtomicLong notModified = new AtomicLong();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger mostInFlight = new AtomicInteger();
 
     FeedFarm(int feeds) {
+        this(feeds, 10);
+    }
+
+    /** {@code feeds} feeds of {@code entries} entries each. */
+    FeedFarm(int feeds, int entries) {
+        this.entries = entries;
         this.versions = new int[feeds];
         this.bodies = new byte[feeds][];
         for (int n = 0; n < feeds; n++) {
-            bodies[n] = render(n, 0);
+            bodies[n] = render(n, 0, entries);
         }
         this.server = HttpServer.create().host("127.0.0.1").port(0)
                 .route(routes -> routes.get("/feeds/{name}", this::serve))
@@ -68,7 +77,7 @@ final class FeedFarm implements AutoCloseable {
         for (int n = 0; n < versions.length; n++) {
             if (random.nextDouble() < share) {
                 versions[n]++;
-                bodies[n] = render(n, versions[n]);
+                bodies[n] = render(n, versions[n], entries);
                 changed++;
             }
         }
@@ -83,12 +92,22 @@ final class FeedFarm implements AutoCloseable {
         return notModified.get();
     }
 
+    /** Most requests the farm was answering at once. */
+    int mostInFlight() {
+        return mostInFlight.get();
+    }
+
     @Override
     public void close() {
         server.disposeNow();
     }
 
     private Mono<Void> serve(HttpServerRequest request, HttpServerResponse response) {
+        mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+        return answer(request, response).doFinally(signal -> inFlight.decrementAndGet());
+    }
+
+    private Mono<Void> answer(HttpServerRequest request, HttpServerResponse response) {
         String name = request.param("name");
         int n;
         try {
@@ -117,8 +136,8 @@ final class FeedFarm implements AutoCloseable {
                 .sendByteArray(Mono.just(body)).then();
     }
 
-    /** Feed {@code n} at {@code version}: entries version+1 .. version+10, an hour apart, newest first. */
-    private static byte[] render(int n, int version) {
+    /** Feed {@code n} at {@code version}: entries version+1 .. version+entries, an hour apart, newest first. */
+    private static byte[] render(int n, int version, int entries) {
         Random random = new Random(31L * n + version);
         StringBuilder xml = new StringBuilder(9000).append("""
                 <?xml version="1.0" encoding="UTF-8"?>
@@ -126,7 +145,7 @@ final class FeedFarm implements AutoCloseable {
                 <channel><title>Farm feed %d</title><link>https://farm.example/%d/</link>
                 <description>Generated feed %d</description>
                 """.formatted(n, n, n));
-        for (int k = version + ENTRIES; k > version; k--) {
+        for (int k = version + entries; k > version; k--) {
             Instant published = EPOCH.plusSeconds(3600L * k);
             xml.append("<item><guid isPermaLink=\"false\">farm-").append(n).append('-').append(k).append("</guid>")
                     .append("<title>Entry ").append(k).append(" of feed ").append(n).append("</title>")

@@ -2,6 +2,8 @@ package dev.tributary.crawler.schedule;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tributary.crawler.fetch.FailureReason;
+import dev.tributary.crawler.fetch.FetchFailure;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,14 +56,17 @@ class HostGateTest {
         AtomicLong now = new AtomicLong(1_000_000_000L);
         HostGate gate = new HostGate(10, 100, Duration.ofMillis(500), now::get);
 
-        // Reservations made at the same instant are handed out 500 ms apart.
-        HostGateProbe probe = new HostGateProbe(gate);
-        assertThat(probe.waitFor("a.example")).isZero();
-        assertThat(probe.waitFor("a.example")).isEqualTo(Duration.ofMillis(500).toNanos());
-        assertThat(probe.waitFor("a.example")).isEqualTo(Duration.ofMillis(1000).toNanos());
-        assertThat(probe.waitFor("b.example")).as("hosts are spaced independently").isZero();
+        assertThat(gate.startWait("a.example")).isZero();
+        gate.started("a.example");
+        assertThat(gate.startWait("a.example")).isEqualTo(Duration.ofMillis(500).toNanos());
+        now.addAndGet(Duration.ofMillis(200).toNanos());
+        assertThat(gate.startWait("a.example")).isEqualTo(Duration.ofMillis(300).toNanos());
+        assertThat(gate.startWait("b.example")).as("hosts are spaced independently").isZero();
+        now.addAndGet(Duration.ofMillis(300).toNanos());
+        assertThat(gate.startWait("a.example")).isZero();
+        gate.started("a.example");
         now.addAndGet(Duration.ofSeconds(5).toNanos());
-        assertThat(probe.waitFor("a.example")).as("after a quiet spell there is no wait").isZero();
+        assertThat(gate.startWait("a.example")).as("after a quiet spell there is no wait").isZero();
     }
 
     @Test
@@ -142,14 +147,49 @@ class HostGateTest {
         b.close();
     }
 
-    private static HostGate.Turn waitFor(HostGate gate, String host) throws InterruptedException {
-        return gate.enter(host, () -> null, Duration.ofSeconds(30)).turn();
+    @Test
+    void aDelayGrownAfterTroubleHandsCallersBackInsteadOfHoldingTheirSlots() throws Exception {
+        AtomicLong now = new AtomicLong(1_000_000_000L);
+        HostGate.Rules rules = new HostGate.Rules(2, 16, Duration.ofSeconds(1), Duration.ZERO, Duration.ofMinutes(1), 4,
+                Duration.ofMinutes(10));
+        HostGate gate = new HostGate(rules, rules, 100, Duration.ofMinutes(10), now::get);
+        HostGate.Turn first = gate.enter("sick.example:80", () -> null, Duration.ZERO).turn();
+        now.addAndGet(Duration.ofMillis(10).toNanos());
+        first.answered(new FetchFailure(FailureReason.SERVER_ERROR, "HTTP 500", 500, null, null));
+        first.close();
+        assertThat(gate.delay("sick.example:80")).as("doubled from the configured second").isEqualTo(Duration.ofSeconds(2));
+
+        HostGate.Admission refused = gate.enter("sick.example:80", () -> null, Duration.ZERO);
+        assertThat(refused.admitted()).isFalse();
+        assertThat(refused.retryIn()).isGreaterThanOrEqualTo(Duration.ofMillis(1_990));
+
+        now.addAndGet(Duration.ofSeconds(2).toNanos());
+        HostGate.Admission later = gate.enter("sick.example:80", () -> null, Duration.ZERO);
+        assertThat(later.admitted()).isTrue();
+        later.turn().close();
     }
 
-    /** Reads the wait a request would get, without sleeping through it. */
-    private record HostGateProbe(HostGate gate) {
-        long waitFor(String host) {
-            return gate.reserve(host);
-        }
+    @Test
+    void aRetryAfterPausesTheHostButNotOtherNamesAtItsAddress() throws Exception {
+        AtomicLong now = new AtomicLong(1_000_000_000L);
+        HostGate.Rules rules = new HostGate.Rules(2, 16, Duration.ZERO, Duration.ZERO, Duration.ofMinutes(1), 4,
+                Duration.ofMinutes(10));
+        HostGate gate = new HostGate(rules, rules, 100, Duration.ofMinutes(10), now::get);
+        HostGate.Lookup cdn = () -> "203.0.113.9:443";
+        HostGate.Turn turn = gate.enter("busy.example:443", cdn, Duration.ZERO).turn();
+        now.addAndGet(Duration.ofMillis(10).toNanos());
+        turn.answered(new FetchFailure(FailureReason.RATE_LIMITED, "HTTP 429", 429, Duration.ofMinutes(2), null));
+        turn.close();
+
+        HostGate.Admission paused = gate.enter("busy.example:443", cdn, Duration.ZERO);
+        assertThat(paused.admitted()).isFalse();
+        assertThat(paused.retryIn()).isGreaterThanOrEqualTo(Duration.ofMinutes(2).minusMillis(10));
+        HostGate.Admission neighbour = gate.enter("quiet.example:443", cdn, Duration.ZERO);
+        assertThat(neighbour.admitted()).as("another site on the same CDN address").isTrue();
+        neighbour.turn().close();
+    }
+
+    private static HostGate.Turn waitFor(HostGate gate, String host) throws InterruptedException {
+        return gate.enter(host, () -> null, Duration.ofSeconds(30)).turn();
     }
 }
