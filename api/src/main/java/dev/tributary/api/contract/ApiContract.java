@@ -101,6 +101,8 @@ class ApiContract implements OpenApiCustomizer {
             }
         }));
         uniqueOperationIds(openApi);
+        openApi.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((method, operation) ->
+                OperationIds.name(method + " " + path, operation)));
         closedRequestBodies(openApi);
         enums(openApi);
         checkedBounds(openApi);

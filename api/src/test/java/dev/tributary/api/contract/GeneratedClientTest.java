@@ -95,7 +95,7 @@ class GeneratedClientTest {
         Person alice = register("gen_alice");
         Person bob = register("gen_bob");
 
-        MeView me = new MeApi(alice.client()).me();
+        MeView me = new MeApi(alice.client()).getMe();
         assertThat(me.getUsername()).isEqualTo(alice.username());
         assertThat(me.getFeedToken()).isNotBlank();
         assertThat(new TokensApi(alice.client()).listTokens()).extracting(TokenView::getName).containsExactly("generated");
@@ -116,90 +116,90 @@ class GeneratedClientTest {
         assertThat(home).allSatisfy(item -> assertThat(item.getRead()).isFalse());
         assertThat(home(timelines, 20, "image", null)).hasSize(2).allSatisfy(item -> assertThat(item.getMedia())
                 .singleElement().satisfies(media -> assertThat(media.getUrl()).endsWith(".jpg")));
-        ApiResponse<List<ItemView>> firstPage = timelines.homeTimelinesWithHttpInfo(2, null, null, null, null, null, null, null,
+        ApiResponse<List<ItemView>> firstPage = timelines.getHomeTimelineWithHttpInfo(2, null, null, null, null, null, null, null,
                 null, null);
         assertThat(firstPage.getHeaders()).containsKeys("etag", "link", "ratelimit-remaining");
 
         // The source, its items, and a folder to file it in.
         String newsSource = news.getData().getSource().getId();
-        SourceView source = new SourcesApi(alice.client()).source(newsSource);
+        SourceView source = new SourcesApi(alice.client()).getSource(newsSource);
         assertThat(source.getStatus()).isEqualTo(SourceView.StatusEnum.OK);
         assertThat(source.getLastFetchedAt()).isNotNull();
-        assertThat(new SourcesApi(alice.client()).items(newsSource, null, null, null, null)).hasSize(3);
+        assertThat(new SourcesApi(alice.client()).listSourceItems(newsSource, null, null, null, null)).hasSize(3);
         FoldersApi folders = new FoldersApi(alice.client());
-        FolderView reading = folders.createFolders(new FolderName().name("Reading"));
-        assertThat(folders.rename(reading.getId(), new FolderName().name("Daily")).getName()).isEqualTo("Daily");
-        SubscriptionView filed = subscriptions.changeSubscriptions(news.getData().getId(),
+        FolderView reading = folders.createFolder(new FolderName().name("Reading"));
+        assertThat(folders.renameFolder(reading.getId(), new FolderName().name("Daily")).getName()).isEqualTo("Daily");
+        SubscriptionView filed = subscriptions.updateSubscription(news.getData().getId(),
                 new SubscriptionPatch().folderIds(List.of(reading.getId())));
         assertThat(filed.getFolders()).extracting(FolderView::getId).containsExactly(reading.getId());
         assertThat(home(timelines, 20, null, reading.getId())).hasSize(3);
 
         // Unread counts, one item read, a star, the rest marked read by marker.
         UnreadApi unread = new UnreadApi(alice.client());
-        UnreadView counts = unread.unread();
+        UnreadView counts = unread.getUnread();
         assertThat(counts.getTotal()).isEqualTo(5);
         assertThat(counts.getByMedia()).containsEntry("image", 2L);
         assertThat(counts.getByFolder()).containsEntry(reading.getId(), 3L);
         ItemsApi aliceItems = new ItemsApi(alice.client());
         String newestId = home.getFirst().getId();
         aliceItems.markRead(newestId);
-        assertThat(aliceItems.item(newestId).getRead()).isTrue();
-        assertThat(unread.unread().getTotal()).isEqualTo(4);
-        assertThat(aliceItems.star(newestId).getStarred()).isTrue();
-        assertThat(timelines.starred(null, null, null, null)).extracting(ItemView::getId).containsExactly(newestId);
-        assertThat(new MarkersApi(alice.client()).marker(new Marker().upToId(newestId)).getMarked()).isEqualTo(4);
-        assertThat(unread.unread().getTotal()).isZero();
+        assertThat(aliceItems.getItem(newestId).getRead()).isTrue();
+        assertThat(unread.getUnread().getTotal()).isEqualTo(4);
+        assertThat(aliceItems.starItem(newestId).getStarred()).isTrue();
+        assertThat(timelines.getStarredTimeline(null, null, null, null)).extracting(ItemView::getId).containsExactly(newestId);
+        assertThat(new MarkersApi(alice.client()).markReadUpTo(new Marker().upToId(newestId)).getMarked()).isEqualTo(4);
+        assertThat(unread.getUnread().getTotal()).isZero();
 
         // Alice follows Bob; Bob posts; Alice comments and likes.
         subscriptions.subscribe(new SubscribeRequest().user(bob.username()));
-        ItemView post = new PostsApi(bob.client()).postPosts(new PostRequest().text("Hello from Bob").tags(List.of("hello")));
+        ItemView post = new PostsApi(bob.client()).createPost(new PostRequest().text("Hello from Bob").tags(List.of("hello")));
         assertThat(post.getTags()).containsExactly("hello");
-        assertThat(new UsersApi(alice.client()).feedUsers(bob.username(), null, null, null, null)).extracting(ItemView::getId)
+        assertThat(new UsersApi(alice.client()).getUserFeed(bob.username(), null, null, null, null)).extracting(ItemView::getId)
                 .containsExactly(post.getId());
         Await.value("Bob's post in Alice's home timeline", PATIENCE, () -> home(timelines, 1, null, null),
                 page -> !page.isEmpty() && page.getFirst().getId().equals(post.getId()));
-        CommentView comment = aliceItems.add(post.getId(), new NewComment().text("Hi Bob!"));
+        CommentView comment = aliceItems.addComment(post.getId(), new NewComment().text("Hi Bob!"));
         assertThat(comment.getAuthor().getUsername()).isEqualTo(alice.username());
-        LikeState liked = aliceItems.like(post.getId());
+        LikeState liked = aliceItems.likeItem(post.getId());
         assertThat(liked.getLiked()).isTrue();
         assertThat(liked.getLikesCount()).isEqualTo(1);
         ItemView withBob = home(timelines, 1, null, null).getFirst();
         assertThat(withBob.getLikesCount()).isEqualTo(1);
         assertThat(withBob.getCommentsCount()).isEqualTo(1);
-        assertThat(new ItemsApi(bob.client()).listItems(post.getId(), null, null, null, null)).extracting(CommentView::getText)
+        assertThat(new ItemsApi(bob.client()).listComments(post.getId(), null, null, null, null)).extracting(CommentView::getText)
                 .containsExactly("Hi Bob!");
 
         // A group: Alice invites Bob (202, an invitation), Bob accepts and posts to it.
         GroupsApi aliceGroups = new GroupsApi(alice.client());
-        GroupView group = aliceGroups.createGroups(new NewGroup().name("Readers"));
-        ApiResponse<Object> invited = aliceGroups.addMemberWithHttpInfo(group.getId(), new NewMember().username(bob.username()));
+        GroupView group = aliceGroups.createGroup(new NewGroup().name("Readers"));
+        ApiResponse<Object> invited = aliceGroups.addGroupMemberWithHttpInfo(group.getId(), new NewMember().username(bob.username()));
         assertThat(invited.getStatusCode()).isEqualTo(202);
         assertThat(alice.mapper().convertValue(invited.getData(), InvitationView.class).getUsername()).isEqualTo(bob.username());
         InvitationsApi bobInvitations = new InvitationsApi(bob.client());
-        InvitationView invitation = bobInvitations.mineInvitations().getFirst();
+        InvitationView invitation = bobInvitations.listInvitations().getFirst();
         assertThat(invitation.getGroupName()).isEqualTo("Readers");
-        MemberView member = bobInvitations.accept(invitation.getId());
+        MemberView member = bobInvitations.acceptInvitation(invitation.getId());
         assertThat(member.getGroupId()).isEqualTo(group.getId());
-        assertThat(aliceGroups.members(group.getId(), null, null)).extracting(MemberView::getUsername)
+        assertThat(aliceGroups.listGroupMembers(group.getId(), null, null)).extracting(MemberView::getUsername)
                 .containsExactlyInAnyOrder(alice.username(), bob.username());
-        ItemView groupPost = new GroupsApi(bob.client()).postGroups(group.getId(), new PostRequest().text("For the readers"));
-        assertThat(aliceGroups.feedGroups(group.getId(), null, null, null, null)).extracting(ItemView::getId)
+        ItemView groupPost = new GroupsApi(bob.client()).postToGroup(group.getId(), new PostRequest().text("For the readers"));
+        assertThat(aliceGroups.getGroupFeed(group.getId(), null, null, null, null)).extracting(ItemView::getId)
                 .containsExactly(groupPost.getId());
 
         // The private home feed and the OPML export: bytes for an XML parser.
-        File rss = new FeedsApi(alice.client()).homeRss(me.getFeedToken());
+        File rss = new FeedsApi(alice.client()).getHomeRss(me.getFeedToken());
         SyndFeed feed = new SyndFeedInput().build(rss);
         assertThat(feed.getEntries().stream().map(SyndEntry::getTitle).toList()).contains("News entry 3");
-        assertThat(Files.readString(subscriptions.export().toPath(), StandardCharsets.UTF_8)).contains("<opml", "Daily");
+        assertThat(Files.readString(subscriptions.exportOpml().toPath(), StandardCharsets.UTF_8)).contains("<opml", "Daily");
 
         // Errors are problem details the client reads too.
-        Problem notFound = problem(() -> aliceItems.item("999999999999"), 404);
+        Problem notFound = problem(() -> aliceItems.getItem("999999999999"), 404);
         assertThat(notFound.getType().toString()).isEqualTo("urn:tributary:problem:not-found");
-        Problem invalid = problem(() -> new PostsApi(bob.client()).postPosts(new PostRequest().text("")), 400);
+        Problem invalid = problem(() -> new PostsApi(bob.client()).createPost(new PostRequest().text("")), 400);
         assertThat(invalid.getErrors()).extracting(FieldError::getField).contains("text");
-        Problem conflict = problem(() -> folders.createFolders(new FolderName().name("Daily")), 409);
+        Problem conflict = problem(() -> folders.createFolder(new FolderName().name("Daily")), 409);
         assertThat(conflict.getInstance()).isEqualTo("/api/v1/folders");
-        Problem nobody = problem(() -> aliceGroups.addMember(group.getId(),
+        Problem nobody = problem(() -> aliceGroups.addGroupMember(group.getId(),
                 new NewMember().username("nobody_" + bob.username())), 422);
         assertThat(nobody.getReason()).isNotBlank();
     }
@@ -212,10 +212,10 @@ class GeneratedClientTest {
         String username = dev.tributary.api.testing.ApiClient.uniqueUsername(prefix);
         String password = "correct horse " + username;
         AccountView account = new AccountsApi(client(null))
-                .registerAccounts(new Registration().username(username).password(password));
+                .createAccount(new Registration().username(username).password(password));
         assertThat(account.getUsername()).isEqualTo(username);
         String basic = "Basic " + Base64.getEncoder().encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
-        CreatedToken token = new TokensApi(client(basic)).createTokens(new NewToken().name("generated")
+        CreatedToken token = new TokensApi(client(basic)).createToken(new NewToken().name("generated")
                 .scopes(List.of(NewToken.ScopesEnum.READ, NewToken.ScopesEnum.WRITE)));
         assertThat(token.getToken()).startsWith("trb_");
         ApiClient client = client("Bearer " + token.getToken());
@@ -236,7 +236,7 @@ class GeneratedClientTest {
 
     private static List<ItemView> home(TimelinesApi timelines, int limit, String media, String folderId) {
         try {
-            return timelines.homeTimelines(limit, null, null, null, media, null, null, null, folderId, null);
+            return timelines.getHomeTimeline(limit, null, null, null, media, null, null, null, folderId, null);
         } catch (ApiException e) {
             throw new AssertionError(e.getCode() + " " + e.getResponseBody(), e);
         }

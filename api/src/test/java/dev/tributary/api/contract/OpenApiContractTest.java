@@ -249,6 +249,10 @@ class OpenApiContractTest {
                 if (!ids.add(id) || id.matches(".+_[0-9]+")) {
                     problems.add(path.getKey() + " has operationId " + id);
                 }
+                if (!OperationIds.chosen(id)) {
+                    problems.add(operation.getKey().toUpperCase(java.util.Locale.ROOT) + " " + path.getKey()
+                            + " has springdoc's operationId " + id + ", not one chosen in OperationIds");
+                }
                 if (tag.isEmpty() || tag.endsWith("-controller") || operation.getValue().path("tags").size() != 1) {
                     problems.add(path.getKey() + " is tagged " + operation.getValue().path("tags"));
                 }
