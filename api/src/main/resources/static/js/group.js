@@ -1,5 +1,5 @@
-// A group's page: its members (paged), join or leave, follow or unfollow, post (members only),
-// and the group's feed as far back as it goes.
+// A group's page: its members (paged), join (open groups) or leave, follow or unfollow, post
+// (members only), the owner's open/close switch, and the group's feed as far back as it goes.
 
 import {me} from './layout.js';
 import {call, del, get, page, post} from './api.js';
@@ -56,7 +56,11 @@ async function membership() {
     postForm.hidden = !member;
     document.querySelector('#group-not-member').hidden = member;
     actions.replaceChildren(follow.element);
-    if (!member) {
+    document.querySelector('#group-closed').hidden = member || group.open;
+    if (owner) {
+        actions.prepend(openSwitch());
+    }
+    if (!member && group.open) {
         const join = el('button', {type: 'button', class: 'primary', id: 'group-join'}, 'Join group');
         join.addEventListener('click', () => busy(join, async () => {
             await post(`${base}/members`, {username: self.username});
@@ -75,6 +79,18 @@ async function membership() {
         }, error));
         actions.prepend(wrap);
     }
+}
+
+/** The owner's switch between open (anyone joins) and closed (by invitation only). */
+function openSwitch() {
+    const toggle = el('button', {type: 'button', id: 'group-open-toggle'},
+        group.open ? 'Close to newcomers' : 'Open to anyone');
+    toggle.addEventListener('click', () => busy(toggle, async () => {
+        group = await call('PATCH', base, {json: {open: !group.open}}).then(answer => answer.data);
+        toast(group.open ? `Anyone may now join ${group.name}.` : `${group.name} is now by invitation only.`);
+        await membership();
+    }, error));
+    return toggle;
 }
 
 /** After joining or leaving: membership, members and (members are subscribed) the follow state change. */

@@ -75,7 +75,7 @@ form.addEventListener('submit', async event => {
         showMessage(error, 'Give the group a name.');
         return;
     }
-    const group = await busy(form.querySelector('button'), () => post('/api/v1/groups', {name}), error);
+    const group = await busy(form.querySelector('button'), () => post('/api/v1/groups', {name, open: document.querySelector('#group-open').checked}), error);
     if (group) {
         form.reset();
         created.replaceChildren('Created ', el('a', {class: 'group-link', href: groupHref(group.id)}, group.name), '.');

@@ -32,6 +32,8 @@ public class Folders {
 
     public static final int MAX_FOLDERS = 100;
     public static final int MAX_NAME_LENGTH = 100;
+    /** Filings written by one statement of {@link #fileAll}. */
+    private static final int ROWS_PER_INSERT = 500;
     /** Longest case-folded key the table holds; folding may lengthen a name. */
     private static final int MAX_KEY_LENGTH = 300;
 
@@ -169,6 +171,53 @@ public class Folders {
             for (Long folderId : wanted) {
                 jdbc.sql("INSERT INTO folder_sources (user_id, folder_id, source_id) VALUES (?, ?, ?)")
                         .params(userId, folderId, sourceId).update();
+            }
+        });
+    }
+
+    /**
+     * {@link #file} for many subscriptions in one transaction and a few statements (an import
+     * files hundreds: one transaction each was most of its time). Each source's folders are
+     * replaced by exactly those given; all or nothing.
+     *
+     * @throws FolderNotFoundException naming the first id that is not one of the person's folders
+     * @throws SourceNotFoundException naming a source the person does not follow
+     */
+    public void fileAll(long userId, Map<Long, ? extends Collection<Long>> foldersBySource) {
+        if (foldersBySource.isEmpty()) {
+            return;
+        }
+        Set<Long> sourceIds = foldersBySource.keySet();
+        Set<Long> wanted = new LinkedHashSet<>();
+        foldersBySource.values().forEach(wanted::addAll);
+        tx.run("file " + sourceIds.size() + " sources of " + userId, () -> {
+            String sourcesIn = String.join(", ", Collections.nCopies(sourceIds.size(), "?"));
+            List<Long> followed = jdbc.sql("SELECT source_id FROM subscriptions WHERE user_id = ? AND source_id IN (" + sourcesIn
+                    + ") FOR UPDATE").params(args(userId, sourceIds)).query(Long.class).list();
+            sourceIds.stream().filter(id -> !followed.contains(id)).findFirst().ifPresent(id -> {
+                throw new SourceNotFoundException(id);
+            });
+            if (!wanted.isEmpty()) {
+                List<Long> known = jdbc.sql("SELECT id FROM folders WHERE user_id = ? AND id IN ("
+                        + String.join(", ", Collections.nCopies(wanted.size(), "?")) + ")")
+                        .params(args(userId, wanted)).query(Long.class).list();
+                wanted.stream().filter(id -> !known.contains(id)).findFirst().ifPresent(id -> {
+                    throw new FolderNotFoundException(id);
+                });
+            }
+            jdbc.sql("DELETE FROM folder_sources WHERE user_id = ? AND source_id IN (" + sourcesIn + ")")
+                    .params(args(userId, sourceIds)).update();
+            inbox.personChanged(userId);
+            List<Object> rows = new ArrayList<>();
+            foldersBySource.forEach((sourceId, folderIds) -> new LinkedHashSet<>(folderIds).forEach(folderId -> {
+                rows.add(userId);
+                rows.add(folderId);
+                rows.add(sourceId);
+            }));
+            for (int from = 0; from < rows.size(); from += 3 * ROWS_PER_INSERT) {
+                List<Object> chunk = rows.subList(from, Math.min(rows.size(), from + 3 * ROWS_PER_INSERT));
+                jdbc.sql("INSERT INTO folder_sources (user_id, folder_id, source_id) VALUES "
+                        + String.join(", ", Collections.nCopies(chunk.size() / 3, "(?, ?, ?)"))).params(chunk.toArray()).update();
             }
         });
     }

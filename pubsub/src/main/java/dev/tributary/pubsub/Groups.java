@@ -15,7 +15,8 @@ import org.springframework.stereotype.Service;
 
 /**
  * Groups: creating one creates its source, every member is subscribed to that source, and a
- * member's post is published to it (so it reaches every member's home timeline).
+ * member's post is published to it (so it reaches every member's home timeline). People become
+ * members by accepting the owner's invitation or, if the owner made the group open, by joining.
  */
 @Service
 public class Groups {
@@ -52,6 +53,15 @@ public class Groups {
      * @throws QuotaExceededException if the owner has as many groups, memberships or subscriptions as they may
      */
     public Stored<Group> create(long ownerId, String name) {
+        return create(ownerId, name, false);
+    }
+
+    /**
+     * Creates a group, open to anyone who joins or closed (members by invitation only).
+     *
+     * @throws QuotaExceededException if the owner has as many groups, memberships or subscriptions as they may
+     */
+    public Stored<Group> create(long ownerId, String name, boolean open) {
         String trimmed = name == null ? "" : name.strip();
         if (trimmed.isEmpty() || trimmed.length() > MAX_NAME_LENGTH) {
             throw new IllegalArgumentException("a group name is 1.." + MAX_NAME_LENGTH + " characters");
@@ -64,7 +74,7 @@ public class Groups {
             quotas.claim(ownerId, Quota.MEMBERSHIPS, () -> membershipCount(ownerId));
             quotas.claim(ownerId, Quota.SUBSCRIPTIONS, () -> subscriptions.count(ownerId));
             Stored<Source> source = sources.owned(SourceKind.GROUP, groupId);
-            Stored<Group> stored = Stored.of(store.put(PubsubKinds.GROUP, groupId, new Group(trimmed, ownerId, source.id(), now())));
+            Stored<Group> stored = Stored.of(store.put(PubsubKinds.GROUP, groupId, new Group(trimmed, ownerId, source.id(), now(), open)));
             jdbc.sql("INSERT IGNORE INTO group_members (group_id, user_id, created_at) VALUES (?, ?, ?)")
                     .params(groupId, ownerId, now()).update();
             return stored;
@@ -87,6 +97,40 @@ public class Groups {
     /** @throws GroupNotFoundException if there is no such group */
     public Stored<Group> get(long groupId) {
         return find(groupId).orElseThrow(() -> new GroupNotFoundException(groupId));
+    }
+
+    /**
+     * Opens a group to anyone who joins, or closes it (who is a member stays one); the group as it now is.
+     *
+     * @throws GroupNotFoundException if there is no such group
+     */
+    public Stored<Group> setOpen(long groupId, boolean open) {
+        get(groupId);
+        return tx.write("open group " + groupId, status -> {
+            // Under the row's lock, so a concurrent change of the same group is not lost.
+            Stored<Group> group = store.getAllForUpdate(PubsubKinds.GROUP, List.of(groupId)).stream().findFirst().map(Stored::of)
+                    .orElseThrow(() -> new GroupNotFoundException(groupId));
+            return group.body().open() == open ? group : Stored.of(store.put(PubsubKinds.GROUP, groupId, group.body().withOpen(open)));
+        });
+    }
+
+    /**
+     * A person joins a group by themselves: only an open one, unless they are a member already
+     * (then false, whether it is open or not). Invitations they blocked do not matter here: a
+     * block refuses the owner's asking, not the person's own choice.
+     *
+     * @throws GroupClosedException if the group is closed and they are not a member
+     * @throws QuotaExceededException if they belong to, or follow, as many as they may
+     */
+    public boolean join(long groupId, long userId) {
+        Stored<Group> group = get(groupId);
+        if (isMember(groupId, userId)) {
+            return false;
+        }
+        if (!group.body().open()) {
+            throw new GroupClosedException(groupId);
+        }
+        return addMember(groupId, userId);
     }
 
     /**

@@ -165,4 +165,30 @@ class FoldersTest {
         home.markRead(alice, ofOne.get(0));
         assertThat(home.page(alice, folder.unread())).extracting(TimelineEntry::id).containsExactlyInAnyOrder(ofOne.get(1), ofTwo.get(0));
     }
+
+    @Test
+    void manySubscriptionsAreFiledAtOnceAllOrNothing() {
+        long alice = fixtures.person();
+        long bob = fixtures.person();
+        long one = fixtures.feed();
+        long two = fixtures.feed();
+        long unfollowed = fixtures.feed();
+        fixtures.subscribe(one, List.of(alice));
+        fixtures.subscribe(two, List.of(alice));
+        long news = folders.create(alice, "News").id();
+        long tech = folders.create(alice, "Tech").id();
+        long bobs = folders.create(bob, "Bob's").id();
+        folders.file(alice, two, List.of(tech));
+
+        folders.fileAll(alice, java.util.Map.of(one, List.of(news, tech), two, List.of(news)));
+
+        assertThat(folders.foldersOf(alice, one)).extracting(Folder::id).containsExactlyInAnyOrder(news, tech);
+        assertThat(folders.foldersOf(alice, two)).extracting(Folder::id).containsExactly(news);
+        assertThatThrownBy(() -> folders.fileAll(alice, java.util.Map.of(one, List.of(tech), unfollowed, List.of(tech))))
+                .isInstanceOf(SourceNotFoundException.class);
+        assertThatThrownBy(() -> folders.fileAll(alice, java.util.Map.of(one, List.of(bobs))))
+                .isInstanceOf(FolderNotFoundException.class);
+        assertThat(folders.foldersOf(alice, one)).as("nothing changed by a refused call").extracting(Folder::id)
+                .containsExactlyInAnyOrder(news, tech);
+    }
 }

@@ -20,6 +20,7 @@ class GroupsTest {
     @Autowired Items items;
     @Autowired Fixtures fixtures;
     @Autowired Fanout fanout;
+    @Autowired org.springframework.jdbc.core.simple.JdbcClient jdbc;
 
     @Test
     void aMembersPostReachesEveryMemberAndTheGroupFeed() {
@@ -73,5 +74,41 @@ class GroupsTest {
         long feed = fixtures.feed();
         assertThat(groups.find(feed)).as("a source id is not a group").isEmpty();
         assertThat(groups.find(-5)).isEmpty();
+    }
+
+    @Test
+    void onlyAnOpenGroupIsJoinedAndClosingItKeepsItsMembers() {
+        long owner = fixtures.person();
+        long member = fixtures.person();
+        long later = fixtures.person();
+        Stored<Group> group = groups.create(owner, "Quiet");
+
+        assertThat(group.body().open()).isFalse();
+        assertThatThrownBy(() -> groups.join(group.id(), member)).isInstanceOf(GroupClosedException.class);
+        assertThat(groups.join(group.id(), owner)).as("a member joining again is no change, open or not").isFalse();
+        assertThat(groups.setOpen(group.id(), true).body().open()).isTrue();
+        assertThat(groups.join(group.id(), member)).isTrue();
+        assertThat(groups.join(group.id(), member)).isFalse();
+        assertThat(groups.setOpen(group.id(), false).body().open()).isFalse();
+        assertThat(groups.get(group.id()).body().open()).isFalse();
+        assertThatThrownBy(() -> groups.join(group.id(), later)).isInstanceOf(GroupClosedException.class);
+        assertThat(groups.isMember(group.id(), member)).isTrue();
+        assertThat(subscriptions.find(member, group.body().sourceId())).isPresent();
+        assertThat(groups.create(owner, "Open house", true).body().open()).isTrue();
+        assertThatThrownBy(() -> groups.setOpen(999_999_999L, true)).isInstanceOf(GroupNotFoundException.class);
+    }
+
+    @Test
+    void aGroupStoredBeforeGroupsCouldOpenReadsAsClosed() {
+        Stored<Group> group = groups.create(fixtures.person(), "Old", true);
+        // The body as written before the field existed: tag 0 (plain JSON), no "open".
+        byte[] json = ("{\"name\":\"Old\",\"ownerId\":" + group.body().ownerId() + ",\"sourceId\":" + group.body().sourceId()
+                + ",\"createdAt\":\"2026-11-01T00:00:00Z\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] body = new byte[json.length + 1];
+        System.arraycopy(json, 0, body, 1, json.length);
+        jdbc.sql("UPDATE entities SET body = ? WHERE id = ?").params(body, group.id()).update();
+
+        assertThat(groups.get(group.id()).body().open()).isFalse();
+        assertThat(groups.get(group.id()).body().name()).isEqualTo("Old");
     }
 }

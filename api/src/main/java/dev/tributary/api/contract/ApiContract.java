@@ -429,7 +429,7 @@ class ApiContract implements OpenApiCustomizer {
                 .addProperty("instance", new StringSchema().format("uri-reference")
                         .description("The request's path, a relative reference"))
                 .addProperty("errors", new ArraySchema().items(new Schema<>().$ref("#/components/schemas/FieldError")))
-                .addProperty("reason", new StringSchema().description("A stable key of why (422 only)"));
+                .addProperty("reason", new StringSchema().description("A stable key of why (422; and 403 group_closed)"));
         problem.setRequired(List.of("type", "title", "status"));
         openApi.getComponents().addSchemas("FieldError", fieldError).addSchemas("Problem", problem);
         Map<String, String> descriptions = new LinkedHashMap<>();

@@ -13,6 +13,7 @@ import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Ids;
 import dev.tributary.api.web.Paging;
 import dev.tributary.pubsub.Group;
+import dev.tributary.pubsub.GroupClosedException;
 import dev.tributary.pubsub.GroupInvitations;
 import dev.tributary.pubsub.Groups;
 import dev.tributary.pubsub.Invitation;
@@ -30,6 +31,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -40,10 +42,12 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
 /**
  * Groups. They are public: anyone may read one and its feed, or follow it; only members post.
- * Anyone may join (add themselves) or leave (remove themselves, refusing further invitations with
- * {@code block=true}); the owner invites others, who become members only by accepting (see
- * {@link InvitationController}), since members receive the group's posts at home. The owner may
- * remove anyone but themselves, and cannot leave, so a group always has someone to run it.
+ * The owner invites others, who become members only by accepting (see {@link InvitationController}),
+ * since members receive the group's posts at home; anyone may join an {@code open} group by
+ * themselves (naming themselves as the new member). Groups are closed unless the owner opens them:
+ * a member's post reaches every member's home timeline, so letting strangers in is the owner's
+ * choice, not a default. Anyone may leave (refusing further invitations with {@code block=true}).
+ * The owner may remove anyone but themselves, and cannot leave, so a group always has someone to run it.
  */
 @RestController
 class GroupController {
@@ -65,7 +69,12 @@ class GroupController {
         this.pages = pages;
     }
 
-    record NewGroup(@NotNull @NotBlank @Size(max = Groups.MAX_NAME_LENGTH) String name) {
+    /** {@code open} false (closed) if left out. */
+    record NewGroup(@NotNull @NotBlank @Size(max = Groups.MAX_NAME_LENGTH) String name, @Nullable Boolean open) {
+    }
+
+    /** What the owner may change. */
+    record GroupChange(@NotNull Boolean open) {
     }
 
     record NewMember(@NotNull @Size(max = 100) String username) {
@@ -74,7 +83,17 @@ class GroupController {
     @PostMapping("/api/v1/groups")
     @ResponseStatus(HttpStatus.CREATED)
     GroupView create(Caller caller, @Valid @RequestBody NewGroup request) {
-        return view(groups.create(caller.userId(), request.name()));
+        return view(groups.create(caller.userId(), request.name(), Boolean.TRUE.equals(request.open())));
+    }
+
+    /** The owner opens the group to anyone who joins, or closes it (members stay). */
+    @PatchMapping("/api/v1/groups/{id}")
+    GroupView change(Caller caller, @PathVariable String id, @Valid @RequestBody GroupChange request) {
+        Stored<Group> group = find(id);
+        if (group.body().ownerId() != caller.userId()) {
+            throw ApiProblem.forbidden("Only the group's owner may open or close it.");
+        }
+        return view(groups.setOpen(group.id(), request.open()));
     }
 
     @GetMapping("/api/v1/groups/{id}")
@@ -113,7 +132,8 @@ class GroupController {
     }
 
     /**
-     * Joining (naming oneself): 201 when added now, 200 if already a member. Naming someone else
+     * Joining (naming oneself): 201 when added now, 200 if already a member, 403
+     * {@code group_closed} if the group is closed (its owner invites members). Naming someone else
      * (the owner only): 202 with the invitation they may accept, 200 with the membership if they
      * already are a member, 422 {@code invitations_refused} if they blocked the group.
      */
@@ -124,11 +144,11 @@ class GroupController {
                 "no-such-user", "no_such_user", "Nobody is called '" + request.username() + "'."));
         MemberView member = new MemberView(Ids.format(group.id()), Ids.format(person.id()), person.body().username());
         if (person.id() == caller.userId()) {
-            boolean added = groups.addMember(group.id(), person.id());
+            boolean added = join(group, person.id());
             return ResponseEntity.status(added ? HttpStatus.CREATED : HttpStatus.OK).body(member);
         }
         if (group.body().ownerId() != caller.userId()) {
-            throw ApiProblem.forbidden("Only the group's owner may invite others; anyone may join.");
+            throw ApiProblem.forbidden("Only the group's owner may invite others.");
         }
         if (groups.isMember(group.id(), person.id())) {
             return ResponseEntity.ok(member);
@@ -137,6 +157,17 @@ class GroupController {
         Map<Long, String> names = Map.of(person.id(), person.body().username(), caller.userId(),
                 accounts.find(caller.userId()).map(a -> a.body().username()).orElse(""));
         return ResponseEntity.status(HttpStatus.ACCEPTED).body(InvitationController.view(invitation, group, names));
+    }
+
+    private boolean join(Stored<Group> group, long userId) {
+        try {
+            return groups.join(group.id(), userId);
+        } catch (GroupClosedException e) {
+            ApiProblem problem = ApiProblem.forbidden("This group is closed: its owner invites its members. "
+                    + "Ask them for an invitation, then accept it.");
+            problem.getBody().setProperty("reason", "group_closed");
+            throw problem;
+        }
     }
 
     /** Removes a member (the owner) or leaves (oneself); {@code block=true} on leaving refuses further invitations. */
@@ -183,6 +214,6 @@ class GroupController {
 
     private static GroupView view(Stored<Group> group) {
         return new GroupView(Ids.format(group.id()), group.body().name(), Ids.format(group.body().sourceId()),
-                Ids.format(group.body().ownerId()), group.body().createdAt());
+                Ids.format(group.body().ownerId()), group.body().open(), group.body().createdAt());
     }
 }

@@ -4,9 +4,11 @@ import java.util.List;
 
 /**
  * What an OPML import did: feeds newly subscribed, feeds already subscribed, outlines refused
- * with why, and folders not created with why (their feeds are subscribed all the same, unfiled).
+ * with why, the urls among the imported whose check had not ended within the budget (subscribed
+ * unchecked: a dead one shows its error on its source once crawled), and folders not created with
+ * why (their feeds are subscribed all the same, unfiled).
  */
-record ImportResult(int imported, int skipped, List<ImportError> errors, List<FolderError> folderErrors) {
+record ImportResult(int imported, int skipped, List<ImportError> errors, List<String> unchecked, List<FolderError> folderErrors) {
 
     /**
      * An outline that could not be subscribed to, with a stable {@code reason} key: a refused

@@ -4,6 +4,7 @@ import dev.tributary.api.opml.ImportResult.FolderError;
 import dev.tributary.api.opml.ImportResult.ImportError;
 import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.ApiProblem;
+import dev.tributary.api.web.FeedRejections;
 import dev.tributary.crawler.FeedRejectedException;
 import dev.tributary.crawler.FeedResolver;
 import dev.tributary.pubsub.Folder;
@@ -23,6 +24,7 @@ import dev.tributary.pubsub.Stored;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -43,8 +45,9 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * The caller's feed subscriptions as OPML, out and in, with their folders and the caller's titles.
  * An import fetches each new feed once ({@link FeedChecks}): a dead url is listed among the errors
- * with why, not imported; feeds past the check budget are registered unfetched, titled from their
- * outline until the first fetch, and a feed that then fails shows its error on its source. Nested outlines
+ * with why, not imported; feeds whose check has not ended within the check budget are registered
+ * unfetched and listed as {@code unchecked}, titled from their outline until the first fetch, and
+ * a feed that then fails shows its error on its source. Nested outlines
  * become folders (the innermost named one, see {@link OpmlReader}); a new subscription takes its
  * outline's title; an import only adds (an existing subscription keeps its title and media filter,
  * and is filed in the document's folders beside its own).
@@ -55,6 +58,8 @@ class OpmlController {
     static final MediaType OPML = MediaType.parseMediaType("text/x-opml");
     /** Longest url echoed back in an error: the document may hold absurdly long ones. */
     private static final int MAX_ECHOED_URL = 2048;
+    /** Unchecked feeds registered at once by one import. */
+    private static final int REGISTRATIONS_AT_ONCE = 8;
 
     private final Subscriptions subscriptions;
     private final Sources sources;
@@ -117,13 +122,27 @@ class OpmlController {
         int imported = 0;
         int skipped = 0;
         List<ImportError> errors = new ArrayList<>();
+        List<String> unchecked = new ArrayList<>();
         Map<String, Long> folderIds = new HashMap<>();
         Map<String, FolderError> folderErrors = new LinkedHashMap<>();
         Map<Long, Set<Long>> filings = new LinkedHashMap<>();
         QuotaExceededException full = null;
-        Set<String> pastLimit = pastLimit(caller, outlines);
+        // One read of what the person follows, kept up to date below, instead of a query per outline.
+        Set<Long> followed = subscriptions.of(caller.userId()).stream().map(Subscription::sourceId)
+                .collect(Collectors.toCollection(java.util.HashSet::new));
+        Set<Long> subscribedNow = new java.util.HashSet<>();
+        Set<String> pastLimit = pastLimit(outlines, followed);
         Map<String, FeedChecks.Checked> checked = checks.check(outlines.stream().map(OpmlFeed::xmlUrl)
                 .filter(url -> !pastLimit.contains(url)).toList());
+        Set<String> unfetched = new LinkedHashSet<>();
+        checked.forEach((url, outcome) -> {
+            if (outcome.pending()) {
+                unfetched.add(url);
+            }
+        });
+        Map<String, OpmlFeed> firstOutline = new HashMap<>();
+        outlines.forEach(outline -> firstOutline.putIfAbsent(outline.xmlUrl(), outline));
+        checked.putAll(registered(unfetched, firstOutline));
         for (OpmlFeed outline : outlines) {
             if (pastLimit.contains(outline.xmlUrl())) {
                 errors.add(refused(outline, new QuotaExceededException(Quota.SUBSCRIPTIONS, quotas.limit(Quota.SUBSCRIPTIONS))));
@@ -135,21 +154,23 @@ class OpmlController {
                 continue;
             }
             Stored<Source> source = outcome.source();
-            if (full != null && subscriptions.find(caller.userId(), source.id()).isEmpty()) {
+            if (full != null && !followed.contains(source.id())) {
                 errors.add(refused(outline, full));
                 continue;
             }
-            if (!outcome.fetched()) {
-                provisionalTitle(source, outline);
-            }
+            boolean fetched = !unfetched.contains(outline.xmlUrl());
             // Subscribing again would reset a media filter the person chose: known ones are left alone.
             try {
-                if (subscriptions.find(caller.userId(), source.id()).isPresent()
-                        || !subscriptions.subscribe(caller.userId(), source.id(), null).created()) {
+                if (followed.contains(source.id()) || !subscriptions.subscribe(caller.userId(), source.id(), null).created()) {
                     skipped++;
                 } else {
                     imported++;
+                    followed.add(source.id());
+                    subscribedNow.add(source.id());
                     title(caller, source, outline.title());
+                    if (!fetched) {
+                        unchecked.add(echo(outline.xmlUrl()));
+                    }
                 }
             } catch (QuotaExceededException e) {
                 full = e;
@@ -162,30 +183,65 @@ class OpmlController {
                 in.add(folder);
             }
         }
+        Map<Long, Set<Long>> refiled = new LinkedHashMap<>();
         filings.forEach((sourceId, in) -> {
             if (!in.isEmpty()) {
-                Set<Long> all = new LinkedHashSet<>(folders.foldersOf(caller.userId(), sourceId).stream().map(Folder::id).toList());
+                // A subscription made by this import is in no folder yet: no need to ask.
+                Set<Long> all = new LinkedHashSet<>(subscribedNow.contains(sourceId) ? List.of()
+                        : folders.foldersOf(caller.userId(), sourceId).stream().map(Folder::id).toList());
                 if (all.addAll(in)) {
-                    folders.file(caller.userId(), sourceId, all);
+                    refiled.put(sourceId, all);
                 }
             }
         });
-        return new ImportResult(imported, skipped, errors, List.copyOf(folderErrors.values()));
+        folders.fileAll(caller.userId(), refiled);
+        return new ImportResult(imported, skipped, errors, unchecked, List.copyOf(folderErrors.values()));
+    }
+
+    /**
+     * Feeds whose check did not end in time, registered to be crawled at once (unfetched now), a
+     * few at a time: each is a few independent statements, and hundreds of them one after the
+     * other were most of a large import's time.
+     */
+    private Map<String, FeedChecks.Checked> registered(Collection<String> urls, Map<String, OpmlFeed> outlines) {
+        Map<String, FeedChecks.Checked> outcomes = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.concurrent.Semaphore slots = new java.util.concurrent.Semaphore(REGISTRATIONS_AT_ONCE);
+        try (java.util.concurrent.ExecutorService executor = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            for (String url : urls) {
+                slots.acquireUninterruptibly();
+                executor.submit(() -> {
+                    try {
+                        outcomes.put(url, registered(outlines.get(url)));
+                    } finally {
+                        slots.release();
+                    }
+                });
+            }
+        }
+        return outcomes;
+    }
+
+    private FeedChecks.Checked registered(OpmlFeed outline) {
+        try {
+            return new FeedChecks.Checked(provisionalTitle(resolver.register(outline.xmlUrl()), outline), null, null);
+        } catch (FeedRejectedException e) {
+            return new FeedChecks.Checked(null, FeedRejections.wireName(e.reason()), e.getMessage());
+        }
     }
 
     /**
      * A feed registered unfetched has no title of its own yet (and would show as its url): the
      * outline's title and web page stand in until the first fetch replaces them with the feed's.
      */
-    private void provisionalTitle(Stored<Source> source, OpmlFeed outline) {
+    private Stored<Source> provisionalTitle(Stored<Source> source, OpmlFeed outline) {
         if (source.body().title() != null || outline.title() == null || outline.title().isBlank()) {
-            return;
+            return source;
         }
         try {
-            sources.describe(source.id(), Names.clean("title", outline.title(), Subscriptions.MAX_TITLE_LENGTH),
+            return sources.describe(source.id(), Names.clean("title", outline.title(), Subscriptions.MAX_TITLE_LENGTH),
                     source.body().siteUrl() != null ? source.body().siteUrl() : outline.htmlUrl());
         } catch (InvalidNameException e) {
-            // it shows as its url until fetched, as before
+            return source; // it shows as its url until fetched, as before
         }
     }
 
@@ -194,13 +250,13 @@ class OpmlController {
      * after the room left: not fetched or registered, as nobody would read them. Ones they follow
      * already take no room. The limit itself is enforced again, race-free, where each subscription is stored.
      */
-    private Set<String> pastLimit(Caller caller, List<OpmlFeed> outlines) {
-        long room = quotas.limit(Quota.SUBSCRIPTIONS) - subscriptions.count(caller.userId());
+    private Set<String> pastLimit(List<OpmlFeed> outlines, Set<Long> followedSources) {
+        long room = quotas.limit(Quota.SUBSCRIPTIONS) - followedSources.size();
         Set<String> past = new LinkedHashSet<>();
         for (String url : new LinkedHashSet<>(outlines.stream().map(OpmlFeed::xmlUrl).toList())) {
             boolean followed;
             try {
-                followed = resolver.find(url).filter(s -> subscriptions.find(caller.userId(), s.id()).isPresent()).isPresent();
+                followed = resolver.find(url).filter(s -> followedSources.contains(s.id())).isPresent();
             } catch (FeedRejectedException malformed) {
                 followed = false; // the check below refuses it, saying why
             }

@@ -347,8 +347,119 @@ class GroupApiTest {
         return invited.json().path("id").asString();
     }
 
+    @Test
+    void aGroupIsClosedUnlessItsOwnerOpensItAndOnlyOpenOnesAreJoined() {
+        TestUser owner = api.newUser("gopen");
+        TestUser bob = api.newUser("gopen");
+        TestUser carol = api.newUser("gopen");
+        ApiResponse created = api.post("/api/v1/groups", owner.token(), Map.of("name", "Quiet"));
+        String id = created.json().path("id").asString();
+        String members = "/api/v1/groups/" + id + "/members";
+
+        ApiResponse refused = api.post(members, bob.token(), Map.of("username", bob.username()));
+        ApiResponse bobOpens = patch("/api/v1/groups/" + id, bob.token(), Map.of("open", true));
+        ApiResponse opened = patch("/api/v1/groups/" + id, owner.token(), Map.of("open", true));
+        ApiResponse joined = api.post(members, bob.token(), Map.of("username", bob.username()));
+        ApiResponse readOpen = api.get("/api/v1/groups/" + id, carol.token());
+        ApiResponse closed = patch("/api/v1/groups/" + id, owner.token(), Map.of("open", false));
+        ApiResponse closedAgain = patch("/api/v1/groups/" + id, owner.token(), Map.of("open", false));
+        ApiResponse bobAgain = api.post(members, bob.token(), Map.of("username", bob.username()));
+        ApiResponse carolRefused = api.post(members, carol.token(), Map.of("username", carol.username()));
+
+        assertThat(created.json().path("open").asBoolean(true)).as("closed by default").isFalse();
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(403);
+        assertThat(refused.contentType()).startsWith("application/problem+json");
+        assertThat(refused.json().path("reason").asString()).isEqualTo("group_closed");
+        assertThat(refused.json().path("detail").asString()).contains("closed");
+        assertThat(bobOpens.status()).as("only the owner opens it").isEqualTo(403);
+        assertThat(opened.status()).as(opened.toString()).isEqualTo(200);
+        assertThat(opened.json().path("open").asBoolean()).isTrue();
+        assertThat(joined.status()).as(joined.toString()).isEqualTo(201);
+        assertThat(readOpen.json().path("open").asBoolean()).isTrue();
+        assertThat(closed.json().path("open").asBoolean(true)).isFalse();
+        assertThat(closedAgain.status()).isEqualTo(200);
+        assertThat(bobAgain.status()).as("a member stays one when the group closes").isEqualTo(200);
+        assertThat(carolRefused.status()).isEqualTo(403);
+        assertThat(api.get("/api/v1/groups", bob.token()).json().valueStream().map(g -> g.path("id").asString())).containsExactly(id);
+        assertThat(api.get("/api/v1/groups", carol.token()).json().size()).isZero();
+    }
+
+    @Test
+    void aMemberOfAnOpenGroupLeavesAndMayJoinAgain() {
+        TestUser owner = api.newUser("gopl");
+        TestUser bob = api.newUser("gopl");
+        String id = group(owner, "Revolving door");
+        String members = "/api/v1/groups/" + id + "/members";
+
+        ApiResponse joined = api.post(members, bob.token(), Map.of("username", bob.username()));
+        ApiResponse left = api.delete(members + "/" + bob.username(), bob.token());
+        ApiResponse postAfter = api.post("/api/v1/groups/" + id + "/posts", bob.token(), Map.of("text", "still?"));
+        ApiResponse rejoined = api.post(members, bob.token(), Map.of("username", bob.username()));
+
+        assertThat(joined.status()).isEqualTo(201);
+        assertThat(left.status()).isEqualTo(204);
+        assertThat(postAfter.status()).isEqualTo(403);
+        assertThat(rejoined.status()).isEqualTo(201);
+    }
+
+    @Test
+    void someoneWhoBlockedAGroupsInvitationsMayStillJoinItWhenOpen() {
+        TestUser owner = api.newUser("gopb");
+        TestUser bob = api.newUser("gopb");
+        ApiResponse created = api.post("/api/v1/groups", owner.token(), Map.of("name", "Persistent"));
+        String id = created.json().path("id").asString();
+        String members = "/api/v1/groups/" + id + "/members";
+
+        ApiResponse blocked = api.send("PUT", "/api/v1/groups/" + id + "/block", bob.token(), null, null);
+        ApiResponse invited = api.post(members, owner.token(), Map.of("username", bob.username()));
+        ApiResponse whileClosed = api.post(members, bob.token(), Map.of("username", bob.username()));
+        patch("/api/v1/groups/" + id, owner.token(), Map.of("open", true));
+        ApiResponse joined = api.post(members, bob.token(), Map.of("username", bob.username()));
+
+        assertThat(blocked.status()).as(blocked.toString()).isIn(200, 204);
+        assertThat(invited.status()).isEqualTo(422);
+        assertThat(invited.json().path("reason").asString()).isEqualTo("invitations_refused");
+        assertThat(whileClosed.status()).isEqualTo(403);
+        assertThat(joined.status()).as("a block refuses the owner's asking, not the person's own choice").isEqualTo(201);
+    }
+
+    @Test
+    void badChangesAndHostileJoinsAreRefusedCleanly() {
+        TestUser owner = api.newUser("gopx");
+        TestUser bob = api.newUser("gopx");
+        String id = group(owner, "Careful");
+
+        List<ApiResponse> bad = List.of(
+                patch("/api/v1/groups/" + id, owner.token(), "{\"open\": \"yes\"}"),
+                patch("/api/v1/groups/" + id, owner.token(), "{\"open\": 1}"),
+                patch("/api/v1/groups/" + id, owner.token(), "{\"open\": null}"),
+                patch("/api/v1/groups/" + id, owner.token(), "{}"),
+                patch("/api/v1/groups/" + id, owner.token(), "{\"open\": true, \"owner_id\": \"1\"}"),
+                patch("/api/v1/groups/" + id, owner.token(), "[true]"),
+                api.post("/api/v1/groups", owner.token(), "{\"name\": \"x\", \"open\": \"true\"}"),
+                api.post("/api/v1/groups/" + id + "/members", bob.token(), "{\"username\": [\"" + bob.username() + "\"]}"),
+                api.post("/api/v1/groups/" + id + "/members", bob.token(), "{\"username\": \"" + bob.username() + "\", \"force\": true}"));
+        for (ApiResponse response : bad) {
+            assertThat(response.status()).as(response.toString()).isEqualTo(400);
+            assertThat(response.contentType()).startsWith("application/problem+json");
+        }
+        for (String missing : List.of("abc", "0", "-1", "99999999999999999999999", "9223372036854775807", "1e3")) {
+            ApiResponse patched = patch("/api/v1/groups/" + missing, owner.token(), Map.of("open", true));
+            ApiResponse joined = api.post("/api/v1/groups/" + missing + "/members", bob.token(), Map.of("username", bob.username()));
+            assertThat(patched.status()).as(missing + " " + patched).isEqualTo(404);
+            assertThat(joined.status()).as(missing + " " + joined).isEqualTo(404);
+        }
+        assertThat(api.get("/api/v1/groups/" + id, bob.token()).json().path("open").asBoolean()).isTrue();
+        assertThat(api.get("/api/v1/groups", bob.token()).json().size()).isZero();
+    }
+
+    private ApiResponse patch(String path, String token, Object body) {
+        return api.send("PATCH", path, token, body, "application/json");
+    }
+
+    /** An open group: the tests above have people join it by themselves. */
     private String group(TestUser owner, String name) {
-        ApiResponse created = api.post("/api/v1/groups", owner.token(), Map.of("name", name));
+        ApiResponse created = api.post("/api/v1/groups", owner.token(), Map.of("name", name, "open", true));
         assertThat(created.status()).as(created.toString()).isEqualTo(201);
         JsonNode group = created.json();
         return group.path("id").asString();

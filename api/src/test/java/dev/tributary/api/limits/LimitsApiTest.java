@@ -156,7 +156,7 @@ class LimitsApiTest {
 
         TestUser frank = api.newUser("lmem");
         List<String> others = IntStream.range(0, 5).mapToObj(i -> api.post("/api/v1/groups", api.newUser("lown").token(),
-                Map.of("name", "open " + i)).json().path("id").asString()).toList();
+                Map.of("name", "open " + i, "open", true)).json().path("id").asString()).toList();
         List<ApiResponse> joined = parallel(others.stream().<Callable<ApiResponse>>map(id -> () -> api.post(
                 "/api/v1/groups/" + id + "/members", frank.token(), Map.of("username", frank.username()))).toList());
 
@@ -175,7 +175,7 @@ class LimitsApiTest {
         String invitation = api.post("/api/v1/groups/" + invitedTo + "/members", owner.token(), Map.of("username", gina.username()))
                 .json().path("id").asString();
         for (int i = 0; i < 3; i++) {
-            String id = api.post("/api/v1/groups", api.newUser("linvx").token(), Map.of("name", "x" + i)).json().path("id").asString();
+            String id = api.post("/api/v1/groups", api.newUser("linvx").token(), Map.of("name", "x" + i, "open", true)).json().path("id").asString();
             api.post("/api/v1/groups/" + id + "/members", gina.token(), Map.of("username", gina.username()));
         }
 

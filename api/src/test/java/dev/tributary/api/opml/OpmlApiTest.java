@@ -6,6 +6,7 @@ import dev.tributary.api.testing.ApiClient;
 import dev.tributary.api.testing.ApiResponse;
 import dev.tributary.api.testing.ApiTest;
 import dev.tributary.api.testing.TestUser;
+import dev.tributary.crawler.testing.FeedServer;
 import dev.tributary.crawler.testing.FeedServerExtension;
 import dev.tributary.crawler.testing.TestFeeds;
 import java.time.Instant;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import tools.jackson.databind.JsonNode;
 
 @ApiTest
 class OpmlApiTest {
@@ -54,6 +56,7 @@ class OpmlApiTest {
         assertThat(result.json().path("errors").valueStream().map(e -> e.path("url").asString()))
                 .containsExactly("javascript:alert(1)", "");
         assertThat(result.json().path("errors").get(0).path("message").asString()).isNotEmpty();
+        assertThat(result.json().path("unchecked").size()).as("every check ended within the budget").isZero();
         assertThat(again.json().path("imported").asInt()).isZero();
         assertThat(again.json().path("skipped").asInt()).isEqualTo(3);
         assertThat(api.get("/api/v1/subscriptions", alice.token()).json().valueStream()
@@ -85,6 +88,42 @@ class OpmlApiTest {
         var subscribed = api.get("/api/v1/subscriptions", alice.token()).json();
         assertThat(subscribed.valueStream().map(s -> s.path("source").path("url").asString())).containsExactly(url("/dead/live.xml"));
         assertThat(subscribed.get(0).path("source").path("title").asString()).as("fetched at import").isEqualTo("Live feed");
+    }
+
+    /**
+     * The import waits for checks only the budget (10 s in the tests' configuration): a feed whose
+     * server answers later is subscribed unchecked and listed as such, titled from its outline,
+     * while the quick ones of the same import are checked as before.
+     */
+    @Test
+    void feedsStillBeingCheckedWhenTheBudgetEndsAreSubscribedUncheckedAndListed() {
+        TestUser alice = api.newUser("slow");
+        server.feed("/slow/quick.xml", TestFeeds.numbered("Quick feed", 1, Instant.now().minusSeconds(60)));
+        try (FeedServer distant = FeedServer.start().latency(java.time.Duration.ofSeconds(12))) {
+            distant.feed("/slow.xml", TestFeeds.numbered("Slow feed", 1, Instant.now().minusSeconds(60)));
+            String slow = distant.url("/slow.xml").toString();
+            String slowAndMissing = distant.url("/missing.xml").toString();
+            String opml = opml("""
+                    <outline type="rss" text="Quick" xmlUrl="%s"/>
+                    <outline type="rss" text="Missing" xmlUrl="%s"/>
+                    <outline type="rss" text="My slow one" xmlUrl="%s"/>
+                    <outline type="rss" text="Slow and missing" xmlUrl="%s"/>
+                    """.formatted(url("/slow/quick.xml"), url("/slow/missing.xml"), slow, slowAndMissing));
+
+            ApiResponse result = api.send("POST", "/api/v1/subscriptions/import", alice.token(), opml, "text/x-opml");
+
+            assertThat(result.status()).as(result.toString()).isEqualTo(200);
+            assertThat(result.json().path("imported").asInt()).isEqualTo(3);
+            assertThat(result.json().path("errors").valueStream().map(e -> e.path("url").asString()))
+                    .containsExactly(url("/slow/missing.xml"));
+            assertThat(result.json().path("unchecked").valueStream().map(JsonNode::asString)).containsExactly(slow, slowAndMissing);
+            Map<String, String> titles = new java.util.HashMap<>();
+            api.get("/api/v1/subscriptions", alice.token()).json().forEach(sub -> titles.put(sub.path("source").path("url").asString(),
+                    sub.path("source").path("title").asString()));
+            assertThat(titles).containsOnlyKeys(url("/slow/quick.xml"), slow, slowAndMissing);
+            assertThat(titles.get(url("/slow/quick.xml"))).as("fetched at import").isEqualTo("Quick feed");
+            assertThat(titles.get(slowAndMissing)).as("titled from its outline until crawled").isEqualTo("Slow and missing");
+        }
     }
 
     @Test

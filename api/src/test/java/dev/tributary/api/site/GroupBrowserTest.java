@@ -72,6 +72,36 @@ class GroupBrowserTest {
     }
 
     @Test
+    void aClosedGroupOffersNoJoinButtonUntilItsOwnerOpensIt(Browser browser) {
+        TestUser alice = api.newUser("webclosed");
+        TestUser bob = api.newUser("webclosed");
+        String groupId = api.post("/api/v1/groups", alice.token(), Map.of("name", "Invitation only")).json().path("id").asString();
+        browser.signIn(bob.username(), bob.password());
+        browser.open("/groups/" + groupId);
+        browser.waitForText("#group-closed", "This group is closed");
+        assertThat(browser.exists("#group-join")).isFalse();
+        assertThat(browser.exists("#group-open-toggle")).as("only the owner opens it").isFalse();
+
+        browser.click("#sign-out");
+        browser.waitForText(".notice", "You are signed out.");
+        browser.signIn(alice.username(), alice.password());
+        browser.open("/groups/" + groupId);
+        browser.waitForText("#group-open-toggle", "Open to anyone");
+        browser.click("#group-open-toggle");
+        browser.waitForText("#group-open-toggle", "Close to newcomers");
+        assertThat(api.get("/api/v1/groups/" + groupId, bob.token()).json().path("open").asBoolean()).isTrue();
+
+        browser.click("#sign-out");
+        browser.waitForText(".notice", "You are signed out.");
+        browser.signIn(bob.username(), bob.password());
+        browser.open("/groups/" + groupId);
+        browser.click("#group-join");
+        browser.waitForText("#group-role", "You are a member.");
+        assertThat(browser.find("#group-closed").isDisplayed()).isFalse();
+        assertThat(browser.consoleErrors()).isEmpty();
+    }
+
+    @Test
     void aPostRefusedBecauseTheMemberWasRemovedIsExplained(Browser browser) {
         TestUser alice = api.newUser("webkick");
         TestUser bob = api.newUser("webkick");
@@ -100,7 +130,7 @@ class GroupBrowserTest {
         TestUser alice = api.newUser("webleave");
         TestUser bob = api.newUser("webleave");
         TestUser carol = api.newUser("webleave");
-        ApiResponse created = api.post("/api/v1/groups", alice.token(), Map.of("name", "Leavers"));
+        ApiResponse created = api.post("/api/v1/groups", alice.token(), Map.of("name", "Leavers", "open", true));
         String groupId = created.json().path("id").asString();
         String sourceId = created.json().path("source_id").asString();
         api.post("/api/v1/groups/" + groupId + "/members", bob.token(), Map.of("username", bob.username()));
@@ -166,7 +196,7 @@ class GroupBrowserTest {
     }
 
     private String group(TestUser owner, String name) {
-        ApiResponse created = api.post("/api/v1/groups", owner.token(), Map.of("name", name));
+        ApiResponse created = api.post("/api/v1/groups", owner.token(), Map.of("name", name, "open", true));
         assertThat(created.status()).as(created.toString()).isEqualTo(201);
         return created.json().path("id").asString();
     }
