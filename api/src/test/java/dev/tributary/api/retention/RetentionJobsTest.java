@@ -22,7 +22,7 @@ class RetentionJobsTest {
     @Test
     void theJobsAreKnownByName() {
         assertThat(jobs).extracting(RetentionJob::name)
-                .containsExactlyInAnyOrder("oauth-authorizations", "oauth-apps", "orphaned-comments");
+                .containsExactlyInAnyOrder("oauth-authorizations", "oauth-apps", "orphaned-comments", "retired-feed-items");
         assertThat(scheduler.isRunning()).as("the test node has the fanout role").isTrue();
     }
 
