@@ -43,10 +43,12 @@ public class Publisher {
     private final Clock clock;
     private final Inbox inbox;
     private final CurrentItems currentItems;
+    private final StarredItems starred;
 
     Publisher(EntityStore store, IndexReader indexes, Sources sources, FanoutQueue fanout, Transactions tx, Inbox inbox,
-            CurrentItems currentItems, ObjectProvider<Clock> clock) {
+            CurrentItems currentItems, StarredItems starred, ObjectProvider<Clock> clock) {
         this.store = store;
+        this.starred = starred;
         this.currentItems = currentItems;
         this.inbox = inbox;
         this.indexes = indexes;
@@ -178,6 +180,38 @@ public class Publisher {
             return true;
         });
         return done;
+    }
+
+    /**
+     * Purges items of a feed nobody reads any more, in one transaction: each live item of these
+     * (at most {@link #MAX_ITEMS_PER_PUBLISH}) that nobody starred is tombstoned as by
+     * {@link #tombstone}, so its content goes, its guid stays (the feed's old entries are not new
+     * when someone follows it again) and its inbox rows are retracted with their unread counts.
+     * The ids purged.
+     */
+    public List<Long> purge(Collection<Long> itemIds) {
+        if (itemIds.size() > MAX_ITEMS_PER_PUBLISH) {
+            throw new IllegalArgumentException("at most " + MAX_ITEMS_PER_PUBLISH + " items per purge, not " + itemIds.size());
+        }
+        if (itemIds.isEmpty()) {
+            return List.of();
+        }
+        return tx.write("purge " + itemIds.size() + " items", status -> {
+            List<Entity<Item>> locked = store.getAllForUpdate(PubsubKinds.ITEM, List.copyOf(itemIds));
+            java.util.Set<Long> kept = starred.byAnyone(locked.stream().map(Entity::id).toList());
+            List<Long> purged = new ArrayList<>();
+            Instant now = now();
+            for (Entity<Item> item : locked) {
+                if (item.body().deleted() || kept.contains(item.id())) {
+                    continue;
+                }
+                store.put(PubsubKinds.ITEM, item.id(), item.body().tombstoned(now));
+                fanout.retract(item.id(), item.body().sourceId(), item.body().mediaType());
+                purged.add(item.id());
+            }
+            inbox.itemsChanged(purged);
+            return purged;
+        });
     }
 
     private Instant now() {

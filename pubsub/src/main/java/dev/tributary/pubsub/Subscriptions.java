@@ -75,9 +75,6 @@ public class Subscriptions {
         }
         if (result.created()) {
             events.publishEvent(new SourceFollowed(sourceId));
-            if (switches.isOn(Feature.SUBSCRIBE_BACKFILL)) {
-                backfill.backfill(result.subscription());
-            }
         }
         return result;
     }
@@ -100,6 +97,11 @@ public class Subscriptions {
                     """).params(userId, sourceId, created.id(), mask, created.createdAt()).update();
             jdbc.sql("INSERT INTO subscribers (source_id, user_id, media_mask) VALUES (?, ?, ?)")
                     .params(sourceId, userId, mask).update();
+            // In the subscribing transaction: a node killed after a separate commit of the
+            // subscription would lose the back-fill for good (importing again skips what exists).
+            if (switches.isOn(Feature.SUBSCRIBE_BACKFILL)) {
+                backfill.backfill(created);
+            }
             return new SubscribeResult(created, true);
         });
     }

@@ -17,6 +17,7 @@ import org.springframework.validation.annotation.Validated;
  * @param authorizations OAuth grants whose every token has expired
  * @param apps registered OAuth apps nobody uses
  * @param orphanedComments comments and likes of items that were deleted
+ * @param retiredFeedItems items of feeds retired for want of readers
  */
 @ConfigurationProperties("tributary.retention")
 @Validated
@@ -25,7 +26,8 @@ public record RetentionSettings(
         @Min(1) @Max(10_000) @DefaultValue("500") int batchSize,
         @Valid @NotNull @DefaultValue Authorizations authorizations,
         @Valid @NotNull @DefaultValue Apps apps,
-        @Valid @NotNull @DefaultValue Job orphanedComments) {
+        @Valid @NotNull @DefaultValue Job orphanedComments,
+        @Valid @NotNull @DefaultValue RetiredFeedItems retiredFeedItems) {
 
     /**
      * @param every how often the sweep runs
@@ -56,6 +58,18 @@ public record RetentionSettings(
     public record Job(@NotNull @DefaultValue("1h") Duration every) {
         public Job {
             atLeast(every, Duration.ofSeconds(1), "every");
+        }
+    }
+
+    /**
+     * @param every how often the sweep runs
+     * @param grace a feed's items are purged once it has been retired this long
+     *        ({@code tributary.crawler.retire-after} without readers, then this)
+     */
+    public record RetiredFeedItems(@NotNull @DefaultValue("6h") Duration every, @NotNull @DefaultValue("7d") Duration grace) {
+        public RetiredFeedItems {
+            atLeast(every, Duration.ofSeconds(1), "retired-feed-items.every");
+            atLeast(grace, Duration.ZERO, "retired-feed-items.grace");
         }
     }
 

@@ -225,6 +225,29 @@ public class CrawlStates {
     }
 
     /**
+     * Feeds retired for at least {@code grace} (idle for {@code retireAfter} plus it), after
+     * {@code afterSourceId} in source order, at most {@code limit}: what a sweep of their items walks.
+     */
+    public List<Long> retiredBefore(Duration grace, long afterSourceId, int limit) {
+        return jdbc.sql("""
+                SELECT source_id FROM crawl_state
+                WHERE status = 'retired' AND idle_since <= UTC_TIMESTAMP(6) - INTERVAL :idle MICROSECOND
+                  AND source_id > :after
+                ORDER BY source_id LIMIT :limit
+                """)
+                .param("idle", micros(retireAfter.plus(grace)))
+                .param("after", afterSourceId)
+                .param("limit", limit)
+                .query(Long.class).list();
+    }
+
+    /** Whether the feed is still retired (nobody has followed it since). */
+    public boolean isRetired(long sourceId) {
+        return jdbc.sql("SELECT COUNT(*) FROM crawl_state WHERE source_id = ? AND status = 'retired'")
+                .param(sourceId).query(Long.class).single() > 0;
+    }
+
+    /**
      * Makes an idle or retired feed due at once (someone follows it again); false if it was
      * neither, when it is left alone.
      */

@@ -1,0 +1,130 @@
+package dev.tributary.api.item;
+
+import static dev.tributary.api.timeline.Deliveries.entry;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.api.retention.RetentionJob;
+import dev.tributary.api.testing.ApiClient;
+import dev.tributary.api.testing.ApiTest;
+import dev.tributary.api.testing.TestUser;
+import dev.tributary.api.timeline.Deliveries;
+import dev.tributary.pubsub.HomeFeed;
+import dev.tributary.pubsub.Items;
+import dev.tributary.pubsub.MediaType;
+import dev.tributary.pubsub.NewItem;
+import dev.tributary.pubsub.Publisher;
+import dev.tributary.pubsub.Sources;
+import dev.tributary.pubsub.Stars;
+import dev.tributary.pubsub.Subscriptions;
+import dev.tributary.storage.testing.Await;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/** The retired-feed-items job against the real database: what it purges, what it keeps, and a feed that comes back. */
+@ApiTest
+class RetiredFeedItemsTest {
+
+    @LocalServerPort int port;
+    @Autowired Sources sources;
+    @Autowired Subscriptions subscriptions;
+    @Autowired Publisher publisher;
+    @Autowired Stars stars;
+    @Autowired Items items;
+    @Autowired HomeFeed home;
+    @Autowired JdbcClient jdbc;
+    @Autowired List<RetentionJob> jobs;
+    private ApiClient api;
+    private Deliveries deliveries;
+
+    @BeforeEach
+    void client() {
+        api = new ApiClient(port);
+        deliveries = new Deliveries(api, sources, subscriptions, publisher);
+    }
+
+    @Test
+    void purgesARetiredFeedsItemsInBoundedBatchesKeepingStarredAndCommentedOnes() {
+        long feed = deliveries.feed();
+        List<NewItem> entries = IntStream.range(0, 450).mapToObj(i -> entry(MediaType.TEXT)).toList();
+        List<Long> ids = new ArrayList<>();
+        for (int from = 0; from < entries.size(); from += 150) {
+            ids.addAll(publisher.publish(feed, entries.subList(from, from + 150)).created());
+        }
+        TestUser reader = api.newUser("retired");
+        TestUser starrer = api.newUser("keeper");
+        deliveries.follow(reader, feed); // the newest entries land in the inbox, unread
+        long starred = ids.get(10);
+        long commented = ids.get(20);
+        stars.star(starrer.numericId(), starred);
+        jdbc.sql("INSERT INTO item_reactions (item_id, likes, comments) VALUES (?, 0, 1)").param(commented).update();
+        subscriptions.unsubscribe(reader.numericId(), feed);
+        retire(feed, 60);
+        long otherFeed = deliveries.feed();
+        long young = deliveries.publish(otherFeed, entry(MediaType.TEXT)).getFirst();
+        retire(otherFeed, 31); // retired one day ago: within the grace
+
+        List<Long> batches = new ArrayList<>();
+        long swept = job().sweep(batches::add);
+
+        assertThat(swept).isEqualTo(448);
+        assertThat(batches).as("each batch one bounded transaction").allMatch(n -> n <= Items.MAX_PAGE).hasSizeGreaterThan(2);
+        assertThat(batches.stream().mapToLong(Long::longValue).sum()).isEqualTo(swept);
+        assertThat(items.ofSource(feed, null, null, Items.MAX_PAGE)).extracting(item -> item.id())
+                .containsExactlyInAnyOrder(starred, commented);
+        assertThat(items.find(young)).as("a feed within its grace").isPresent();
+        assertThat(job().sweep(n -> { })).as("idempotent").isZero();
+
+        // The reader's inbox entries of purged items are retracted with their unread counts.
+        Await.until("the purged items' inbox rows are retracted", () -> jdbc.sql(
+                "SELECT COUNT(*) FROM inbox WHERE user_id = ? AND item_id NOT IN (?, ?)")
+                .params(reader.numericId(), starred, commented).query(Long.class).single() == 0);
+        long unreadRows = jdbc.sql("SELECT COUNT(*) FROM inbox WHERE user_id = ? AND is_read = FALSE")
+                .param(reader.numericId()).query(Long.class).single();
+        assertThat(home.unread(reader.numericId()).total()).isEqualTo(unreadRows);
+    }
+
+    @Test
+    void aFeedThatComesBackDoesNotAnnounceItsPurgedEntriesAgain() {
+        long feed = deliveries.feed();
+        List<NewItem> entries = IntStream.range(0, 5).mapToObj(i -> entry(MediaType.TEXT)).toList();
+        Set<Long> old = new HashSet<>(publisher.publish(feed, entries).created());
+        retire(feed, 60);
+        assertThat(job().sweep(n -> { })).isEqualTo(5);
+
+        TestUser returning = api.newUser("returns");
+        deliveries.follow(returning, feed);
+        Await.until("a new reader wakes the feed", () -> jdbc.sql("SELECT status FROM crawl_state WHERE source_id = ?")
+                .param(feed).query(String.class).single().equals("ok"));
+        NewItem fresh = entry(MediaType.TEXT);
+        List<NewItem> refetched = new ArrayList<>(entries);
+        refetched.add(fresh);
+
+        List<Long> created = publisher.publish(feed, refetched).created();
+
+        assertThat(created).as("only the entry that is really new").hasSize(1);
+        deliveries.awaitInTimeline(returning, created);
+        assertThat(deliveries.timelineIds(returning)).doesNotContainAnyElementsOf(old).containsExactlyElementsOf(created);
+        assertThat(job().sweep(n -> { })).as("a feed with a reader again is left alone").isZero();
+    }
+
+    /** Makes the feed's crawl state retired, idle these many days (retire-after is 30). */
+    private void retire(long feed, int idleDays) {
+        jdbc.sql("""
+                INSERT INTO crawl_state (source_id, url, status, next_fetch_at, interval_s, created_at, idle_since)
+                VALUES (?, 'https://feeds.example.test/retired', 'retired', '9999-12-31 00:00:00', 3600, UTC_TIMESTAMP(6),
+                        UTC_TIMESTAMP(6) - INTERVAL ? DAY)
+                """).params(feed, idleDays).update();
+    }
+
+    private RetentionJob job() {
+        return jobs.stream().filter(job -> job.name().equals("retired-feed-items")).findFirst().orElseThrow();
+    }
+}
