@@ -41,11 +41,7 @@ class UnreadCounters {
      * Moves the counters of many people in one call: ARGV[1] a fresh generation, ARGV[2] the
      * announcement ('' for none), then per key its channel, its number of fields and the
      * (field, change) pairs. A built hash is counted into; an unbuilt one that exists (a rebuild
-     * is counting it) gets the new generation; an absent one is left absent. A built hash is
-     * read with one HMGET and written with one HSET (and an HDEL for counts that reach zero)
-     * rather than a HINCRBY per field: the script is atomic, so the sums are as exact, and a
-     * person costs two commands instead of four. (A person with over a thousand fields, too
-     * many to unpack into one command, gets a HINCRBY each.)
+     * is counting it) gets the new generation; an absent one is left absent.
      */
     private static final String APPLY = """
             local a = 3
@@ -54,46 +50,15 @@ class UnreadCounters {
               local channel = ARGV[a]
               local n = tonumber(ARGV[a + 1])
               a = a + 2
-              if n > 1000 then
-                -- Too many fields to unpack into one command: a HINCRBY each.
-                if redis.call('HEXISTS', key, '_b') == 1 then
-                  for i = 1, n do
-                    if redis.call('HINCRBY', key, ARGV[a], ARGV[a + 1]) <= 0 then
-                      redis.call('HDEL', key, ARGV[a])
-                    end
-                    a = a + 2
-                  end
-                else
-                  if redis.call('EXISTS', key) == 1 then
-                    redis.call('HSET', key, '_g', ARGV[1])
-                  end
-                  a = a + 2 * n
-                end
-              elseif n > 0 then
-                local fields = {'_b'}
+              if redis.call('HEXISTS', key, '_b') == 1 then
                 for i = 1, n do
-                  fields[i + 1] = ARGV[a + 2 * i - 2]
+                  if redis.call('HINCRBY', key, ARGV[a], ARGV[a + 1]) <= 0 then
+                    redis.call('HDEL', key, ARGV[a])
+                  end
+                  a = a + 2
                 end
-                local old = redis.call('HMGET', key, unpack(fields))
-                if old[1] then
-                  local set = {}
-                  local gone = {}
-                  for i = 1, n do
-                    local value = tonumber(old[i + 1] or '0') + tonumber(ARGV[a + 2 * i - 1])
-                    if value <= 0 then
-                      gone[#gone + 1] = fields[i + 1]
-                    else
-                      set[#set + 1] = fields[i + 1]
-                      set[#set + 1] = string.format('%d', value)
-                    end
-                  end
-                  if #set > 0 then
-                    redis.call('HSET', key, unpack(set))
-                  end
-                  if #gone > 0 then
-                    redis.call('HDEL', key, unpack(gone))
-                  end
-                elseif redis.call('EXISTS', key) == 1 then
+              else
+                if n > 0 and redis.call('EXISTS', key) == 1 then
                   redis.call('HSET', key, '_g', ARGV[1])
                 end
                 a = a + 2 * n

@@ -16,9 +16,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * The counter script's arithmetic on a built hash, straight: a person with a few fields (one read
- * and one write per person) and one with more than a thousand (a HINCRBY each) count up and back
- * to zero, and fields at zero leave the hash.
+ * The counter script's arithmetic on a built hash, straight: a person with a few fields and one
+ * with more than a thousand count up and back to zero, and fields at zero leave the hash.
  */
 @WithEmbeddedPubsub
 class UnreadCountersScriptTest {
