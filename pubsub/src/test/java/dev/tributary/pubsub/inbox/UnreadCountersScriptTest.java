@@ -1,0 +1,61 @@
+package dev.tributary.pubsub.inbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.pubsub.MediaType;
+import dev.tributary.pubsub.Unread;
+import dev.tributary.pubsub.testing.Fixtures;
+import dev.tributary.pubsub.testing.WithEmbeddedPubsub;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * The counter script's arithmetic on a built hash, straight: a person with a few fields and one
+ * with more than a thousand count up and back to zero, and fields at zero leave the hash.
+ */
+@WithEmbeddedPubsub
+class UnreadCountersScriptTest {
+
+    @Autowired UnreadCounters counters;
+    @Autowired Fixtures fixtures;
+    @Autowired StringRedisTemplate redis;
+
+    @Test
+    void fewFieldsCountUpAndBackToZero() {
+        countsUpAndBack(3);
+    }
+
+    @Test
+    void overAThousandFieldsCountUpAndBackToZero() {
+        countsUpAndBack(1_200);
+    }
+
+    private void countsUpAndBack(int sources) {
+        long person = fixtures.person();
+        assertThat(counters.read(person).total()).as("an empty inbox builds an empty hash").isZero();
+        List<Long> sourceIds = LongStream.rangeClosed(1, sources).boxed().toList();
+
+        counters.apply(deltas(person, sourceIds, 2), null, List.of());
+        counters.apply(deltas(person, sourceIds.subList(0, 1), -1), null, List.of());
+        Map<Long, Long> expected = sourceIds.stream().collect(Collectors.toMap(id -> id, id -> id == 1 ? 1L : 2L));
+        assertThat(counters.read(person)).isEqualTo(new Unread(2L * sources - 1, expected, Map.of(MediaType.TEXT, 2L * sources - 1)));
+
+        counters.apply(deltas(person, sourceIds.subList(1, sources), -2), null, List.of());
+        counters.apply(deltas(person, sourceIds.subList(0, 1), -1), null, List.of());
+        assertThat(counters.read(person)).isEqualTo(new Unread(0, Map.of(), Map.of()));
+        assertThat(redis.opsForHash().keys(UnreadCounters.key(person))).as("only the markers are left")
+                .containsExactlyInAnyOrder("_b", "_g");
+    }
+
+    private static List<UnreadDelta> deltas(long person, List<Long> sourceIds, int change) {
+        List<UnreadDelta> deltas = new ArrayList<>();
+        sourceIds.forEach(source -> deltas.add(new UnreadDelta(person, source, MediaType.TEXT, change)));
+        return deltas;
+    }
+}
