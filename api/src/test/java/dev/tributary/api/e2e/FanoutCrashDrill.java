@@ -13,15 +13,8 @@ import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Subscriptions;
 import dev.tributary.storage.testing.Await;
-import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,7 +48,7 @@ class FanoutCrashDrill {
     private static final int FOLLOWERS = 20_000;
     /** Synthetic followers' ids: far above any id the generator issues in a test. */
     private static final long FIRST_FOLLOWER = 1L << 60;
-    private static final Duration BOOT = Duration.ofMinutes(4);
+    private static final Duration BOOT = AppNode.BOOT;
     private static final int SIGKILL_EXIT = 128 + 9;
 
     @LocalServerPort int port;
@@ -69,14 +62,7 @@ class FanoutCrashDrill {
 
     @AfterEach
     void stopWhatWeStarted() throws InterruptedException {
-        for (Process node : started) {
-            if (node.isAlive()) {
-                node.destroy();
-                if (!node.waitFor(30, TimeUnit.SECONDS)) {
-                    node.destroyForcibly();
-                }
-            }
-        }
+        AppNode.stopAll(started);
     }
 
     @Test
@@ -89,7 +75,7 @@ class FanoutCrashDrill {
         insertFollowers(feed);
         long audience = FOLLOWERS + sampled.size();
 
-        Node node = startNode("first");
+        AppNode node = startNode("first");
         long item = deliveries.publish(feed, entry(MediaType.TEXT)).getFirst();
         Await.until("the fan-out is under way, not done", BOOT, () -> {
             long rows = delivered(item);
@@ -101,7 +87,7 @@ class FanoutCrashDrill {
         long atKill = delivered(item);
         assertThat(atKill).as("killed mid-way").isLessThan(audience);
 
-        Node again = startNode("restarted");
+        AppNode again = startNode("restarted");
         Await.until("every follower has the item", BOOT,
                 () -> delivered(item) == audience);
 
@@ -139,7 +125,7 @@ class FanoutCrashDrill {
         String opml = urls.stream().map(url -> "<outline type=\"rss\" text=\"f\" xmlUrl=\"" + url + "\"/>")
                 .collect(Collectors.joining("", "<opml version=\"2.0\"><head/><body><outline text=\"Crash\">", "</outline></body></opml>"));
 
-        Node node = startNode("import");
+        AppNode node = startNode("import");
         ApiClient first = new ApiClient(node.port());
         Thread.ofVirtual().start(() -> {
             try {
@@ -159,7 +145,7 @@ class FanoutCrashDrill {
         long atKill = subscriptions.count(reader.numericId());
         assertThat(atKill).as("killed mid-way").isBetween(1L, outlines - 1L);
 
-        Node again = startNode("import-restarted");
+        AppNode again = startNode("import-restarted");
         ApiClient restarted = new ApiClient(again.port());
         assertWhole(reader, restarted);
         // Thousands of subscriptions in one request: longer than the client's usual 30 s on a busy machine.
@@ -208,52 +194,12 @@ class FanoutCrashDrill {
         return jdbc.sql("SELECT COUNT(*) FROM inbox WHERE item_id = ?").param(item).query(Long.class).single();
     }
 
-    /** Starts the app as its own JVM on this test's MariaDB and Redis, and waits until it is ready. */
-    private Node startNode(String name) throws IOException {
-        int http = freePort();
-        Path log = Files.createTempFile("tributary-" + name + "-", ".log");
-        List<String> command = List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-cp", System.getProperty("java.class.path"), TributaryApplication.class.getName(),
-                "--spring.datasource.url=" + env.getRequiredProperty("spring.datasource.url"),
-                "--spring.datasource.username=" + env.getProperty("spring.datasource.username", "root"),
-                "--spring.datasource.password=" + env.getProperty("spring.datasource.password", ""),
-                "--spring.data.redis.url=" + env.getRequiredProperty("spring.data.redis.url"),
-                "--server.address=127.0.0.1", "--server.port=" + http,
-                "--management.server.address=127.0.0.1", "--management.server.port=" + freePort(),
+    private AppNode startNode(String name) throws IOException {
+        return AppNode.start(env, name, started,
                 "--tributary.roles=api,fanout", "--tributary.crawler.allow-private=127.0.0.0/8",
                 // An import registers its new feeds unfetched: the drill needs no feed server.
                 "--tributary.api.opml.check-budget=0s",
                 // Small batches and a short lease: many commits to kill between, a quick take-over.
                 "--tributary.fanout.batch-size=200", "--tributary.fanout.lease-ttl=5s", "--tributary.fanout.workers=1");
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        started.add(process);
-        Node node = new Node(process, http, log.toFile());
-        Await.until(name + " node ready (log " + log + ")", BOOT, () -> {
-            assertThat(process.isAlive()).as("the %s node exited; see %s", name, log).isTrue();
-            return node.ready();
-        });
-        return node;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
-    }
-
-    private record Node(Process process, int port, File log) {
-        boolean ready() {
-            try (HttpClient http = HttpClient.newHttpClient()) {
-                HttpResponse<Void> answer = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/readyz"))
-                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding());
-                return answer.statusCode() == 200;
-            } catch (IOException e) {
-                return false;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        }
     }
 }
