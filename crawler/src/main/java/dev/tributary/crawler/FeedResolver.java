@@ -23,7 +23,10 @@ import dev.tributary.pubsub.Stored;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -117,6 +120,60 @@ public class FeedResolver {
         Stored<Source> source = sources.feed(given.toString());
         states.register(source.id(), given, schedule.initialInterval(), Duration.ZERO);
         return source;
+    }
+
+    /** What became of one url of a {@link #registerAll bulk registration}: its source, or why it was refused. */
+    public record Registration(@Nullable Stored<Source> source, @Nullable FeedRejectedException refusal) {
+    }
+
+    /**
+     * {@link #register} for many feeds at once (an import's), in a few statements instead of a
+     * few per feed, by the url as given. Each feed's {@code title} and {@code siteUrl} stand in
+     * until its first fetch, for one that has no title yet.
+     */
+    public Map<String, Registration> registerAll(List<Sources.NewFeed> feeds) {
+        Map<String, Registration> outcomes = new LinkedHashMap<>();
+        Map<String, URI> normal = new LinkedHashMap<>();
+        for (Sources.NewFeed feed : feeds) {
+            try {
+                normal.put(feed.url(), canonical(() -> FeedUrls.normalize(feed.url())));
+            } catch (FeedRejectedException e) {
+                outcomes.put(feed.url(), new Registration(null, e));
+            }
+        }
+        Map<String, Stored<Source>> registered = sources.feeds(feeds.stream().filter(feed -> normal.containsKey(feed.url()))
+                .map(feed -> new Sources.NewFeed(normal.get(feed.url()).toString(), feed.title(), feed.siteUrl())).toList());
+        Map<Long, URI> states = new LinkedHashMap<>();
+        normal.forEach((given, url) -> {
+            Stored<Source> source = registered.get(url.toString());
+            states.put(source.id(), url);
+            outcomes.put(given, new Registration(source, null));
+        });
+        this.states.registerAll(states, schedule.initialInterval());
+        return outcomes;
+    }
+
+    /**
+     * The feed sources already known for these urls, by the url as given, without registering or
+     * fetching anything; an invalid url is simply not found.
+     */
+    public Map<String, Stored<Source>> findAll(Collection<String> urls) {
+        Map<String, String> normal = new LinkedHashMap<>();
+        for (String url : urls) {
+            try {
+                normal.put(url, canonical(() -> FeedUrls.normalize(url)).toString());
+            } catch (FeedRejectedException invalid) {
+                // not a feed anyone can follow, so not one the person follows
+            }
+        }
+        Map<String, Stored<Source>> known = sources.findFeeds(normal.values());
+        Map<String, Stored<Source>> found = new LinkedHashMap<>();
+        normal.forEach((given, url) -> {
+            if (known.containsKey(url)) {
+                found.put(given, known.get(url));
+            }
+        });
+        return found;
     }
 
     /**

@@ -63,6 +63,31 @@ class FeedResolverTest {
     private final String prefix = "/" + UUID.randomUUID();
 
     @Test
+    void feedsAreRegisteredInBulkUnfetchedDueAtOnceAndAnInvalidUrlIsRefusedAlone() {
+        String known = resolver.register(url("/known.xml")).body().url();
+        Instant before = Instant.now().minusSeconds(1);
+
+        Map<String, FeedResolver.Registration> registered = resolver.registerAll(List.of(
+                new dev.tributary.pubsub.Sources.NewFeed(url("/known.xml"), "Known", null),
+                new dev.tributary.pubsub.Sources.NewFeed(url("/new.xml") + "#fragment", "New", "https://site.example/"),
+                new dev.tributary.pubsub.Sources.NewFeed("ftp://files.example/feed.xml", "Not http", null)));
+
+        assertThat(registered).containsOnlyKeys(url("/known.xml"), url("/new.xml") + "#fragment", "ftp://files.example/feed.xml");
+        assertThat(registered.get("ftp://files.example/feed.xml").refusal().reason()).isEqualTo(RejectionReason.INVALID_URL);
+        Stored<Source> fresh = registered.get(url("/new.xml") + "#fragment").source();
+        assertThat(fresh.body().url()).as("normalised").isEqualTo(url("/new.xml"));
+        assertThat(fresh.body().title()).isEqualTo("New");
+        assertThat(registered.get(url("/known.xml")).source().body().url()).isEqualTo(known);
+        assertThat(states.find(fresh.id())).hasValueSatisfying(state -> {
+            assertThat(state.fetchCount()).isZero();
+            assertThat(state.nextFetchAt()).isAfter(before).isBefore(Instant.now().plusSeconds(1));
+        });
+        assertThat(server.requests(prefix + "/new.xml")).as("nothing fetched").isEmpty();
+        assertThat(resolver.findAll(List.of(url("/new.xml"), url("/unknown.xml"), "not a url")))
+                .containsOnlyKeys(url("/new.xml"));
+    }
+
+    @Test
     void aFeedIsAcceptedAndItsEntriesPublishedAtOnce() {
         server.feed(prefix + "/feed.xml", TestFeeds.numbered("Found", 4, NEWEST));
 

@@ -40,6 +40,20 @@ public class PersonQuotas {
         }
     }
 
+    /**
+     * {@link #claim} for {@code wanted} new things at once: locks the person's quota row and
+     * returns how many of them fit under the limit (0 to {@code wanted}); the caller stores only
+     * that many, inside this transaction.
+     */
+    public int claimUpTo(long userId, Quota quota, LongSupplier held, int wanted) {
+        if (!TransactionSynchronizationManager.isActualTransactionActive()) {
+            throw new IllegalStateException("a quota is claimed inside the inserting transaction");
+        }
+        lock(userId);
+        long room = limits.of(quota) - held.getAsLong();
+        return (int) Math.max(0, Math.min(wanted, room));
+    }
+
     public int limit(Quota quota) {
         return limits.of(quota);
     }

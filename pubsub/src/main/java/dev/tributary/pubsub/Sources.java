@@ -11,7 +11,9 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -28,6 +30,10 @@ import org.springframework.stereotype.Service;
  */
 @Service
 public class Sources {
+
+    /** Feeds looked up or created per statement in bulk. */
+    private static final int BULK = 500;
+    private static final int BULK_ATTEMPTS = 3;
 
     private final EntityStore store;
     private final IndexReader indexes;
@@ -56,6 +62,77 @@ public class Sources {
 
     public Optional<Stored<Source>> findFeed(String url) {
         return indexes.lookupUnique(PubsubKinds.SOURCE_URLS, IndexKey.of(url)).map(Stored::of);
+    }
+
+    /** A feed to register in bulk: its url (normalised by the caller) and what stands in for its title until it is fetched. */
+    public record NewFeed(String url, @Nullable String title, @Nullable String siteUrl) {
+    }
+
+    /**
+     * The feed sources of these urls, by url: the known ones looked up and the rest created in
+     * one go. A feed without a title of its own yet takes the one given (cleaned by the caller).
+     */
+    public Map<String, Stored<Source>> feeds(List<NewFeed> feeds) {
+        Map<String, NewFeed> byUrl = new LinkedHashMap<>();
+        feeds.forEach(feed -> byUrl.putIfAbsent(feed.url(), feed));
+        Map<String, Stored<Source>> found = new LinkedHashMap<>(findFeeds(byUrl.keySet()));
+        List<NewFeed> missing = byUrl.values().stream().filter(feed -> !found.containsKey(feed.url())).toList();
+        Instant now = now();
+        for (int from = 0; from < missing.size(); from += BULK) {
+            found.putAll(created(missing.subList(from, Math.min(missing.size(), from + BULK)), now));
+        }
+        found.replaceAll((url, source) -> provisional(source, byUrl.get(url)));
+        return found;
+    }
+
+    /**
+     * Creates these feeds in one statement. A feed someone else registered meanwhile (a check of
+     * the same url still under way, say) fails it: the rest are looked up again and retried, and
+     * after a few such races each is got or created on its own.
+     */
+    private Map<String, Stored<Source>> created(List<NewFeed> feeds, Instant now) {
+        Map<String, Stored<Source>> found = new LinkedHashMap<>();
+        for (int attempt = 0; attempt < BULK_ATTEMPTS; attempt++) {
+            if (attempt > 0) {
+                found.putAll(findFeeds(feeds.stream().map(NewFeed::url).toList()));
+            }
+            List<NewFeed> missing = feeds.stream().filter(feed -> !found.containsKey(feed.url())).toList();
+            try {
+                store.insertAll(PubsubKinds.SOURCE, missing.stream().map(feed -> draft(feed, now)).toList())
+                        .forEach(source -> found.put(source.body().url(), Stored.of(source)));
+                return found;
+            } catch (DuplicateIndexKeyException raced) {
+                // looked up again above
+            }
+        }
+        feeds.stream().filter(feed -> !found.containsKey(feed.url())).forEach(feed -> found.put(feed.url(),
+                findFeed(feed.url()).orElseGet(() -> create(draft(feed, now), () -> findFeed(feed.url())))));
+        return found;
+    }
+
+    private static Source draft(NewFeed feed, Instant now) {
+        return new Source(SourceKind.FEED, feed.url(), feed.title(), feed.siteUrl(), null, now);
+    }
+
+    private Stored<Source> provisional(Stored<Source> source, NewFeed feed) {
+        if (source.body().title() != null || feed.title() == null) {
+            return source;
+        }
+        return describe(source.id(), feed.title(), source.body().siteUrl() != null ? source.body().siteUrl() : feed.siteUrl());
+    }
+
+    /** The feed sources known for these urls (normalised), by url, looked up at once. */
+    public Map<String, Stored<Source>> findFeeds(Collection<String> urls) {
+        Map<String, Stored<Source>> found = new LinkedHashMap<>();
+        if (urls.isEmpty()) {
+            return found;
+        }
+        List<IndexKey> keys = urls.stream().distinct().map(IndexKey::of).toList();
+        for (int from = 0; from < keys.size(); from += BULK) {
+            indexes.lookupUnique(PubsubKinds.SOURCE_URLS, keys.subList(from, Math.min(keys.size(), from + BULK)))
+                    .values().forEach(source -> found.put(source.body().url(), Stored.of(source)));
+        }
+        return found;
     }
 
     /** A person's own source, created on first use. */

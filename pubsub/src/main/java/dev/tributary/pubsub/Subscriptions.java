@@ -6,9 +6,16 @@ import dev.tributary.storage.Transactions;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationEventPublisher;
@@ -32,6 +39,7 @@ public class Subscriptions {
 
     /** Longest title a person may give a subscription. */
     public static final int MAX_TITLE_LENGTH = 200;
+    private static final int BATCH_ROWS = 500;
 
     private final JdbcClient jdbc;
     private final Sources sources;
@@ -104,6 +112,112 @@ public class Subscriptions {
             }
             return new SubscribeResult(created, true);
         });
+    }
+
+    /** A source a person wants to follow in a {@link #subscribeAll batch}, under their title for it (null: the source's own). */
+    public record Wanted(long sourceId, @Nullable String title) {
+    }
+
+    /**
+     * What a batch did, by source: the subscriptions it made (in the order asked), the sources the
+     * person already followed (left as they were), and those past the person's limit (not followed).
+     */
+    public record Batch(List<Subscription> created, Set<Long> alreadyFollowed, List<Long> pastLimit) {
+
+        public Batch {
+            created = List.copyOf(created);
+            alreadyFollowed = Set.copyOf(alreadyFollowed);
+            pastLimit = List.copyOf(pastLimit);
+        }
+    }
+
+    /**
+     * Subscribes a person to many sources at once, to everything they publish, in one
+     * transaction: one quota claim, multi-row inserts and one back-fill (an import of hundreds of
+     * feeds would otherwise pay for hundreds of transactions). An existing subscription keeps its
+     * media filter and title; as many new ones as fit under the person's limit are made, in the
+     * order asked, and the rest are reported past it.
+     *
+     * @throws SourceNotFoundException if one of the sources does not exist (nothing is subscribed)
+     * @throws InvalidNameException if a title is empty, too long or holds control characters
+     */
+    public Batch subscribeAll(long userId, List<Wanted> wanted) {
+        Map<Long, Wanted> bySource = new LinkedHashMap<>();
+        for (Wanted one : wanted) {
+            String title = one.title() == null ? null : Names.clean("title", one.title(), MAX_TITLE_LENGTH);
+            bySource.putIfAbsent(one.sourceId(), new Wanted(one.sourceId(), title));
+        }
+        if (bySource.isEmpty()) {
+            return new Batch(List.of(), Set.of(), List.of());
+        }
+        Set<Long> found = new HashSet<>();
+        sources.getAll(bySource.keySet()).forEach(source -> found.add(source.id()));
+        bySource.keySet().stream().filter(id -> !found.contains(id)).findFirst().ifPresent(id -> {
+            throw new SourceNotFoundException(id);
+        });
+        Batch batch;
+        try {
+            batch = subscribeAllOnce(userId, bySource);
+        } catch (DuplicateKeyException e) {
+            // A concurrent subscribe of one of the pairs won its insert; ours now finds it followed.
+            batch = subscribeAllOnce(userId, bySource);
+        }
+        batch.created().forEach(created -> events.publishEvent(new SourceFollowed(created.sourceId())));
+        return batch;
+    }
+
+    private Batch subscribeAllOnce(long userId, Map<Long, Wanted> bySource) {
+        return tx.write("subscribe " + userId + " to " + bySource.size() + " sources", status -> {
+            List<Long> fresh = new ArrayList<>(bySource.keySet());
+            // Taken under the person's quota lock, which every subscribe of theirs takes before inserting.
+            int room = quotas.claimUpTo(userId, Quota.SUBSCRIPTIONS, () -> count(userId), fresh.size());
+            Set<Long> followed = followedAmong(userId, bySource.keySet());
+            fresh.removeAll(followed);
+            room = Math.min(room, fresh.size());
+            List<Long> pastLimit = fresh.subList(room, fresh.size());
+            Instant now = now();
+            List<Subscription> created = fresh.subList(0, room).stream()
+                    .map(sourceId -> new Subscription(ids.next(), userId, sourceId, null, now, bySource.get(sourceId).title()))
+                    .toList();
+            insert(created);
+            if (switches.isOn(Feature.SUBSCRIBE_BACKFILL)) {
+                backfill.backfillAll(created);
+            }
+            return new Batch(created, followed, pastLimit);
+        });
+    }
+
+    private Set<Long> followedAmong(long userId, Collection<Long> sourceIds) {
+        Set<Long> followed = new HashSet<>();
+        for (List<Long> chunk : chunks(List.copyOf(sourceIds))) {
+            followed.addAll(jdbc.sql("SELECT source_id FROM subscriptions WHERE user_id = :user AND source_id IN (:ids)")
+                    .param("user", userId).param("ids", chunk).query(Long.class).list());
+        }
+        return followed;
+    }
+
+    private void insert(List<Subscription> created) {
+        for (List<Subscription> chunk : chunks(created)) {
+            List<Object> subscriptionArgs = new ArrayList<>(chunk.size() * 6);
+            List<Object> subscriberArgs = new ArrayList<>(chunk.size() * 3);
+            for (Subscription one : chunk) {
+                subscriptionArgs.addAll(Arrays.asList(one.userId(), one.sourceId(), one.id(), MediaType.ALL, one.createdAt(), one.title()));
+                subscriberArgs.addAll(List.of(one.sourceId(), one.userId(), MediaType.ALL));
+            }
+            jdbc.sql("INSERT INTO subscriptions (user_id, source_id, id, media_mask, created_at, title) VALUES "
+                    + String.join(", ", Collections.nCopies(chunk.size(), "(?, ?, ?, ?, ?, ?)"))).params(subscriptionArgs).update();
+            jdbc.sql("INSERT INTO subscribers (source_id, user_id, media_mask) VALUES "
+                    + String.join(", ", Collections.nCopies(chunk.size(), "(?, ?, ?)"))).params(subscriberArgs).update();
+        }
+    }
+
+    /** Statements of at most this many rows: far below the server's limit on placeholders. */
+    private static <T> List<List<T>> chunks(List<T> all) {
+        List<List<T>> chunks = new ArrayList<>();
+        for (int from = 0; from < all.size(); from += BATCH_ROWS) {
+            chunks.add(all.subList(from, Math.min(all.size(), from + BATCH_ROWS)));
+        }
+        return chunks;
     }
 
     /** Ends a subscription, taking it out of every folder it was filed in; false if there was none. */

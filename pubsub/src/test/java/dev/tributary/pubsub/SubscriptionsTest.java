@@ -10,6 +10,7 @@ import dev.tributary.pubsub.testing.WithEmbeddedPubsub;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -17,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.test.context.event.ApplicationEvents;
@@ -34,6 +36,8 @@ class SubscriptionsTest {
     @Autowired HomeFeed unread;
     @Autowired RedisConnectionFactory redis;
     @Autowired ApplicationEvents events;
+    @Autowired LimitSettings limits;
+    @Autowired JdbcClient jdbc;
 
     @Test
     void aSourceIsReadWhileSomeoneSubscribesOrAttachesItAndEachNewReaderIsAnnounced() {
@@ -92,6 +96,124 @@ class SubscriptionsTest {
         assertThat(subscriptions.unsubscribeById(reader, subscription.id())).isFalse();
         assertThat(subscriptions.of(reader)).isEmpty();
         assertThat(subscriptions.subscriberCount(feed)).isZero();
+    }
+
+    @Test
+    void aBatchFollowsNewSourcesUnderTheirTitlesLeavesFollowedOnesAloneAndBackfillsEach() {
+        long fetched = fixtures.feed();
+        long empty = fixtures.feed();
+        long followed = fixtures.feed();
+        List<Long> items = publisher.publish(fetched, List.of(entry("b1"), entry("b2"), entry("b3"), entry("b4"))).created();
+        publisher.documentCarried(fetched, items);
+        long reader = fixtures.person();
+        Subscription filtered = subscriptions.subscribe(reader, followed, Set.of(MediaType.TEXT)).subscription();
+        events.clear();
+
+        Subscriptions.Batch batch = subscriptions.subscribeAll(reader, List.of(new Subscriptions.Wanted(fetched, "  Mine "),
+                new Subscriptions.Wanted(empty, null), new Subscriptions.Wanted(followed, "Renamed?"),
+                new Subscriptions.Wanted(fetched, "Twice")));
+
+        assertThat(batch.created()).extracting(Subscription::sourceId).containsExactly(fetched, empty);
+        assertThat(batch.alreadyFollowed()).containsExactly(followed);
+        assertThat(batch.pastLimit()).isEmpty();
+        assertThat(subscriptions.find(reader, fetched)).get().extracting(Subscription::title, Subscription::media)
+                .containsExactly("Mine", null);
+        assertThat(subscriptions.find(reader, followed)).contains(filtered);
+        assertThat(subscriptions.subscriberCount(fetched)).isEqualTo(1);
+        assertThat(subscriptions.subscriberCount(empty)).isEqualTo(1);
+        assertThat(fixtures.inbox(reader)).as("the back-fill of 3 in these tests: the newest")
+                .containsExactlyInAnyOrder(items.get(3), items.get(2), items.get(1));
+        assertThat(unread.unread(reader)).isEqualTo(fixtures.truth(reader));
+        assertThat(events.stream(SourceFollowed.class)).containsExactly(new SourceFollowed(fetched), new SourceFollowed(empty));
+
+        Subscriptions.Batch again = subscriptions.subscribeAll(reader, List.of(new Subscriptions.Wanted(fetched, null)));
+        assertThat(again.created()).isEmpty();
+        assertThat(again.alreadyFollowed()).containsExactly(fetched);
+        assertThat(subscriptions.subscribeAll(reader, List.of()).created()).isEmpty();
+    }
+
+    @Test
+    void aBatchStopsAtThePersonsLimitInTheOrderAsked() {
+        long reader = fixtures.person();
+        long held = limits.of(Quota.SUBSCRIPTIONS) - 2;
+        // Stands in for a person who follows all but two of what they may: rows, not sources, are counted.
+        jdbc.sql("INSERT INTO subscriptions (user_id, source_id, id, media_mask, created_at) "
+                + "SELECT ?, -seq, -seq, 31, UTC_TIMESTAMP(6) FROM seq_1_to_" + held).param(reader).update();
+        long first = fixtures.feed();
+        long second = fixtures.feed();
+        long third = fixtures.feed();
+
+        Subscriptions.Batch batch = subscriptions.subscribeAll(reader, List.of(new Subscriptions.Wanted(first, null),
+                new Subscriptions.Wanted(second, null), new Subscriptions.Wanted(third, null)));
+
+        assertThat(batch.created()).extracting(Subscription::sourceId).containsExactly(first, second);
+        assertThat(batch.pastLimit()).containsExactly(third);
+        assertThat(subscriptions.find(reader, third)).isEmpty();
+        assertThat(subscriptions.count(reader)).isEqualTo(limits.of(Quota.SUBSCRIPTIONS));
+        assertThatThrownBy(() -> subscriptions.subscribe(reader, third, null)).isInstanceOf(QuotaExceededException.class);
+    }
+
+    @Test
+    void aBatchWithAnUnknownSourceOrABadTitleSubscribesNothing() {
+        long reader = fixtures.person();
+        long feed = fixtures.feed();
+        assertThatThrownBy(() -> subscriptions.subscribeAll(reader, List.of(new Subscriptions.Wanted(feed, null),
+                new Subscriptions.Wanted(Long.MAX_VALUE, null)))).isInstanceOf(SourceNotFoundException.class);
+        assertThatThrownBy(() -> subscriptions.subscribeAll(reader, List.of(new Subscriptions.Wanted(feed, "bell\u0007"))))
+                .isInstanceOf(InvalidNameException.class);
+        assertThat(subscriptions.of(reader)).isEmpty();
+    }
+
+    @Test
+    void feedsAreRegisteredInBulkKnownOnesFoundAndNewOnesTitledUntilFetched() {
+        String known = "https://bulk.example/known-" + System.nanoTime();
+        String fresh = "https://bulk.example/fresh-" + System.nanoTime();
+        long knownId = sources.feed(known).id();
+
+        Map<String, Stored<Source>> registered = sources.feeds(List.of(new Sources.NewFeed(known, "Outline title", null),
+                new Sources.NewFeed(fresh, "Fresh feed", "https://bulk.example/"), new Sources.NewFeed(fresh, "Again", null)));
+
+        assertThat(registered).containsOnlyKeys(known, fresh);
+        assertThat(registered.get(known).id()).isEqualTo(knownId);
+        assertThat(registered.get(known).body().title()).as("a known feed without a title takes the outline's").isEqualTo("Outline title");
+        assertThat(registered.get(fresh).body()).extracting(Source::kind, Source::url, Source::title, Source::siteUrl)
+                .containsExactly(SourceKind.FEED, fresh, "Fresh feed", "https://bulk.example/");
+        assertThat(sources.findFeeds(List.of(known, fresh, "https://bulk.example/unknown")))
+                .containsOnlyKeys(known, fresh);
+        assertThat(sources.feed(fresh).id()).isEqualTo(registered.get(fresh).id());
+    }
+
+    @Test
+    void bulkRegistrationsRacingOverTheSameUrlsAgreeOnOneSourceEach() throws Exception {
+        for (int round = 0; round < 5; round++) {
+            String base = "https://race.example/" + System.nanoTime() + "/";
+            List<Sources.NewFeed> evens = new ArrayList<>();
+            List<Sources.NewFeed> all = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                Sources.NewFeed feed = new Sources.NewFeed(base + i, "Feed " + i, null);
+                all.add(feed);
+                if (i % 2 == 0) {
+                    evens.add(feed);
+                }
+            }
+            try (var executor = java.util.concurrent.Executors.newFixedThreadPool(3)) {
+                var first = executor.submit(() -> sources.feeds(all));
+                var second = executor.submit(() -> sources.feeds(all.reversed()));
+                var third = executor.submit(() -> sources.feeds(evens));
+                Map<String, Stored<Source>> a = first.get(1, TimeUnit.MINUTES);
+                Map<String, Stored<Source>> b = second.get(1, TimeUnit.MINUTES);
+                Map<String, Stored<Source>> c = third.get(1, TimeUnit.MINUTES);
+                for (Sources.NewFeed feed : all) {
+                    long id = a.get(feed.url()).id();
+                    assertThat(b.get(feed.url()).id()).as(feed.url()).isEqualTo(id);
+                    assertThat(sources.findFeed(feed.url()).orElseThrow().id()).isEqualTo(id);
+                    assertThat(sources.get(id).body().title()).isEqualTo(feed.title());
+                    if (evens.contains(feed)) {
+                        assertThat(c.get(feed.url()).id()).isEqualTo(id);
+                    }
+                }
+            }
+        }
     }
 
     @Test

@@ -5,7 +5,6 @@ import dev.tributary.api.opml.ImportResult.ImportError;
 import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.FeedRejections;
-import dev.tributary.crawler.FeedRejectedException;
 import dev.tributary.crawler.FeedResolver;
 import dev.tributary.pubsub.Folder;
 import dev.tributary.pubsub.FolderLimitException;
@@ -26,6 +25,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -58,8 +58,6 @@ class OpmlController {
     static final MediaType OPML = MediaType.parseMediaType("text/x-opml");
     /** Longest url echoed back in an error: the document may hold absurdly long ones. */
     private static final int MAX_ECHOED_URL = 2048;
-    /** Unchecked feeds registered at once by one import. */
-    private static final int REGISTRATIONS_AT_ONCE = 8;
 
     private final Subscriptions subscriptions;
     private final Sources sources;
@@ -119,19 +117,12 @@ class OpmlController {
         } catch (OpmlException e) {
             throw ApiProblem.badRequest(e.getMessage());
         }
-        int imported = 0;
-        int skipped = 0;
         List<ImportError> errors = new ArrayList<>();
-        List<String> unchecked = new ArrayList<>();
-        Map<String, Long> folderIds = new HashMap<>();
-        Map<String, FolderError> folderErrors = new LinkedHashMap<>();
-        Map<Long, Set<Long>> filings = new LinkedHashMap<>();
-        QuotaExceededException full = null;
-        // One read of what the person follows, kept up to date below, instead of a query per outline.
+        // One read of what the person follows and one of the feeds already known, instead of a query per outline.
         Set<Long> followed = subscriptions.of(caller.userId()).stream().map(Subscription::sourceId)
-                .collect(Collectors.toCollection(java.util.HashSet::new));
-        Set<Long> subscribedNow = new java.util.HashSet<>();
-        Set<String> pastLimit = pastLimit(outlines, followed);
+                .collect(Collectors.toCollection(HashSet::new));
+        Map<String, Stored<Source>> known = resolver.findAll(new LinkedHashSet<>(outlines.stream().map(OpmlFeed::xmlUrl).toList()));
+        Set<String> pastLimit = pastLimit(outlines, followed, known);
         Map<String, FeedChecks.Checked> checked = checks.check(outlines.stream().map(OpmlFeed::xmlUrl)
                 .filter(url -> !pastLimit.contains(url)).toList());
         Set<String> unfetched = new LinkedHashSet<>();
@@ -140,12 +131,29 @@ class OpmlController {
                 unfetched.add(url);
             }
         });
-        Map<String, OpmlFeed> firstOutline = new HashMap<>();
-        outlines.forEach(outline -> firstOutline.putIfAbsent(outline.xmlUrl(), outline));
-        checked.putAll(registered(unfetched, firstOutline));
+        checked.putAll(registered(unfetched, outlines));
+        List<Subscriptions.Wanted> wanted = new ArrayList<>();
+        for (OpmlFeed outline : outlines) {
+            Stored<Source> source = pastLimit.contains(outline.xmlUrl()) ? null : checked.get(outline.xmlUrl()).source();
+            if (source != null && !followed.contains(source.id())) {
+                wanted.add(new Subscriptions.Wanted(source.id(), title(source, outline.title())));
+            }
+        }
+        // Subscribing again would reset a media filter the person chose: known ones are left alone.
+        Subscriptions.Batch batch = subscriptions.subscribeAll(caller.userId(), wanted);
+        Set<Long> created = batch.created().stream().map(Subscription::sourceId).collect(Collectors.toSet());
+        Set<Long> refused = new HashSet<>(batch.pastLimit());
+        QuotaExceededException full = new QuotaExceededException(Quota.SUBSCRIPTIONS, quotas.limit(Quota.SUBSCRIPTIONS));
+        int imported = 0;
+        int skipped = 0;
+        List<String> unchecked = new ArrayList<>();
+        Set<Long> counted = new HashSet<>();
+        Map<String, Long> folderIds = new HashMap<>();
+        Map<String, FolderError> folderErrors = new LinkedHashMap<>();
+        Map<Long, Set<Long>> filings = new LinkedHashMap<>();
         for (OpmlFeed outline : outlines) {
             if (pastLimit.contains(outline.xmlUrl())) {
-                errors.add(refused(outline, new QuotaExceededException(Quota.SUBSCRIPTIONS, quotas.limit(Quota.SUBSCRIPTIONS))));
+                errors.add(refused(outline, full));
                 continue;
             }
             FeedChecks.Checked outcome = checked.get(outline.xmlUrl());
@@ -153,32 +161,21 @@ class OpmlController {
                 errors.add(new ImportError(echo(outline.xmlUrl()), outcome.reason(), outcome.refusal()));
                 continue;
             }
-            Stored<Source> source = outcome.source();
-            if (full != null && !followed.contains(source.id())) {
+            long sourceId = outcome.source().id();
+            if (refused.contains(sourceId)) {
                 errors.add(refused(outline, full));
                 continue;
             }
-            boolean fetched = !unfetched.contains(outline.xmlUrl());
-            // Subscribing again would reset a media filter the person chose: known ones are left alone.
-            try {
-                if (followed.contains(source.id()) || !subscriptions.subscribe(caller.userId(), source.id(), null).created()) {
-                    skipped++;
-                } else {
-                    imported++;
-                    followed.add(source.id());
-                    subscribedNow.add(source.id());
-                    title(caller, source, outline.title());
-                    if (!fetched) {
-                        unchecked.add(echo(outline.xmlUrl()));
-                    }
+            if (created.contains(sourceId) && counted.add(sourceId)) {
+                imported++;
+                if (unfetched.contains(outline.xmlUrl())) {
+                    unchecked.add(echo(outline.xmlUrl()));
                 }
-            } catch (QuotaExceededException e) {
-                full = e;
-                errors.add(refused(outline, e));
-                continue;
+            } else {
+                skipped++;
             }
             Long folder = outline.folder() == null ? null : folder(caller, outline.folder(), folderIds, folderErrors);
-            Set<Long> in = filings.computeIfAbsent(source.id(), id -> new LinkedHashSet<>());
+            Set<Long> in = filings.computeIfAbsent(sourceId, id -> new LinkedHashSet<>());
             if (folder != null) {
                 in.add(folder);
             }
@@ -187,7 +184,7 @@ class OpmlController {
         filings.forEach((sourceId, in) -> {
             if (!in.isEmpty()) {
                 // A subscription made by this import is in no folder yet: no need to ask.
-                Set<Long> all = new LinkedHashSet<>(subscribedNow.contains(sourceId) ? List.of()
+                Set<Long> all = new LinkedHashSet<>(created.contains(sourceId) ? List.of()
                         : folders.foldersOf(caller.userId(), sourceId).stream().map(Folder::id).toList());
                 if (all.addAll(in)) {
                     refiled.put(sourceId, all);
@@ -199,49 +196,33 @@ class OpmlController {
     }
 
     /**
-     * Feeds whose check did not end in time, registered to be crawled at once (unfetched now), a
-     * few at a time: each is a few independent statements, and hundreds of them one after the
-     * other were most of a large import's time.
+     * Feeds whose check did not end in time, registered to be crawled at once (unfetched now) in
+     * one go. A feed registered unfetched has no title of its own yet (and would show as its
+     * url): its outline's title and web page stand in until the first fetch replaces them.
      */
-    private Map<String, FeedChecks.Checked> registered(Collection<String> urls, Map<String, OpmlFeed> outlines) {
-        Map<String, FeedChecks.Checked> outcomes = new java.util.concurrent.ConcurrentHashMap<>();
-        java.util.concurrent.Semaphore slots = new java.util.concurrent.Semaphore(REGISTRATIONS_AT_ONCE);
-        try (java.util.concurrent.ExecutorService executor = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
-            for (String url : urls) {
-                slots.acquireUninterruptibly();
-                executor.submit(() -> {
-                    try {
-                        outcomes.put(url, registered(outlines.get(url)));
-                    } finally {
-                        slots.release();
-                    }
-                });
-            }
+    private Map<String, FeedChecks.Checked> registered(Collection<String> urls, List<OpmlFeed> outlines) {
+        if (urls.isEmpty()) {
+            return Map.of();
         }
+        Map<String, OpmlFeed> first = new HashMap<>();
+        outlines.forEach(outline -> first.putIfAbsent(outline.xmlUrl(), outline));
+        List<Sources.NewFeed> feeds = urls.stream().map(first::get)
+                .map(outline -> new Sources.NewFeed(outline.xmlUrl(), provisionalTitle(outline), outline.htmlUrl())).toList();
+        Map<String, FeedChecks.Checked> outcomes = new HashMap<>();
+        resolver.registerAll(feeds).forEach((url, registration) -> outcomes.put(url, registration.source() != null
+                ? new FeedChecks.Checked(registration.source(), null, null)
+                : new FeedChecks.Checked(null, FeedRejections.wireName(registration.refusal().reason()), registration.refusal().getMessage())));
         return outcomes;
     }
 
-    private FeedChecks.Checked registered(OpmlFeed outline) {
-        try {
-            return new FeedChecks.Checked(provisionalTitle(resolver.register(outline.xmlUrl()), outline), null, null);
-        } catch (FeedRejectedException e) {
-            return new FeedChecks.Checked(null, FeedRejections.wireName(e.reason()), e.getMessage());
-        }
-    }
-
-    /**
-     * A feed registered unfetched has no title of its own yet (and would show as its url): the
-     * outline's title and web page stand in until the first fetch replaces them with the feed's.
-     */
-    private Stored<Source> provisionalTitle(Stored<Source> source, OpmlFeed outline) {
-        if (source.body().title() != null || outline.title() == null || outline.title().isBlank()) {
-            return source;
+    private static @Nullable String provisionalTitle(OpmlFeed outline) {
+        if (outline.title() == null || outline.title().isBlank()) {
+            return null;
         }
         try {
-            return sources.describe(source.id(), Names.clean("title", outline.title(), Subscriptions.MAX_TITLE_LENGTH),
-                    source.body().siteUrl() != null ? source.body().siteUrl() : outline.htmlUrl());
+            return Names.clean("title", outline.title(), Subscriptions.MAX_TITLE_LENGTH);
         } catch (InvalidNameException e) {
-            return source; // it shows as its url until fetched, as before
+            return null; // it shows as its url until fetched
         }
     }
 
@@ -250,17 +231,12 @@ class OpmlController {
      * after the room left: not fetched or registered, as nobody would read them. Ones they follow
      * already take no room. The limit itself is enforced again, race-free, where each subscription is stored.
      */
-    private Set<String> pastLimit(List<OpmlFeed> outlines, Set<Long> followedSources) {
+    private Set<String> pastLimit(List<OpmlFeed> outlines, Set<Long> followedSources, Map<String, Stored<Source>> known) {
         long room = quotas.limit(Quota.SUBSCRIPTIONS) - followedSources.size();
         Set<String> past = new LinkedHashSet<>();
         for (String url : new LinkedHashSet<>(outlines.stream().map(OpmlFeed::xmlUrl).toList())) {
-            boolean followed;
-            try {
-                followed = resolver.find(url).filter(s -> followedSources.contains(s.id())).isPresent();
-            } catch (FeedRejectedException malformed) {
-                followed = false; // the check below refuses it, saying why
-            }
-            if (followed) {
+            Stored<Source> source = known.get(url);
+            if (source != null && followedSources.contains(source.id())) {
                 continue;
             }
             if (room > 0) {
@@ -279,14 +255,14 @@ class OpmlController {
     }
 
     /** A new subscription takes its outline's title when it differs from the source's (a refused title is left out). */
-    private void title(Caller caller, Stored<Source> source, @Nullable String title) {
+    private static @Nullable String title(Stored<Source> source, @Nullable String title) {
         if (title == null || title.isBlank() || title.strip().equals(source.body().title())) {
-            return;
+            return null;
         }
         try {
-            subscriptions.retitle(caller.userId(), source.id(), Names.clean("title", title, Subscriptions.MAX_TITLE_LENGTH));
+            return Names.clean("title", title, Subscriptions.MAX_TITLE_LENGTH);
         } catch (InvalidNameException e) {
-            // the source's own title will show
+            return null; // the source's own title will show
         }
     }
 

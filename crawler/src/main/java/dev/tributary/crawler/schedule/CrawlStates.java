@@ -13,7 +13,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
@@ -38,6 +40,8 @@ public class CrawlStates {
     private static final int CLAIM_ROUNDS = 3;
     /** Due feeds a sweep looks at. */
     private static final int SWEEP = 500;
+    /** Feeds registered per statement in bulk. */
+    private static final int BULK = 500;
     private static final String NEVER_FETCHED = "c.fetch_count = 0";
     private static final String FETCHED_BEFORE = "c.fetch_count > 0";
 
@@ -80,6 +84,22 @@ public class CrawlStates {
                 """)
                 .params(sourceId, url.toString(), micros(firstFetchIn), seconds(interval))
                 .update() > 0;
+    }
+
+    /**
+     * {@link #register} for many feeds at once, each due at once, in a multi-row statement per
+     * few hundred; those already registered are left alone.
+     */
+    public void registerAll(Map<Long, URI> urls, Duration interval) {
+        List<Map.Entry<Long, URI>> all = List.copyOf(urls.entrySet());
+        for (int from = 0; from < all.size(); from += BULK) {
+            List<Map.Entry<Long, URI>> chunk = all.subList(from, Math.min(all.size(), from + BULK));
+            List<Object> args = new ArrayList<>(chunk.size() * 3);
+            chunk.forEach(feed -> args.addAll(List.of(feed.getKey(), feed.getValue().toString(), seconds(interval))));
+            jdbc.sql("INSERT IGNORE INTO crawl_state (source_id, url, next_fetch_at, interval_s, created_at) VALUES "
+                    + String.join(", ", Collections.nCopies(chunk.size(), "(?, ?, UTC_TIMESTAMP(6), ?, UTC_TIMESTAMP(6))")))
+                    .params(args).update();
+        }
     }
 
     /**

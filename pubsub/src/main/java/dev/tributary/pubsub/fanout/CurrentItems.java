@@ -3,7 +3,9 @@ package dev.tributary.pubsub.fanout;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -57,9 +59,23 @@ public class CurrentItems {
         return true;
     }
 
-    /** Up to {@code limit} of the source's current items, newest first; empty if no document was recorded. */
-    List<Long> newest(long sourceId, int limit) {
-        return jdbc.sql("SELECT item_id FROM source_current_items WHERE source_id = ? ORDER BY item_id DESC LIMIT ?")
-                .params(sourceId, limit).query(Long.class).list();
+    /**
+     * Up to {@code limit} of each source's current items, newest first, in one statement; a
+     * source with no recorded document is absent.
+     */
+    Map<Long, List<Long>> newestOf(Collection<Long> sourceIds, int limit) {
+        if (sourceIds.isEmpty()) {
+            return Map.of();
+        }
+        Map<Long, List<Long>> bySource = new HashMap<>();
+        jdbc.sql("""
+                SELECT source_id, item_id FROM (
+                    SELECT source_id, item_id, ROW_NUMBER() OVER (PARTITION BY source_id ORDER BY item_id DESC) AS n
+                    FROM source_current_items WHERE source_id IN (:ids)) newest
+                WHERE n <= :limit ORDER BY source_id, item_id DESC
+                """).param("ids", sourceIds).param("limit", limit)
+                .query((rs, n) -> Map.entry(rs.getLong(1), rs.getLong(2))).list()
+                .forEach(row -> bySource.computeIfAbsent(row.getKey(), id -> new ArrayList<>()).add(row.getValue()));
+        return bySource;
     }
 }

@@ -12,8 +12,12 @@ import dev.tributary.pubsub.Subscription;
 import dev.tributary.pubsub.inbox.Inbox;
 import dev.tributary.pubsub.inbox.InboxRow;
 import dev.tributary.storage.Transactions;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import org.springframework.stereotype.Component;
 
 /**
@@ -49,37 +53,60 @@ public class SubscriptionBackfill {
 
     /** Delivers the source's current items that the subscription takes; the number delivered (new to the inbox). */
     public int backfill(Subscription subscription) {
-        if (feedCount == 0) {
+        return backfillAll(List.of(subscription));
+    }
+
+    /**
+     * {@link #backfill} for many subscriptions at once: the sources, their current items and
+     * the items themselves are each read in one go, and delivered in one write.
+     */
+    public int backfillAll(List<Subscription> subscriptions) {
+        if (feedCount == 0 || subscriptions.isEmpty()) {
             return 0;
         }
-        boolean feed = sources.get(subscription.sourceId()).body().kind() == SourceKind.FEED;
+        List<Long> sourceIds = subscriptions.stream().map(Subscription::sourceId).distinct().toList();
+        Map<Long, SourceKind> kinds = new HashMap<>();
+        sources.getAll(sourceIds).forEach(source -> kinds.put(source.id(), source.body().kind()));
+        List<Long> feeds = sourceIds.stream().filter(id -> kinds.get(id) == SourceKind.FEED).toList();
+        // A filtered subscription looks through all of a document's items for ones it takes.
+        boolean filtered = subscriptions.stream().anyMatch(one -> MediaType.maskOf(one.media()) != MediaType.ALL);
+        Map<Long, List<Long>> currentIds = current.newestOf(feeds, filtered ? CurrentItems.MAX_PER_SOURCE : feedCount);
+        Map<Long, Stored<Item>> currentItems = byId(items.getAll(currentIds.values().stream().flatMap(List::stream).toList()));
+        List<InboxRow> rows = new ArrayList<>();
+        for (Subscription subscription : subscriptions) {
+            rows.addAll(rows(subscription, kinds.get(subscription.sourceId()) == SourceKind.FEED,
+                    currentIds.getOrDefault(subscription.sourceId(), List.of()), currentItems));
+        }
+        if (rows.isEmpty()) {
+            return 0;
+        }
+        return tx.write("back-fill " + subscriptions.size() + " subscriptions",
+                status -> inbox.deliver(rows, status, new InboxEvent(InboxEvent.Type.UNREAD, 0)).size());
+    }
+
+    private List<InboxRow> rows(Subscription subscription, boolean feed, List<Long> currentIds, Map<Long, Stored<Item>> currentItems) {
         int count = feed ? feedCount : OWNED_SOURCE_ITEMS;
         int mask = MediaType.maskOf(subscription.media());
-        List<Stored<Item>> candidates = feed
-                ? currentOf(subscription.sourceId(), mask == MediaType.ALL ? count : CurrentItems.MAX_PER_SOURCE)
-                : List.of();
+        List<Stored<Item>> candidates = currentIds.stream().limit(mask == MediaType.ALL ? count : CurrentItems.MAX_PER_SOURCE)
+                .map(currentItems::get).filter(Objects::nonNull).toList();
         if (candidates.isEmpty()) {
             // Look a little further back for a filtered subscription, so it is not left empty.
             int window = mask == MediaType.ALL ? count : Math.min(Items.MAX_PAGE, count * 5);
             candidates = items.ofSource(subscription.sourceId(), null, null, Math.min(Items.MAX_PAGE, window));
         }
-        List<InboxRow> rows = candidates.stream()
+        return candidates.stream()
                 .filter(item -> !item.body().deleted())
                 .filter(item -> (mask & item.body().mediaType().bit()) != 0)
                 .sorted(Comparator.comparingLong((Stored<Item> item) -> item.id()).reversed())
                 .limit(count)
                 .map(item -> row(subscription, item))
                 .toList();
-        if (rows.isEmpty()) {
-            return 0;
-        }
-        return tx.write("back-fill subscription " + subscription.id(),
-                status -> inbox.deliver(rows, status, new InboxEvent(InboxEvent.Type.UNREAD, 0)).size());
     }
 
-    private List<Stored<Item>> currentOf(long sourceId, int limit) {
-        List<Long> ids = current.newest(sourceId, limit);
-        return ids.isEmpty() ? List.of() : items.getAll(ids);
+    private static Map<Long, Stored<Item>> byId(List<Stored<Item>> items) {
+        Map<Long, Stored<Item>> byId = new HashMap<>();
+        items.forEach(item -> byId.put(item.id(), item));
+        return byId;
     }
 
     private static InboxRow row(Subscription subscription, Stored<Item> item) {
