@@ -1,11 +1,18 @@
 package dev.tributary.crawler;
 
 import dev.tributary.crawler.schedule.CrawlStates;
+import dev.tributary.pubsub.Sources;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import org.springframework.stereotype.Service;
 
-/** Feeds retired for want of readers ({@code tributary.crawler.retire-after}), for the jobs that purge their items. */
+/**
+ * Feeds retired for want of readers ({@code tributary.crawler.retire-after}), for the jobs that
+ * purge their items. Retirement is a crawl flag, woken by an after-commit event when someone
+ * follows the feed again; that event is lost if the node dies between the two, so what is listed
+ * here is first checked against the readers pubsub holds, and a feed found followed is woken.
+ */
 @Service
 public class RetiredFeeds {
 
@@ -13,24 +20,44 @@ public class RetiredFeeds {
     public static final int MAX_PAGE = 1000;
 
     private final CrawlStates states;
+    private final Sources sources;
 
-    RetiredFeeds(CrawlStates states) {
+    RetiredFeeds(CrawlStates states, Sources sources) {
         this.states = states;
+        this.sources = sources;
     }
 
     /**
-     * Source ids of feeds retired at least {@code grace} ago, greater than {@code afterSourceId},
-     * ascending, at most {@code limit} (1..{@link #MAX_PAGE}).
+     * Source ids of feeds retired at least {@code grace} ago and still without readers, greater
+     * than {@code afterSourceId}, ascending, at most {@code limit} (1..{@link #MAX_PAGE}); empty
+     * only when the listing is done. Followed ones met on the way are woken.
      */
     public List<Long> retiredLongerThan(Duration grace, long afterSourceId, int limit) {
         if (limit < 1 || limit > MAX_PAGE) {
             throw new IllegalArgumentException("limit must be 1.." + MAX_PAGE + ", not " + limit);
         }
-        return states.retiredBefore(grace, afterSourceId, limit);
+        long after = afterSourceId;
+        while (true) {
+            List<Long> page = states.retiredBefore(grace, after, limit);
+            List<Long> unread = withoutReaders(page);
+            if (!unread.isEmpty() || page.size() < limit) {
+                return unread;
+            }
+            after = page.getLast();
+        }
     }
 
-    /** False once someone follows the feed again (it is woken), or if it was never retired. */
+    /** False once someone follows the feed again (it is woken, if its wake-up was lost), or if it was never retired. */
     public boolean isRetired(long sourceId) {
-        return states.isRetired(sourceId);
+        return states.isRetired(sourceId) && !withoutReaders(List.of(sourceId)).isEmpty();
+    }
+
+    private List<Long> withoutReaders(List<Long> retired) {
+        if (retired.isEmpty()) {
+            return retired;
+        }
+        Set<Long> read = sources.read(retired);
+        read.forEach(states::wake);
+        return retired.stream().filter(id -> !read.contains(id)).toList();
     }
 }

@@ -63,7 +63,7 @@ class RetiredFeedItems implements RetentionJob {
                 total += purge(feed, removed);
             }
             after = feeds.isEmpty() ? after : feeds.getLast();
-        } while (feeds.size() == FEEDS);
+        } while (!feeds.isEmpty());
         return total;
     }
 

@@ -116,6 +116,22 @@ class RetiredFeedItemsTest {
         assertThat(job().sweep(n -> { })).as("a feed with a reader again is left alone").isZero();
     }
 
+    @Test
+    void aFollowedFeedWhoseWakeUpWasLostIsWokenNotPurged() {
+        long feed = deliveries.feed();
+        List<Long> ids = publisher.publish(feed, IntStream.range(0, 3).mapToObj(i -> entry(MediaType.TEXT)).toList()).created();
+        retire(feed, 60);
+        TestUser reader = api.newUser("lostwake");
+        // The subscription committed, then the node died before its after-commit wake-up.
+        jdbc.sql("INSERT INTO subscribers (source_id, user_id, media_mask) VALUES (?, ?, 0)").params(feed, reader.numericId()).update();
+
+        assertThat(job().sweep(n -> { })).as("nothing purged of a followed feed").isZero();
+
+        assertThat(items.ofSource(feed, null, null, Items.MAX_PAGE)).extracting(item -> item.id()).containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(jdbc.sql("SELECT status FROM crawl_state WHERE source_id = ?").param(feed).query(String.class).single())
+                .as("woken: crawled again").isEqualTo("ok");
+    }
+
     /** Makes the feed's crawl state retired, idle these many days (retire-after is 30). */
     private void retire(long feed, int idleDays) {
         jdbc.sql("""
