@@ -39,6 +39,14 @@ public class Items {
     }
 
     /**
+     * Whether the item is live, its row locked until the caller's transaction ends: a writer that
+     * keeps an item (a star) must not slip between a purge's look at it and its tombstone.
+     */
+    boolean lockLive(long itemId) {
+        return store.getAllForUpdate(PubsubKinds.ITEM, List.of(itemId)).stream().anyMatch(item -> !item.body().deleted());
+    }
+
+    /**
      * The live items with these ids in one round trip, in the order asked. Items are shared by
      * many timelines, so decoded ones are cached (and checked against their row on every read).
      */

@@ -72,6 +72,10 @@ public class Stars {
             throw new ItemNotFoundException(itemId);
         }
         return tx.write("star " + itemId, () -> {
+            // A purge keeps starred items: it locks the item before it looks for stars.
+            if (!items.lockLive(itemId)) {
+                throw new ItemNotFoundException(itemId);
+            }
             int inserted = jdbc.sql("INSERT IGNORE INTO stars (user_id, item_id, star_id, starred_at) VALUES (?, ?, ?, ?)")
                     .params(userId, itemId, ids.next(), Timestamp.from(Instant.now(clock))).update();
             if (inserted == 0) {

@@ -11,9 +11,11 @@ import dev.tributary.pubsub.testing.Fixtures;
 import dev.tributary.pubsub.testing.WithEmbeddedPubsub;
 import dev.tributary.storage.IdGenerator;
 import dev.tributary.storage.Transactions;
+import dev.tributary.storage.testing.Await;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.ObjectProvider;
@@ -64,6 +66,30 @@ class StarsTest {
         assertThat(stars.unstar(person, item)).isFalse();
         assertThat(stars.isStarred(person, item)).isFalse();
         assertThat(stars.starredAmong(person, List.of())).isEmpty();
+    }
+
+    @Test
+    void aStarRacingThePurgeOfItsItemWaitsForItAndIsRefused() {
+        long person = fixtures.person();
+        long item = publish(fixtures.feed(), "race", 1).getFirst();
+        CompletableFuture<Boolean> star = new CompletableFuture<>();
+
+        tx.run("a purge held open after its tombstone", () -> {
+            assertThat(publisher.purge(List.of(item))).containsExactly(item);
+            // The star's visibility check still sees the item: the tombstone is not committed.
+            Thread.ofVirtual().start(() -> {
+                try {
+                    star.complete(stars.star(person, item));
+                } catch (Throwable e) {
+                    star.completeExceptionally(e);
+                }
+            });
+            Await.until("the star waits on the item's lock, or is done", () -> star.isDone() || jdbc.sql(
+                    "SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'").query(Long.class).single() > 0);
+        });
+
+        assertThatThrownBy(star::join).hasCauseInstanceOf(ItemNotFoundException.class);
+        assertThat(stars.isStarred(person, item)).as("no star on a purged item").isFalse();
     }
 
     @Test
