@@ -54,7 +54,10 @@ public class People {
     }
 
     /** The account whose feed token is {@code token} (looked up by its hash, then compared whole). */
-    public Optional<Stored<Account>> findByFeedToken(String token) {
+    public Optional<Stored<Account>> findByFeedToken(@Nullable String token) {
+        if (token == null || token.isEmpty()) {
+            return Optional.empty();
+        }
         return indexes.lookupUnique(PeopleKinds.FEED_TOKENS, IndexKey.of(token)).map(Stored::<Account>of)
                 .filter(account -> account.body().feedToken().equals(token));
     }
