@@ -2,7 +2,7 @@ package dev.tributary;
 
 import dev.tributary.crawler.CrawlerSettings;
 import dev.tributary.pubsub.FanoutSettings;
-import dev.tributary.storage.NodeRoles;
+import dev.tributary.pubsub.Roles;
 import java.util.Set;
 import java.util.TreeSet;
 import org.springframework.stereotype.Component;
@@ -17,8 +17,8 @@ class KnownRoles {
     /** Every role some module runs; {@code api} serves HTTP, which every node does anyway. */
     static final Set<String> ALL = Set.of("api", CrawlerSettings.ROLE, FanoutSettings.ROLE);
 
-    KnownRoles(NodeRoles roles) {
-        Set<String> unknown = new TreeSet<>(roles.roles());
+    KnownRoles(Roles roles) {
+        Set<String> unknown = new TreeSet<>(roles.names());
         unknown.removeAll(ALL);
         if (!unknown.isEmpty()) {
             throw new IllegalStateException("tributary.roles names unknown roles " + unknown + "; known are " + new TreeSet<>(ALL));

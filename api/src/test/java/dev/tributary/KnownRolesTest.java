@@ -3,6 +3,7 @@ package dev.tributary;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tributary.pubsub.Roles;
 import dev.tributary.storage.NodeRoles;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -11,13 +12,13 @@ class KnownRolesTest {
 
     @Test
     void everyRoleAModuleRunsIsAccepted() {
-        assertThatCode(() -> new KnownRoles(new NodeRoles(Set.of("api", "crawler", "fanout")))).doesNotThrowAnyException();
-        assertThatCode(() -> new KnownRoles(new NodeRoles(Set.of(" Fanout ")))).doesNotThrowAnyException();
+        assertThatCode(() -> new KnownRoles(new Roles(new NodeRoles(Set.of("api", "crawler", "fanout"))))).doesNotThrowAnyException();
+        assertThatCode(() -> new KnownRoles(new Roles(new NodeRoles(Set.of(" Fanout "))))).doesNotThrowAnyException();
     }
 
     @Test
     void aMisspeltRoleStopsTheStart() {
-        assertThatThrownBy(() -> new KnownRoles(new NodeRoles(Set.of("api", "fanotu"))))
+        assertThatThrownBy(() -> new KnownRoles(new Roles(new NodeRoles(Set.of("api", "fanotu")))))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("[fanotu]");
     }
 }

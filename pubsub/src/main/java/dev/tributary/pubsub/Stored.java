@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * A stored item, source or group as pubsub hands it out: its id, its version (the time of its
+ * A stored item, source, group or account as pubsub hands it out: its id, its version (the time of its
  * last write, microsecond precision) and its body.
  */
 public record Stored<T>(long id, Instant updated, T body) {

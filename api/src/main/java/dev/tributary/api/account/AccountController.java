@@ -4,6 +4,7 @@ import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Ids;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.tributary.pubsub.UsernameTakenException;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Email;
 import jakarta.validation.constraints.NotNull;

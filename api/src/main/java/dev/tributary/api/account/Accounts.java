@@ -1,10 +1,9 @@
 package dev.tributary.api.account;
 
-import dev.tributary.storage.DuplicateIndexKeyException;
-import dev.tributary.storage.Entity;
-import dev.tributary.storage.EntityStore;
-import dev.tributary.storage.IndexKey;
-import dev.tributary.storage.IndexReader;
+import dev.tributary.pubsub.Account;
+import dev.tributary.pubsub.People;
+import dev.tributary.pubsub.Stored;
+import dev.tributary.pubsub.UsernameTakenException;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
@@ -23,14 +22,12 @@ public class Accounts {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private final EntityStore store;
-    private final IndexReader indexes;
+    private final People people;
     private final PasswordEncoder passwords;
     private final Clock clock;
 
-    Accounts(EntityStore store, IndexReader indexes, PasswordEncoder passwords) {
-        this.store = store;
-        this.indexes = indexes;
+    Accounts(People people, PasswordEncoder passwords) {
+        this.people = people;
         this.passwords = passwords;
         this.clock = Clock.systemUTC();
     }
@@ -42,30 +39,23 @@ public class Accounts {
     public StoredAccount register(String username, String password, @Nullable String email) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
         Account account = new Account(username, passwords.encode(password), email, newFeedToken(), now);
-        try {
-            return stored(store.insert(AccountKinds.ACCOUNT, account));
-        } catch (DuplicateIndexKeyException e) {
-            if (e.index().equals(AccountKinds.USERNAMES.name())) {
-                throw new UsernameTakenException(username);
-            }
-            throw e;
-        }
+        return stored(people.add(account));
     }
 
     public Optional<StoredAccount> find(long id) {
-        return store.find(AccountKinds.ACCOUNT, id).map(Accounts::stored);
+        return people.find(id).map(Accounts::stored);
     }
 
     /** The accounts with these ids, in the order asked, skipping missing ones. */
     public List<StoredAccount> getAll(Collection<Long> ids) {
-        return store.getAll(AccountKinds.ACCOUNT, ids).stream().map(Accounts::stored).toList();
+        return people.getAll(ids).stream().map(Accounts::stored).toList();
     }
 
     public Optional<StoredAccount> findByUsername(String username) {
         if (!Usernames.valid(username)) {
             return Optional.empty();
         }
-        return indexes.lookupUnique(AccountKinds.USERNAMES, IndexKey.of(username)).map(Accounts::stored);
+        return people.findByUsername(username).map(Accounts::stored);
     }
 
     /** The account whose private feed url carries {@code token}. */
@@ -73,8 +63,7 @@ public class Accounts {
         if (token == null || token.isEmpty() || token.length() > 100) {
             return Optional.empty();
         }
-        return indexes.lookupUnique(AccountKinds.FEED_TOKENS, IndexKey.of(token)).map(Accounts::stored)
-                .filter(account -> account.body().feedToken().equals(token));
+        return people.findByFeedToken(token).map(Accounts::stored);
     }
 
     /** Whether {@code password} is the account's; constant-time in the hash comparison. */
@@ -84,18 +73,16 @@ public class Accounts {
 
     /** Sets a new password; the caller has checked the old one and the new one's form. */
     public StoredAccount changePassword(long id, String password) {
-        Account account = store.get(AccountKinds.ACCOUNT, id).body();
-        return stored(store.put(AccountKinds.ACCOUNT, id, account.withPasswordHash(passwords.encode(password))));
+        return stored(people.changePasswordHash(id, passwords.encode(password)));
     }
 
     /** Gives the account a new feed token: the old private feed url stops working at once. */
     public StoredAccount rotateFeedToken(long id) {
-        Account account = store.get(AccountKinds.ACCOUNT, id).body();
-        return stored(store.put(AccountKinds.ACCOUNT, id, account.withFeedToken(newFeedToken())));
+        return stored(people.changeFeedToken(id, newFeedToken()));
     }
 
-    private static StoredAccount stored(Entity<Account> entity) {
-        return new StoredAccount(entity.id(), entity.body());
+    private static StoredAccount stored(Stored<Account> account) {
+        return new StoredAccount(account.id(), account.body());
     }
 
     private static String newFeedToken() {

@@ -1,8 +1,8 @@
 package dev.tributary.api.export;
 
 import dev.tributary.api.account.StoredAccount;
-import dev.tributary.api.account.Account;
 import dev.tributary.api.account.Accounts;
+import dev.tributary.pubsub.Account;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.Item;
 import dev.tributary.pubsub.Items;

@@ -1,7 +1,6 @@
 package dev.tributary.api.group;
 
 import dev.tributary.api.account.StoredAccount;
-import dev.tributary.api.account.Account;
 import dev.tributary.api.account.Accounts;
 import dev.tributary.api.item.ItemView;
 import dev.tributary.api.item.ItemViews;
@@ -12,6 +11,7 @@ import dev.tributary.api.source.SourcePages;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Ids;
 import dev.tributary.api.web.Paging;
+import dev.tributary.pubsub.Account;
 import dev.tributary.pubsub.Group;
 import dev.tributary.pubsub.GroupClosedException;
 import dev.tributary.pubsub.GroupInvitations;

@@ -2,7 +2,7 @@ package dev.tributary.api.oauth;
 
 import dev.tributary.api.retention.RetentionJob;
 import dev.tributary.api.retention.RetentionSettings;
-import dev.tributary.storage.Transactions;
+import dev.tributary.pubsub.Writes;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
@@ -39,11 +39,11 @@ class UnusedApps implements RetentionJob {
             LIMIT :batch""";
 
     private final JdbcClient jdbc;
-    private final Transactions tx;
+    private final Writes tx;
     private final RetentionSettings settings;
     private final Clock clock;
 
-    UnusedApps(JdbcClient jdbc, Transactions tx, RetentionSettings settings, ObjectProvider<Clock> clock) {
+    UnusedApps(JdbcClient jdbc, Writes tx, RetentionSettings settings, ObjectProvider<Clock> clock) {
         this.jdbc = jdbc;
         this.tx = tx;
         this.settings = settings;

@@ -1,11 +1,11 @@
 package dev.tributary.api.post;
 
-import dev.tributary.api.account.Account;
 import dev.tributary.api.account.Accounts;
 import dev.tributary.api.account.StoredAccount;
 import dev.tributary.api.ratelimit.ActionRates;
 import dev.tributary.api.subscription.OwnSource;
 import dev.tributary.api.web.ApiProblem;
+import dev.tributary.pubsub.Account;
 import dev.tributary.pubsub.Groups;
 import dev.tributary.pubsub.Item;
 import dev.tributary.pubsub.Items;

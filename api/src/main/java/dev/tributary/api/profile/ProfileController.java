@@ -1,7 +1,6 @@
 package dev.tributary.api.profile;
 
 import dev.tributary.api.account.StoredAccount;
-import dev.tributary.api.account.Account;
 import dev.tributary.api.account.Accounts;
 import dev.tributary.api.item.ItemView;
 import dev.tributary.api.web.Caller;
@@ -13,6 +12,7 @@ import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Ids;
 import dev.tributary.api.web.Paging;
 import dev.tributary.crawler.FeedResolver;
+import dev.tributary.pubsub.Account;
 import dev.tributary.pubsub.Source;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Stored;

@@ -1,13 +1,13 @@
 package dev.tributary.api.reaction;
 
 import dev.tributary.api.account.StoredAccount;
-import dev.tributary.api.account.Account;
 import dev.tributary.api.account.Accounts;
 import dev.tributary.api.web.Caller;
 import dev.tributary.api.item.ItemAccess;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Ids;
 import dev.tributary.api.web.Paging;
+import dev.tributary.pubsub.Account;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Size;

@@ -2,7 +2,8 @@ package dev.tributary.api.reaction;
 
 import dev.tributary.api.ratelimit.ActionRates;
 import dev.tributary.api.web.Paging;
-import dev.tributary.storage.IdGenerator;
+import dev.tributary.pubsub.NewIds;
+import dev.tributary.pubsub.Writes;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -11,7 +12,6 @@ import java.util.List;
 import java.util.Optional;
 import org.springframework.jdbc.core.RowMapper;
 import dev.tributary.api.item.ReactionCounts;
-import dev.tributary.storage.Transactions;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -27,12 +27,12 @@ class Comments {
 
     private final JdbcClient jdbc;
     private final ReactionCounts counts;
-    private final IdGenerator ids;
-    private final Transactions tx;
+    private final NewIds ids;
+    private final Writes tx;
     private final ActionRates rates;
     private final Clock clock = Clock.systemUTC();
 
-    Comments(JdbcClient jdbc, ReactionCounts counts, IdGenerator ids, Transactions tx, ActionRates rates) {
+    Comments(JdbcClient jdbc, ReactionCounts counts, NewIds ids, Writes tx, ActionRates rates) {
         this.rates = rates;
         this.jdbc = jdbc;
         this.counts = counts;

@@ -1,7 +1,7 @@
 package dev.tributary.api.reaction;
 
 import dev.tributary.api.item.ReactionCounts;
-import dev.tributary.storage.Transactions;
+import dev.tributary.pubsub.Writes;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -18,9 +18,9 @@ class Likes {
 
     private final JdbcClient jdbc;
     private final ReactionCounts counts;
-    private final Transactions tx;
+    private final Writes tx;
 
-    Likes(JdbcClient jdbc, ReactionCounts counts, Transactions tx) {
+    Likes(JdbcClient jdbc, ReactionCounts counts, Writes tx) {
         this.jdbc = jdbc;
         this.counts = counts;
         this.tx = tx;

@@ -4,7 +4,7 @@ import dev.tributary.api.retention.RetentionJob;
 import dev.tributary.api.retention.RetentionSettings;
 import dev.tributary.pubsub.Items;
 import dev.tributary.pubsub.Stored;
-import dev.tributary.storage.Transactions;
+import dev.tributary.pubsub.Writes;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -23,11 +23,11 @@ import org.springframework.stereotype.Component;
 class OrphanedReactions implements RetentionJob {
 
     private final JdbcClient jdbc;
-    private final Transactions tx;
+    private final Writes tx;
     private final Items items;
     private final RetentionSettings settings;
 
-    OrphanedReactions(JdbcClient jdbc, Transactions tx, Items items, RetentionSettings settings) {
+    OrphanedReactions(JdbcClient jdbc, Writes tx, Items items, RetentionSettings settings) {
         this.jdbc = jdbc;
         this.tx = tx;
         this.items = items;

@@ -1,7 +1,7 @@
 package dev.tributary.api.retention;
 
 import dev.tributary.pubsub.FanoutSettings;
-import dev.tributary.storage.NodeRoles;
+import dev.tributary.pubsub.Roles;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -33,7 +33,7 @@ class RetentionJobs implements SmartLifecycle {
     private final boolean enabled;
     private ScheduledExecutorService scheduler;
 
-    RetentionJobs(List<RetentionJob> jobs, RetentionSettings settings, NodeRoles roles, ObjectProvider<MeterRegistry> registries) {
+    RetentionJobs(List<RetentionJob> jobs, RetentionSettings settings, Roles roles, ObjectProvider<MeterRegistry> registries) {
         this.jobs = List.copyOf(jobs);
         this.registry = registries.getIfAvailable(SimpleMeterRegistry::new);
         this.enabled = settings.enabled() && roles.runs(FanoutSettings.ROLE);

@@ -1,8 +1,8 @@
 package dev.tributary.api.security;
 
 import dev.tributary.api.account.StoredAccount;
-import dev.tributary.api.account.Account;
 import dev.tributary.api.account.Accounts;
+import dev.tributary.pubsub.Account;
 import java.time.Duration;
 import java.util.Optional;
 import org.springframework.stereotype.Service;

@@ -1,7 +1,7 @@
 package dev.tributary.api.security;
 
 import dev.tributary.api.account.StoredAccount;
-import dev.tributary.api.account.Account;
+import dev.tributary.pubsub.Account;
 import java.time.Duration;
 import java.util.List;
 import org.springframework.security.authentication.AuthenticationProvider;

@@ -1,7 +1,6 @@
 package dev.tributary.api.subscription;
 
 import dev.tributary.api.account.StoredAccount;
-import dev.tributary.api.account.Account;
 import dev.tributary.api.account.Accounts;
 import dev.tributary.api.folder.FolderView;
 import dev.tributary.api.web.Caller;
@@ -10,6 +9,7 @@ import dev.tributary.api.source.SourceViews;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Ids;
 import dev.tributary.crawler.FeedResolver;
+import dev.tributary.pubsub.Account;
 import dev.tributary.pubsub.Folder;
 import dev.tributary.pubsub.FolderNotFoundException;
 import dev.tributary.pubsub.Folders;

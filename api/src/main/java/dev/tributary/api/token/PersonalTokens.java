@@ -4,11 +4,11 @@ import dev.tributary.api.security.Revocations;
 import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.Credential;
 import dev.tributary.api.web.Scope;
+import dev.tributary.pubsub.NewIds;
 import dev.tributary.pubsub.PersonQuotas;
 import dev.tributary.pubsub.Quota;
 import dev.tributary.pubsub.QuotaExceededException;
-import dev.tributary.storage.IdGenerator;
-import dev.tributary.storage.Transactions;
+import dev.tributary.pubsub.Writes;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -49,12 +49,12 @@ public class PersonalTokens {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final JdbcClient jdbc;
-    private final IdGenerator ids;
+    private final NewIds ids;
     private final Clock clock;
-    private final Transactions tx;
+    private final Writes tx;
     private final PersonQuotas quotas;
 
-    PersonalTokens(JdbcClient jdbc, IdGenerator ids, Transactions tx, PersonQuotas quotas) {
+    PersonalTokens(JdbcClient jdbc, NewIds ids, Writes tx, PersonQuotas quotas) {
         this.jdbc = jdbc;
         this.ids = ids;
         this.tx = tx;

@@ -1,13 +1,13 @@
 package dev.tributary.api.token;
 
 import dev.tributary.api.account.StoredAccount;
-import dev.tributary.api.account.Account;
 import dev.tributary.api.web.Caller;
 import dev.tributary.api.security.LoginRefusedException;
 import dev.tributary.api.security.PasswordLogin;
 import dev.tributary.api.web.Scope;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Ids;
+import dev.tributary.pubsub.Account;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;

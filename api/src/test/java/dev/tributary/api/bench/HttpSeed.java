@@ -1,7 +1,7 @@
 package dev.tributary.api.bench;
 
+import dev.tributary.pubsub.Account;
 import dev.tributary.storage.Entity;
-import dev.tributary.api.account.Account;
 import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.HomeFeed;

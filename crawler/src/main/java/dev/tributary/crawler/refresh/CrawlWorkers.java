@@ -3,7 +3,7 @@ package dev.tributary.crawler.refresh;
 import dev.tributary.crawler.CrawlerSettings;
 import dev.tributary.crawler.schedule.CrawlState;
 import dev.tributary.crawler.schedule.CrawlStates;
-import dev.tributary.storage.NodeRoles;
+import dev.tributary.pubsub.Roles;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
@@ -41,7 +41,7 @@ public class CrawlWorkers implements SmartLifecycle {
 
     private final CrawlMetrics metrics;
 
-    CrawlWorkers(CrawlStates states, FeedRefresher refresher, CrawlerSettings settings, NodeRoles roles,
+    CrawlWorkers(CrawlStates states, FeedRefresher refresher, CrawlerSettings settings, Roles roles,
             CrawlMetrics metrics) {
         this.states = states;
         this.metrics = metrics;

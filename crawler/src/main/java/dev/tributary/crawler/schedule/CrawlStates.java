@@ -4,7 +4,7 @@ import dev.tributary.crawler.CrawlerSettings;
 import dev.tributary.pubsub.Feature;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Switches;
-import dev.tributary.storage.Transactions;
+import dev.tributary.pubsub.Writes;
 import java.net.URI;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -57,14 +57,14 @@ public class CrawlStates {
             """;
 
     private final JdbcClient jdbc;
-    private final Transactions tx;
+    private final Writes tx;
     private final Sources sources;
     private final Duration retireAfter;
     private final double newShare;
 
     private final Switches switches;
 
-    CrawlStates(JdbcClient jdbc, Transactions tx, Sources sources, CrawlerSettings settings, Switches switches) {
+    CrawlStates(JdbcClient jdbc, Writes tx, Sources sources, CrawlerSettings settings, Switches switches) {
         this.jdbc = jdbc;
         this.switches = switches;
         this.tx = tx;

@@ -1,4 +1,4 @@
-package dev.tributary.api.account;
+package dev.tributary.pubsub;
 
 import dev.tributary.storage.EntityKind;
 import dev.tributary.storage.IndexColumn;
@@ -10,12 +10,15 @@ import org.springframework.context.annotation.Configuration;
 
 /** The {@code user} entity kind and its indexes (tables in {@code V2026_11_21_04__accounts.sql}). */
 @Configuration(proxyBeanMethods = false)
-class AccountKinds {
+class PeopleKinds {
+
+    /** {@code account_usernames.username} is VARCHAR(30); the api's rule for usernames keeps within it. */
+    static final int MAX_USERNAME_LENGTH = 30;
 
     static final EntityKind<Account> ACCOUNT = new EntityKind<>("user", Account.class);
 
     static final IndexDefinition<Account> USERNAMES = IndexDefinition.unique("account_usernames", "account_usernames",
-            ACCOUNT, List.of(IndexColumn.varchar("username", Usernames.MAX_LENGTH)),
+            ACCOUNT, List.of(IndexColumn.varchar("username", MAX_USERNAME_LENGTH)),
             account -> List.of(IndexKey.of(account.username())));
 
     static final IndexDefinition<Account> FEED_TOKENS = IndexDefinition.unique("account_feed_tokens",

@@ -1,4 +1,4 @@
-package dev.tributary.api.account;
+package dev.tributary.pubsub;
 
 /** Registration asked for a username someone already has. */
 public class UsernameTakenException extends RuntimeException {

@@ -1,4 +1,4 @@
-package dev.tributary.api.account;
+package dev.tributary.pubsub;
 
 import java.time.Instant;
 import java.util.Objects;
@@ -7,6 +7,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * A person's account (the body of a {@code user} entity; its id is the person's id everywhere).
  * {@code feedToken} is the secret in the private feed url, shown to its owner, looked up by hash.
+ * {@code passwordHash} is stored as given: hashing and checking passwords is the api's business.
  */
 public record Account(String username, String passwordHash, @Nullable String email, String feedToken, Instant createdAt) {
 
