@@ -40,9 +40,12 @@ public class Items {
 
     /**
      * Whether the item is live, its row locked until the caller's transaction ends: a writer that
-     * keeps an item (a star) must not slip between a purge's look at it and its tombstone.
+     * keeps an item (a star, a comment) must not slip between a purge's look at it and its
+     * tombstone ({@link Publisher#purge}).
+     *
+     * @throws IllegalStateException outside a transaction
      */
-    boolean lockLive(long itemId) {
+    public boolean holdLive(long itemId) {
         return store.getAllForUpdate(PubsubKinds.ITEM, List.of(itemId)).stream().anyMatch(item -> !item.body().deleted());
     }
 

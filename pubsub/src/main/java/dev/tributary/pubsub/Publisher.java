@@ -16,10 +16,13 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Service;
 
@@ -187,9 +190,11 @@ public class Publisher {
      * (at most {@link #MAX_ITEMS_PER_PUBLISH}) that nobody starred is tombstoned as by
      * {@link #tombstone}, so its content goes, its guid stays (the feed's old entries are not new
      * when someone follows it again) and its inbox rows are retracted with their unread counts.
-     * The ids purged.
+     * {@code keptByCaller} names, among the locked items, more that must stay (the caller's own
+     * reasons); it runs under the items' locks, so a writer that holds an item first
+     * ({@link Items#holdLive}) is seen. The ids purged.
      */
-    public List<Long> purge(Collection<Long> itemIds) {
+    public List<Long> purge(Collection<Long> itemIds, Function<List<Long>, Set<Long>> keptByCaller) {
         if (itemIds.size() > MAX_ITEMS_PER_PUBLISH) {
             throw new IllegalArgumentException("at most " + MAX_ITEMS_PER_PUBLISH + " items per purge, not " + itemIds.size());
         }
@@ -198,7 +203,9 @@ public class Publisher {
         }
         return tx.write("purge " + itemIds.size() + " items", status -> {
             List<Entity<Item>> locked = store.getAllForUpdate(PubsubKinds.ITEM, List.copyOf(itemIds));
-            java.util.Set<Long> kept = starred.byAnyone(locked.stream().map(Entity::id).toList());
+            List<Long> lockedIds = locked.stream().map(Entity::id).toList();
+            Set<Long> kept = new HashSet<>(starred.byAnyone(lockedIds));
+            kept.addAll(keptByCaller.apply(lockedIds));
             List<Long> purged = new ArrayList<>();
             Instant now = now();
             for (Entity<Item> item : locked) {

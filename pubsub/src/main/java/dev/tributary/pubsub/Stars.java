@@ -73,7 +73,7 @@ public class Stars {
         }
         return tx.write("star " + itemId, () -> {
             // A purge keeps starred items: it locks the item before it looks for stars.
-            if (!items.lockLive(itemId)) {
+            if (!items.holdLive(itemId)) {
                 throw new ItemNotFoundException(itemId);
             }
             int inserted = jdbc.sql("INSERT IGNORE INTO stars (user_id, item_id, star_id, starred_at) VALUES (?, ?, ?, ?)")

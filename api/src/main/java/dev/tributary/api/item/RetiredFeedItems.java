@@ -10,7 +10,9 @@ import dev.tributary.pubsub.Stored;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.LongConsumer;
+import java.util.stream.Collectors;
 import org.springframework.stereotype.Component;
 
 /**
@@ -67,6 +69,12 @@ class RetiredFeedItems implements RetentionJob {
         return total;
     }
 
+    /** Read under the purge's item locks: a comment that holds its item first is counted here. */
+    private Set<Long> commented(List<Long> itemIds) {
+        Map<Long, ReactionCount> counts = reactions.of(itemIds);
+        return itemIds.stream().filter(id -> counts.get(id) != null && counts.get(id).comments() > 0).collect(Collectors.toSet());
+    }
+
     private long purge(long feed, LongConsumer removed) {
         int batch = Math.min(settings.batchSize(), Math.min(Items.MAX_PAGE, Publisher.MAX_ITEMS_PER_PUBLISH));
         long total = 0;
@@ -78,10 +86,7 @@ class RetiredFeedItems implements RetentionJob {
                 return total;
             }
             maxId = page.getLast().id();
-            Map<Long, ReactionCount> counts = reactions.of(page.stream().map(Stored::id).toList());
-            List<Long> uncommented = page.stream().map(Stored::id)
-                    .filter(id -> counts.get(id) == null || counts.get(id).comments() == 0).toList();
-            int purged = publisher.purge(uncommented).size();
+            int purged = publisher.purge(page.stream().map(Stored::id).toList(), this::commented).size();
             removed.accept(purged);
             total += purged;
         }

@@ -1,7 +1,10 @@
 package dev.tributary.api.reaction;
 
+import dev.tributary.api.item.ReactionCounts;
 import dev.tributary.api.ratelimit.ActionRates;
 import dev.tributary.api.web.Paging;
+import dev.tributary.pubsub.ItemNotFoundException;
+import dev.tributary.pubsub.Items;
 import dev.tributary.pubsub.NewIds;
 import dev.tributary.pubsub.Writes;
 import java.time.Clock;
@@ -11,7 +14,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import org.springframework.jdbc.core.RowMapper;
-import dev.tributary.api.item.ReactionCounts;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -30,10 +32,12 @@ class Comments {
     private final NewIds ids;
     private final Writes tx;
     private final ActionRates rates;
+    private final Items items;
     private final Clock clock = Clock.systemUTC();
 
-    Comments(JdbcClient jdbc, ReactionCounts counts, NewIds ids, Writes tx, ActionRates rates) {
+    Comments(JdbcClient jdbc, ReactionCounts counts, NewIds ids, Writes tx, ActionRates rates, Items items) {
         this.rates = rates;
+        this.items = items;
         this.jdbc = jdbc;
         this.counts = counts;
         this.ids = ids;
@@ -70,6 +74,10 @@ class Comments {
         rates.take(userId, ActionRates.Action.COMMENT);
         Comment comment = new Comment(ids.next(), itemId, userId, text, clock.instant().truncatedTo(ChronoUnit.MICROS));
         tx.run("add a comment to " + itemId, () -> {
+            // A purge keeps commented items: it locks the item before it looks for comments.
+            if (!items.holdLive(itemId)) {
+                throw new ItemNotFoundException(itemId);
+            }
             jdbc.sql("INSERT INTO comments (item_id, id, user_id, text, created_at) VALUES (?, ?, ?, ?, ?)")
                     .params(comment.itemId(), comment.id(), comment.userId(), comment.text(), comment.createdAt())
                     .update();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.api.retention.RetentionJob;
 import dev.tributary.api.testing.ApiClient;
+import dev.tributary.api.testing.ApiResponse;
 import dev.tributary.api.testing.ApiTest;
 import dev.tributary.api.testing.TestUser;
 import dev.tributary.api.timeline.Deliveries;
@@ -16,11 +17,14 @@ import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Stars;
 import dev.tributary.pubsub.Subscriptions;
+import dev.tributary.pubsub.Writes;
 import dev.tributary.storage.testing.Await;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,6 +44,7 @@ class RetiredFeedItemsTest {
     @Autowired Items items;
     @Autowired HomeFeed home;
     @Autowired JdbcClient jdbc;
+    @Autowired Writes writes;
     @Autowired List<RetentionJob> jobs;
     private ApiClient api;
     private Deliveries deliveries;
@@ -130,6 +135,32 @@ class RetiredFeedItemsTest {
         assertThat(items.ofSource(feed, null, null, Items.MAX_PAGE)).extracting(item -> item.id()).containsExactlyInAnyOrderElementsOf(ids);
         assertThat(jdbc.sql("SELECT status FROM crawl_state WHERE source_id = ?").param(feed).query(String.class).single())
                 .as("woken: crawled again").isEqualTo("ok");
+    }
+
+    @Test
+    void aCommentRacingThePurgeOfItsItemWaitsForItAndIsRefused() {
+        long feed = deliveries.feed();
+        long item = deliveries.publish(feed, entry(MediaType.TEXT)).getFirst();
+        TestUser commenter = api.newUser("racer");
+        CompletableFuture<ApiResponse> comment = new CompletableFuture<>();
+
+        writes.run("a purge held open after its tombstone", () -> {
+            assertThat(publisher.purge(List.of(item), ids -> Set.of())).containsExactly(item);
+            // The comment's access check still sees the item: the tombstone is not committed.
+            Thread.ofVirtual().start(() -> {
+                try {
+                    comment.complete(api.post("/api/v1/items/" + item + "/comments", commenter.token(), Map.of("text", "late")));
+                } catch (Throwable e) {
+                    comment.completeExceptionally(e);
+                }
+            });
+            Await.until("the comment waits on the item's lock, or is done", () -> comment.isDone() || jdbc.sql(
+                    "SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'").query(Long.class).single() > 0);
+        });
+
+        assertThat(comment.join().status()).as(comment.join().toString()).isEqualTo(404);
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM comments WHERE item_id = ?").param(item).query(Long.class).single())
+                .as("no comment on a purged item").isZero();
     }
 
     /** Makes the feed's crawl state retired, idle these many days (retire-after is 30). */
