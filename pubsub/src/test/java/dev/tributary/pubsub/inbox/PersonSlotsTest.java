@@ -46,19 +46,30 @@ class PersonSlotsTest {
     }
 
     @Test
-    void theBucketsSlotsSpreadOverTheThreeMastersOfTheTestKit() {
+    void eachBucketHashesIntoItsOwnSixteenthSoThreeEvenMastersHoldSixFiveAndFive() {
         int[] perMaster = new int[3];
+        Set<String> tags = new HashSet<>();
         for (int bucket = 0; bucket < PersonSlots.BUCKETS; bucket++) {
-            int slot = SlotHash.getSlot("{p" + bucket + "}");
+            long person = personIn(bucket);
+            String tag = PersonSlots.tag(person);
+            tags.add(tag);
+            int slot = SlotHash.getSlot(tag.substring(1, tag.length() - 1));
+            assertThat(slot / (SlotHash.SLOT_COUNT / PersonSlots.BUCKETS)).as("bucket %d's slot", bucket).isEqualTo(bucket);
+            assertThat(SlotHash.getSlot(UnreadCounters.key(person))).isEqualTo(slot);
             perMaster[slot * 3 / SlotHash.SLOT_COUNT]++;
         }
-        assertThat(java.util.Arrays.stream(perMaster).boxed().toList()).allSatisfy(n -> assertThat(n).isGreaterThanOrEqualTo(3));
+        assertThat(tags).hasSize(PersonSlots.BUCKETS);
+        assertThat(java.util.Arrays.stream(perMaster).sorted().boxed().toList()).containsExactly(5, 5, 6);
+    }
+
+    private static long personIn(int bucket) {
+        return LongStream.iterate(1, id -> id + 1).filter(id -> PersonSlots.bucket(id) == bucket).findFirst().orElseThrow();
     }
 
     @Test
     void aPersonsCounterAndStampShareTheirSlot() {
         long person = 123_456_789L;
         assertThat(UnreadCounters.key(person)).isEqualTo("tributary:unread:" + PersonSlots.tag(person) + ":" + person)
-                .contains("{p" + PersonSlots.bucket(person) + "}");
+                .contains("{p" + PersonSlots.bucket(person) + ".");
     }
 }
