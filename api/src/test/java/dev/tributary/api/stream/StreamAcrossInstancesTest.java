@@ -17,6 +17,8 @@ import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Subscriptions;
 import dev.tributary.storage.testing.Await;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -27,6 +29,9 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.data.redis.connection.ClusterCommandExecutor.ClusterCommandCallback;
+import org.springframework.data.redis.connection.lettuce.LettuceClusterConnection;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.DefaultRedisScript;
 import tools.jackson.databind.JsonNode;
@@ -239,9 +244,22 @@ class StreamAcrossInstancesTest {
         throw new AssertionError("no token named " + name);
     }
 
-    /** How many Redis connections listen to the person's channel (both instances share the one Redis). */
+    /**
+     * How many Redis connections listen to the person's channel (both instances share the one
+     * Redis). PUBSUB NUMSUB counts the asked node's subscribers only: on a cluster, every node's.
+     */
     private long subscribers(TestUser user) {
-        Long count = redis.execute(NUMSUB, List.of(InboxEvent.channel(user.numericId())));
-        return count == null ? 0 : count;
+        String channel = InboxEvent.channel(user.numericId());
+        if (redis.getConnectionFactory() instanceof LettuceConnectionFactory factory && factory.isClusterAware()) {
+            byte[] raw = channel.getBytes(StandardCharsets.UTF_8);
+            try (LettuceClusterConnection cluster = (LettuceClusterConnection) factory.getClusterConnection()) {
+                return cluster.getClusterCommandExecutor()
+                        .executeCommandOnAllNodes((ClusterCommandCallback<RedisClusterCommands<byte[], byte[]>, Long>) node ->
+                                node.pubsubNumsub(raw).values().stream().mapToLong(Long::longValue).sum())
+                        .resultsAsList().stream().mapToLong(Long::longValue).sum();
+            }
+        }
+        Long single = redis.execute(NUMSUB, List.of(channel));
+        return single == null ? 0 : single;
     }
 }

@@ -93,8 +93,9 @@ class PageStamps {
         return redis.opsForValue().get(EPOCH);
     }
 
+    /** Tagged like the person's counters ({@link PersonSlots}): one slot per bucket of people. */
     private static String personKey(long userId) {
-        return "tributary:tl:{" + userId + "}";
+        return "tributary:tl:" + PersonSlots.tag(userId) + ":" + userId;
     }
 
     private static String itemKey(long itemId) {

@@ -130,8 +130,9 @@ class UnreadCounters {
         this.ttlSeconds = settings.counterTtl().toSeconds();
     }
 
+    /** The person's hash; tagged with their bucket so one call can move a whole batch per slot (see {@link PersonSlots}). */
     static String key(long userId) {
-        return "tributary:unread:{" + userId + "}";
+        return "tributary:unread:" + PersonSlots.tag(userId) + ":" + userId;
     }
 
     /**
@@ -195,14 +196,12 @@ class UnreadCounters {
     }
 
     /**
-     * Splits people into script calls: up to a thousand per call on a single Redis; one per call
-     * on Redis Cluster, where a script may only touch the keys of one slot.
+     * Splits people into script calls: up to a thousand per call on a single Redis; on Redis
+     * Cluster, where a script may only touch the keys of one slot, one call per bucket of people
+     * ({@link PersonSlots}), so a batch of a thousand is at most sixteen calls.
      */
     private void forEachCall(List<Long> users, java.util.function.Consumer<List<Long>> call) {
-        int size = cluster ? 1 : PEOPLE_PER_CALL;
-        for (int start = 0; start < users.size(); start += size) {
-            call.accept(users.subList(start, Math.min(users.size(), start + size)));
-        }
+        PersonSlots.calls(users, cluster, PEOPLE_PER_CALL).forEach(call);
     }
 
     /** The person's counts: from Redis when built, else rebuilt from the inbox (exactly). */

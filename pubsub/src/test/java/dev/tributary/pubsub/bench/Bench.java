@@ -37,7 +37,8 @@ public final class Bench {
      * back-filled (they are, asynchronously, at start-up). The benchmark's {@code settings} win
      * over the defaults here, and settings given on the command line ({@code --tributary.fanout.workers=4},
      * any option with a dot) win over both. They go in as command-line arguments so that they also
-     * win over the tests' {@code config/application.yaml} on the class path.
+     * win over the tests' {@code config/application.yaml} on the class path. {@code --redis=cluster}
+     * runs them on the embedded Redis Cluster of three masters instead of a single Redis.
      */
     static ConfigurableApplicationContext start(Args args, String... settings) {
         return start(PubsubTestApplication.class, args, settings);
@@ -50,6 +51,8 @@ public final class Bench {
                 "tributary.embedded.ephemeral=true", "tributary.storage.cleaner.enabled=false",
                 "spring.datasource.hikari.transaction-isolation=TRANSACTION_READ_COMMITTED", "spring.main.banner-mode=off",
                 "logging.level.root=warn", "logging.level.dev.tributary=warn", "logging.level.ch.vorburger=warn"));
+        // --redis=cluster: the embedded three-master Redis Cluster instead of one Redis.
+        all.add("tributary.embedded.redis=" + args.text("redis", "single"));
         all.addAll(List.of(settings));
         all.addAll(args.settings());
         for (String setting : all) {

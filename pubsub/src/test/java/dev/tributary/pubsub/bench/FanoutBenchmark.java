@@ -11,6 +11,7 @@ import dev.tributary.pubsub.Unread;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.bench.Bench.Args;
 import dev.tributary.pubsub.bench.Bench.Series;
+import dev.tributary.pubsub.inbox.InboxParts;
 import dev.tributary.storage.IdGenerator;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -61,8 +62,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * <p>Options: {@code --rounds=3}, {@code --scale=1} (shrinks a)'s subscribers and b)'s items; b
  * keeps 1,000 subscribers, one full batch), {@code --baseline-threads} (default: the number of
  * fan-out workers), {@code --limit-seconds=150} per step, {@code --read-threads=2},
- * {@code --read-seconds=5}, {@code --read-rounds} (default: rounds); any option with a dot is a
- * Spring setting, e.g. {@code --tributary.fanout.workers=4}.
+ * {@code --read-seconds=5}, {@code --read-rounds} (default: rounds), {@code --redis=cluster} (the
+ * embedded Redis Cluster of three masters instead of one Redis: benchmark e); any option with a dot
+ * is a Spring setting, e.g. {@code --tributary.fanout.workers=4}.
  */
 public final class FanoutBenchmark {
 
@@ -112,6 +114,7 @@ public final class FanoutBenchmark {
     private final Duration limit;
     private final Duration readTime;
     private final int readRounds;
+    private final String redisKind;
 
     FanoutBenchmark(ConfigurableApplicationContext context, Args args) {
         this.sources = context.getBean(Sources.class);
@@ -130,6 +133,7 @@ public final class FanoutBenchmark {
         this.limit = args.seconds("limit-seconds", 150);
         this.readTime = args.seconds("read-seconds", 5);
         this.readRounds = args.integer("read-rounds", rounds);
+        this.redisKind = args.text("redis", "single");
     }
 
     public static void main(String[] args) {
@@ -149,6 +153,7 @@ public final class FanoutBenchmark {
         subscribe(deep);
         System.out.println(Bench.format("fanout benchmark: %s (%,d rows); %s (%,d rows, publish calls of <= %d)",
                 wide.name(), wide.rows(), deep.name(), deep.rows(), Publisher.MAX_ITEMS_PER_PUBLISH));
+        System.out.println("  Redis: " + (redisKind.equals("cluster") ? "embedded Redis Cluster, 3 masters" : "one embedded Redis"));
         System.out.println(Bench.format("  fan-out: %d workers, batches of %d, claims of %d; baseline: plain JDBC INSERT IGNORE "
                 + "of %d rows per statement, autocommit, on %d thread(s) (and 1 thread for a, for reference)",
                 fanout.workers(), fanout.batchSize(), fanout.claimSize(), fanout.batchSize(), baselineThreads));
@@ -455,13 +460,15 @@ public final class FanoutBenchmark {
         return status;
     }
 
-    /** Redis commandstats: calls and microseconds per command. */
+    /** Redis commandstats: calls and microseconds per command (summed over a cluster's nodes). */
     private Map<String, long[]> redisStats() {
         Properties info = redis.execute((RedisCallback<Properties>) connection -> connection.serverCommands().info("commandstats"));
         Map<String, long[]> stats = new HashMap<>();
         if (info != null) {
             info.forEach((key, value) -> {
                 String name = String.valueOf(key);
+                // A cluster's INFO names each node's entries "host:port.cmdstat_…".
+                name = name.contains("cmdstat_") ? name.substring(name.indexOf("cmdstat_")) : name;
                 if (name.startsWith("cmdstat_")) {
                     long calls = 0;
                     long usec = 0;
@@ -472,7 +479,9 @@ public final class FanoutBenchmark {
                             usec = Long.parseLong(part.substring(5));
                         }
                     }
-                    stats.put(name.substring(8), new long[] {calls, usec});
+                    long[] sum = stats.computeIfAbsent(name.substring(8), n -> new long[2]);
+                    sum[0] += calls;
+                    sum[1] += usec;
                 }
             });
         }
@@ -575,8 +584,7 @@ public final class FanoutBenchmark {
         }
     }
 
-    /** The key of a person's unread counters, as {@code UnreadCounters.key} spells it. */
     private static byte[] counterKey(long user) {
-        return ("tributary:unread:{" + user + "}").getBytes(StandardCharsets.UTF_8);
+        return InboxParts.counterKey(user).getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -24,9 +24,9 @@ class InboxEventTest {
     }
 
     @Test
-    void channelsCarryThePersonAsRedisClusterHashTag() {
+    void channelsArePerPersonAndCountersCarryThePersonsBucketAsHashTag() {
         assertThat(InboxEvent.channel(12)).isEqualTo("tributary:inbox:{12}");
-        assertThat(UnreadCounters.key(12)).isEqualTo("tributary:unread:{12}");
+        assertThat(UnreadCounters.key(12)).isEqualTo("tributary:unread:" + PersonSlots.tag(12) + ":12");
     }
 
     @Test

@@ -6,7 +6,8 @@ import org.apache.commons.logging.Log;
 import org.springframework.boot.SpringApplication;
 
 /**
- * The JVM's embedded MariaDB and Redis, shared by every Spring context in the JVM.
+ * The JVM's embedded MariaDB and Redis (a single server, a three-master cluster, or both), shared
+ * by every Spring context in the JVM.
  *
  * <p>The one static holder in Tributary, on purpose: these are operating-system processes, one
  * pair per JVM, and cached test contexts must share them rather than each start their own.
@@ -19,7 +20,9 @@ public final class EmbeddedServers {
     private static int users;
 
     private final EmbeddedMariaDb mariaDb;
-    private final EmbeddedRedis redis;
+    // Guarded by LOCK: a context that asks for the other kind of Redis starts it later.
+    private EmbeddedRedis redis;
+    private EmbeddedRedisCluster cluster;
 
     private EmbeddedServers(EmbeddedMariaDb mariaDb, EmbeddedRedis redis) {
         this.mariaDb = mariaDb;
@@ -29,24 +32,37 @@ public final class EmbeddedServers {
     /** Starts the servers that are asked for unless this JVM already runs them, and counts one more user. */
     static EmbeddedServers acquire(EmbeddedSettings settings, boolean wantMariaDb, boolean wantRedis, Log log) {
         synchronized (LOCK) {
+            boolean single = wantRedis && settings.redis() == EmbeddedSettings.RedisKind.SINGLE;
+            boolean cluster = wantRedis && settings.redis() == EmbeddedSettings.RedisKind.CLUSTER;
             if (running == null) {
-                running = start(settings, wantMariaDb, wantRedis, log);
+                running = start(settings, wantMariaDb, single, log);
                 // For a context that is never closed: Spring runs this after closing the contexts it
                 // knows of, so the servers outlive every context that uses them.
                 SpringApplication.getShutdownHandlers().add(running::stopAtExit);
+            }
+            if (single && running.redis == null) {
+                running.redis = startRedis(log);
+            }
+            if (cluster && running.cluster == null) {
+                EmbeddedRedisCluster started = new EmbeddedRedisCluster();
+                started.start();
+                log.info("Embedded Redis Cluster (" + EmbeddedRedisCluster.MASTERS + " masters) at " + started.nodes());
+                running.cluster = started;
             }
             users++;
             return running;
         }
     }
 
+    private static EmbeddedRedis startRedis(Log log) {
+        EmbeddedRedis redis = new EmbeddedRedis();
+        redis.start();
+        log.info("Embedded Redis listening at " + redis.url());
+        return redis;
+    }
+
     private static EmbeddedServers start(EmbeddedSettings settings, boolean wantMariaDb, boolean wantRedis, Log log) {
-        EmbeddedRedis redis = null;
-        if (wantRedis) {
-            redis = new EmbeddedRedis();
-            redis.start();
-            log.info("Embedded Redis listening at " + redis.url());
-        }
+        EmbeddedRedis redis = wantRedis ? startRedis(log) : null;
         EmbeddedMariaDb mariaDb = null;
         if (wantMariaDb) {
             long started = System.nanoTime();
@@ -92,8 +108,14 @@ public final class EmbeddedServers {
                 mariaDb.stop();
             }
         } finally {
-            if (redis != null) {
-                redis.stop();
+            try {
+                if (redis != null) {
+                    redis.stop();
+                }
+            } finally {
+                if (cluster != null) {
+                    cluster.stop();
+                }
             }
         }
     }
@@ -103,6 +125,15 @@ public final class EmbeddedServers {
     }
 
     Optional<String> redisUrl() {
-        return Optional.ofNullable(redis).map(EmbeddedRedis::url);
+        synchronized (LOCK) {
+            return Optional.ofNullable(redis).map(EmbeddedRedis::url);
+        }
+    }
+
+    /** The cluster's masters as {@code spring.data.redis.cluster.nodes} spells them, if it runs. */
+    Optional<String> redisClusterNodes() {
+        synchronized (LOCK) {
+            return Optional.ofNullable(cluster).map(EmbeddedRedisCluster::nodes);
+        }
     }
 }

@@ -17,7 +17,8 @@ import org.springframework.util.StringUtils;
 
 /**
  * Starts the embedded MariaDB and Redis when no external ones are configured, before any bean
- * exists, and points {@code spring.datasource.*} and {@code spring.data.redis.url} at them.
+ * exists, and points {@code spring.datasource.*} and {@code spring.data.redis.url} (or, with
+ * {@code tributary.embedded.redis=cluster}, {@code spring.data.redis.cluster.nodes}) at them.
  * With {@code spring.datasource.url} set, it instead checks that database is reachable.
  */
 public class EmbeddedServersEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordered {
@@ -43,7 +44,10 @@ public class EmbeddedServersEnvironmentPostProcessor implements EnvironmentPostP
         }
         boolean wantMariaDb = !StringUtils.hasText(environment.getProperty("spring.datasource.url"));
         boolean wantRedis = !StringUtils.hasText(environment.getProperty("spring.data.redis.url"))
-                && !StringUtils.hasText(environment.getProperty("spring.data.redis.host"));
+                && !StringUtils.hasText(environment.getProperty("spring.data.redis.host"))
+                && !StringUtils.hasText(environment.getProperty("spring.data.redis.cluster.nodes"))
+                && !StringUtils.hasText(environment.getProperty("spring.data.redis.cluster.nodes[0]"))
+                && !StringUtils.hasText(environment.getProperty("spring.data.redis.sentinel.nodes"));
         if (!wantMariaDb) {
             ExternalDatabaseCheck.verify(environment);
         }
@@ -53,7 +57,8 @@ public class EmbeddedServersEnvironmentPostProcessor implements EnvironmentPostP
         EmbeddedSettings settings = Binder.get(environment)
                 .bindOrCreate("tributary.embedded", EmbeddedSettings.class);
         EmbeddedServers servers = EmbeddedServers.acquire(settings, wantMariaDb, wantRedis, log);
-        environment.getPropertySources().addFirst(new MapPropertySource(PROPERTY_SOURCE, properties(servers)));
+        environment.getPropertySources().addFirst(new MapPropertySource(PROPERTY_SOURCE,
+                properties(servers, wantMariaDb, wantRedis ? settings.redis() : null)));
         // Released as the context's first-registered disposable, so it is destroyed after the pool.
         application.addInitializers(context -> {
             if (context.getBeanFactory() instanceof DefaultSingletonBeanRegistry registry) {
@@ -62,14 +67,21 @@ public class EmbeddedServersEnvironmentPostProcessor implements EnvironmentPostP
         });
     }
 
-    private static Map<String, Object> properties(EmbeddedServers servers) {
+    /** Only what this context asked for: the JVM may run both kinds of Redis for different contexts. */
+    private static Map<String, Object> properties(EmbeddedServers servers, boolean mariaDb, EmbeddedSettings.RedisKind redis) {
         Map<String, Object> properties = new HashMap<>();
-        servers.jdbcUrl().ifPresent(url -> {
-            properties.put("spring.datasource.url", url);
-            properties.put("spring.datasource.username", "root");
-            properties.put("spring.datasource.password", "");
-        });
-        servers.redisUrl().ifPresent(url -> properties.put("spring.data.redis.url", url));
+        if (mariaDb) {
+            servers.jdbcUrl().ifPresent(url -> {
+                properties.put("spring.datasource.url", url);
+                properties.put("spring.datasource.username", "root");
+                properties.put("spring.datasource.password", "");
+            });
+        }
+        if (redis == EmbeddedSettings.RedisKind.SINGLE) {
+            servers.redisUrl().ifPresent(url -> properties.put("spring.data.redis.url", url));
+        } else if (redis == EmbeddedSettings.RedisKind.CLUSTER) {
+            servers.redisClusterNodes().ifPresent(nodes -> properties.put("spring.data.redis.cluster.nodes", nodes));
+        }
         return properties;
     }
 }

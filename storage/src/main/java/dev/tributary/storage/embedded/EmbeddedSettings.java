@@ -16,6 +16,7 @@ import org.springframework.validation.annotation.Validated;
  * @param ephemeral wipe the data directory at start and stop (tests), and relax durability
  * @param startTimeout how long MariaDB may take to answer after launch
  * @param database the schema created and used in the embedded server
+ * @param redis which embedded Redis to run: one server, or a Redis Cluster of three masters (tests, trials)
  */
 @Validated
 @ConfigurationProperties("tributary.embedded")
@@ -23,5 +24,9 @@ public record EmbeddedSettings(
         @NotNull @DefaultValue("./data") Path dataDir,
         @DefaultValue("false") boolean ephemeral,
         @NotNull @DefaultValue("120s") Duration startTimeout,
-        @NotNull @DefaultValue("tributary") String database) {
+        @NotNull @DefaultValue("tributary") String database,
+        @NotNull @DefaultValue("single") RedisKind redis) {
+
+    /** The embedded Redis's shape: what {@code spring.data.redis.url} or {@code spring.data.redis.cluster.nodes} points at. */
+    public enum RedisKind { SINGLE, CLUSTER }
 }

@@ -23,7 +23,7 @@ class EmbeddedMariaDbRestartTest {
     @Test
     void dataSurvivesARestartAndTheServerIsGoneAfterStop() throws Exception {
         Path dataDir = Files.createDirectories(Path.of("target", "restart-test-" + ProcessHandle.current().pid()));
-        EmbeddedSettings settings = new EmbeddedSettings(dataDir, false, Duration.ofSeconds(120), "restart_test");
+        EmbeddedSettings settings = new EmbeddedSettings(dataDir, false, Duration.ofSeconds(120), "restart_test", EmbeddedSettings.RedisKind.SINGLE);
         try {
             EmbeddedMariaDb first = new EmbeddedMariaDb(settings);
             first.start();
@@ -43,7 +43,7 @@ class EmbeddedMariaDbRestartTest {
                 second.stop();
             }
         } finally {
-            new EmbeddedMariaDb(new EmbeddedSettings(dataDir, true, Duration.ofSeconds(1), "x")).stop();
+            new EmbeddedMariaDb(new EmbeddedSettings(dataDir, true, Duration.ofSeconds(1), "x", EmbeddedSettings.RedisKind.SINGLE)).stop();
         }
     }
 
