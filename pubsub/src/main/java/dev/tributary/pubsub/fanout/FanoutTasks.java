@@ -5,7 +5,9 @@ import dev.tributary.storage.IdGenerator;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
@@ -74,14 +76,32 @@ class FanoutTasks {
      * cannot run ahead of rows still being written.
      */
     List<FanoutTask> claim(String owner, int limit, Duration ttl) {
+        return claim(owner, limit, ttl, false);
+    }
+
+    /**
+     * As {@link #claim(String, int, Duration)}; with {@code oneGroup}, only the first ready task
+     * and the deliveries that can run together with it (the same audience range, none taken
+     * over: e.g. the items of one publish). The rest stay for other workers, so that the ranges
+     * of one split audience spread over the workers rather than queue behind one.
+     */
+    List<FanoutTask> claim(String owner, int limit, Duration ttl, boolean oneGroup) {
         List<FanoutTask> due = jdbc.sql("""
                 SELECT * FROM fanout_tasks WHERE lease_until <= UTC_TIMESTAMP(6)
                 ORDER BY lease_until, id LIMIT ? FOR UPDATE SKIP LOCKED
                 """).param(limit).query(TASK).list();
         List<Long> ready = new ArrayList<>(due.size());
         List<Long> waiting = new ArrayList<>();
+        FanoutTask lead = null;
         for (FanoutTask task : due) {
-            (task.kind() == FanoutTask.Kind.RETRACT && deliveriesPending(task.itemId()) ? waiting : ready).add(task.id());
+            if (task.kind() == FanoutTask.Kind.RETRACT && deliveriesPending(task.itemId())) {
+                waiting.add(task.id());
+            } else if (!oneGroup || lead == null) {
+                ready.add(task.id());
+                lead = lead == null ? task : lead;
+            } else if (together(lead, task)) {
+                ready.add(task.id());
+            }
         }
         if (!waiting.isEmpty()) {
             jdbc.sql("UPDATE fanout_tasks SET lease_until = UTC_TIMESTAMP(6) + INTERVAL 1 SECOND WHERE id IN (:ids)")
@@ -108,6 +128,12 @@ class FanoutTasks {
                 .toList();
     }
 
+    private static boolean together(FanoutTask lead, FanoutTask task) {
+        return lead.kind() == FanoutTask.Kind.DELIVER && task.kind() == FanoutTask.Kind.DELIVER && !lead.takenOver()
+                && !task.takenOver() && lead.audienceSourceId() == task.audienceSourceId()
+                && lead.cursorUser() == task.cursorUser() && lead.endUser() == task.endUser();
+    }
+
     /** A plain (non-locking) read, so deliveries locked by their workers still count. */
     private boolean deliveriesPending(long itemId) {
         return jdbc.sql("SELECT COUNT(*) FROM fanout_tasks WHERE item_id = ? AND kind = 'deliver'")
@@ -128,18 +154,60 @@ class FanoutTasks {
         }
     }
 
+    /**
+     * {@link #fence} for the tasks of one claim (one lease token) run together: one locking
+     * statement for all.
+     *
+     * @throws LeaseLostException if any of them is gone or leased to another
+     */
+    void fence(List<FanoutTask> group) {
+        Map<Long, Long> tokens = new HashMap<>();
+        jdbc.sql("SELECT id, lease_token FROM fanout_tasks WHERE id IN (:ids) FOR UPDATE")
+                .param("ids", ids(group))
+                .query((rs, n) -> tokens.put(rs.getLong(1), (Long) rs.getObject(2)))
+                .list();
+        for (FanoutTask task : group) {
+            Long token = tokens.get(task.id());
+            if (token == null || token != task.leaseToken()) {
+                throw new LeaseLostException(task.id());
+            }
+        }
+    }
+
+    /** {@link #advance} for the tasks of one claim run together: one statement. */
+    void advance(List<FanoutTask> group, long cursorUser, Duration ttl) {
+        jdbc.sql("""
+                UPDATE fanout_tasks SET cursor_user = :cursor, lease_until = UTC_TIMESTAMP(6) + INTERVAL :ttl MICROSECOND
+                WHERE id IN (:ids) AND lease_token = :token
+                """).param("cursor", cursorUser).param("ttl", ttl.toNanos() / 1000).param("ids", ids(group))
+                .param("token", group.getFirst().leaseToken()).update();
+    }
+
+    /**
+     * Narrows the tasks of one claim run together (or one task) to the subscribers up to
+     * {@code endUser}, inside their fenced batch transaction: one statement.
+     */
+    void narrow(List<FanoutTask> group, long endUser) {
+        jdbc.sql("UPDATE fanout_tasks SET end_user = :end WHERE id IN (:ids) AND lease_token = :token")
+                .param("end", endUser).param("ids", ids(group)).param("token", group.getFirst().leaseToken()).update();
+    }
+
+    /** {@link #finish} for the tasks of one claim run together: one statement. */
+    void finish(List<FanoutTask> group) {
+        jdbc.sql("DELETE FROM fanout_tasks WHERE id IN (:ids) AND lease_token = :token")
+                .param("ids", ids(group)).param("token", group.getFirst().leaseToken()).update();
+    }
+
+    private static List<Long> ids(List<FanoutTask> group) {
+        return group.stream().map(FanoutTask::id).toList();
+    }
+
     /** Records committed progress (inside the fenced batch transaction) and renews the lease. */
     void advance(FanoutTask task, long cursorUser, Duration ttl) {
         jdbc.sql("""
                 UPDATE fanout_tasks SET cursor_user = ?, lease_until = UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND
                 WHERE id = ? AND lease_token = ?
                 """).params(cursorUser, ttl.toNanos() / 1000, task.id(), task.leaseToken()).update();
-    }
-
-    /** Narrows a task to the subscribers up to {@code endUser}, inside its fenced batch transaction. */
-    void narrow(FanoutTask task, long endUser) {
-        jdbc.sql("UPDATE fanout_tasks SET end_user = ? WHERE id = ? AND lease_token = ?")
-                .params(endUser, task.id(), task.leaseToken()).update();
     }
 
     /** Removes a finished task (fenced by its token). */

@@ -11,7 +11,10 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
+import java.util.concurrent.ThreadLocalRandom;
+import org.springframework.data.redis.connection.RedisStringCommands.SetOption;
 import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.types.Expiration;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
@@ -67,18 +70,19 @@ class PageStamps {
     }
 
     /**
-     * INCR and a fresh expiry per key, pipelined: one round trip (per node of a cluster). The
-     * change has committed: a Redis failure here must not fail it, and costs at most a page kept
-     * for its minute.
+     * A fresh random value with its expiry per key, one {@code SET … EX} each (a stamp need only
+     * differ from every earlier one, not count), pipelined: one round trip (per node of a cluster).
+     * The change has committed: a Redis failure here must not fail it, and costs at most a page
+     * kept for its minute.
      */
     private void bump(List<String> keys) {
-        long ttl = TimelineStamps.TTL.toSeconds();
+        Expiration ttl = Expiration.seconds(TimelineStamps.TTL.toSeconds());
         try {
             redis.executePipelined((RedisCallback<Object>) connection -> {
+                ThreadLocalRandom random = ThreadLocalRandom.current();
                 for (String key : keys) {
-                    byte[] raw = key.getBytes(StandardCharsets.UTF_8);
-                    connection.stringCommands().incr(raw);
-                    connection.keyCommands().expire(raw, ttl);
+                    byte[] value = Long.toHexString(random.nextLong()).getBytes(StandardCharsets.UTF_8);
+                    connection.stringCommands().set(key.getBytes(StandardCharsets.UTF_8), value, ttl, SetOption.upsert());
                 }
                 return null;
             });
