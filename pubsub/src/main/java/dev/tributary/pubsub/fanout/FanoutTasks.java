@@ -5,9 +5,7 @@ import dev.tributary.storage.IdGenerator;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
@@ -155,32 +153,21 @@ class FanoutTasks {
     }
 
     /**
-     * {@link #fence} for the tasks of one claim (one lease token) run together: one locking
-     * statement for all.
+     * {@link #advance} for the tasks of one claim run together (or one task), in one statement
+     * that is also their fence: it locks their rows and checks their token, so the batch need
+     * not lock them first.
      *
      * @throws LeaseLostException if any of them is gone or leased to another
      */
-    void fence(List<FanoutTask> group) {
-        Map<Long, Long> tokens = new HashMap<>();
-        jdbc.sql("SELECT id, lease_token FROM fanout_tasks WHERE id IN (:ids) FOR UPDATE")
-                .param("ids", ids(group))
-                .query((rs, n) -> tokens.put(rs.getLong(1), (Long) rs.getObject(2)))
-                .list();
-        for (FanoutTask task : group) {
-            Long token = tokens.get(task.id());
-            if (token == null || token != task.leaseToken()) {
-                throw new LeaseLostException(task.id());
-            }
-        }
-    }
-
-    /** {@link #advance} for the tasks of one claim run together: one statement. */
     void advance(List<FanoutTask> group, long cursorUser, Duration ttl) {
-        jdbc.sql("""
+        int updated = jdbc.sql("""
                 UPDATE fanout_tasks SET cursor_user = :cursor, lease_until = UTC_TIMESTAMP(6) + INTERVAL :ttl MICROSECOND
                 WHERE id IN (:ids) AND lease_token = :token
                 """).param("cursor", cursorUser).param("ttl", ttl.toNanos() / 1000).param("ids", ids(group))
                 .param("token", group.getFirst().leaseToken()).update();
+        if (updated != group.size()) {
+            throw new LeaseLostException(ids(group));
+        }
     }
 
     /**
@@ -192,10 +179,18 @@ class FanoutTasks {
                 .param("end", endUser).param("ids", ids(group)).param("token", group.getFirst().leaseToken()).update();
     }
 
-    /** {@link #finish} for the tasks of one claim run together: one statement. */
+    /**
+     * {@link #finish} for the tasks of one claim run together (or one task), in one statement that
+     * is also their fence (see {@link #advance(List, long, Duration)}).
+     *
+     * @throws LeaseLostException if any of them is gone or leased to another
+     */
     void finish(List<FanoutTask> group) {
-        jdbc.sql("DELETE FROM fanout_tasks WHERE id IN (:ids) AND lease_token = :token")
+        int deleted = jdbc.sql("DELETE FROM fanout_tasks WHERE id IN (:ids) AND lease_token = :token")
                 .param("ids", ids(group)).param("token", group.getFirst().leaseToken()).update();
+        if (deleted != group.size()) {
+            throw new LeaseLostException(ids(group));
+        }
     }
 
     private static List<Long> ids(List<FanoutTask> group) {

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
@@ -138,19 +139,23 @@ class FanoutWorker {
         }
     }
 
-    /** One batch of a group in one transaction; the last one also removes the group's tasks. */
+    /**
+     * One batch of a group (or of one delivery) in one transaction; the last one also removes the
+     * tasks. The common case takes four statements: the subscriber page, the tasks' progress
+     * (which is also the lease check), the insert, the commit. If a row was there already, the
+     * batch rolls back whole, before Redis was touched, and runs again with a savepoint that finds
+     * exactly the new rows.
+     */
     Batch runBatch(List<FanoutTask> group) {
         FanoutTask first = group.getFirst();
-        Batch batch = tx.write("fan-out batch of tasks " + first.id() + "+" + (group.size() - 1), status -> {
-            tasks.fence(group);
-            Batch done = deliver(group, status);
-            if (done.cursor() == FanoutTask.DONE) {
-                tasks.finish(group);
-            } else {
-                tasks.advance(group, done.cursor(), settings.leaseTtl());
-            }
-            return done;
-        });
+        String what = "fan-out batch of task " + first.id() + (group.size() > 1 ? " and " + (group.size() - 1) + " more" : "");
+        Batch batch;
+        try {
+            batch = tx.write(what, status -> deliver(group, null));
+        } catch (Inbox.Conflict conflict) {
+            // A person reached by two ways, or a batch redone after a crash.
+            batch = tx.write(what, status -> deliver(group, status));
+        }
         if (batch.endUser() != first.endUser()) {
             signal.wake();
         }
@@ -205,9 +210,12 @@ class FanoutWorker {
      * stop between batches to play a crash.
      */
     Batch runBatch(FanoutTask task) {
+        if (task.kind() == FanoutTask.Kind.DELIVER) {
+            return runBatch(List.of(task));
+        }
         Batch batch = tx.write("fan-out batch of task " + task.id(), status -> {
             tasks.fence(task);
-            Batch done = task.kind() == FanoutTask.Kind.DELIVER ? deliver(List.of(task), status) : retract(task);
+            Batch done = retract(task);
             if (done.cursor() == FanoutTask.DONE) {
                 tasks.finish(task);
             } else {
@@ -218,11 +226,7 @@ class FanoutWorker {
         if (batch.endUser() != task.endUser()) {
             signal.wake();
         }
-        if (task.kind() == FanoutTask.Kind.DELIVER) {
-            metrics.rowsDelivered(batch.rows().size());
-        } else {
-            metrics.rowsRetracted(batch.rows().size());
-        }
+        metrics.rowsRetracted(batch.rows().size());
         return batch;
     }
 
@@ -236,7 +240,7 @@ class FanoutWorker {
      * batch holds about {@code batch-size} rows whatever the group's size, and each person's
      * counters move once for all of the group's items.
      */
-    private Batch deliver(List<FanoutTask> group, TransactionStatus status) {
+    private Batch deliver(List<FanoutTask> group, @Nullable TransactionStatus savepoints) {
         FanoutTask first = group.getFirst();
         int pageSize = Math.max(1, settings.batchSize() / group.size());
         // One subscriber more than a page tells whether this is the last batch, so a task whose
@@ -246,6 +250,14 @@ class FanoutWorker {
         List<Subscriber> page = last ? fetched : fetched.subList(0, pageSize);
         long endUser = last || first.cursorUser() != 0 || first.endUser() != FanoutTask.DONE
                 ? first.endUser() : split(group, page.getLast().userId());
+        long cursor = last ? FanoutTask.DONE : page.getLast().userId();
+        // Progress before the rows: the statement locks the tasks' rows and checks the lease, so
+        // a worker that lost it stops here, and nothing it wrote before commits.
+        if (last) {
+            tasks.finish(group);
+        } else {
+            tasks.advance(group, cursor, settings.leaseTtl());
+        }
         List<InboxRow> rows = new ArrayList<>(page.size() * group.size());
         for (Subscriber subscriber : page) {
             for (FanoutTask task : group) {
@@ -254,8 +266,8 @@ class FanoutWorker {
                 }
             }
         }
-        List<InboxRow> inserted = inbox.deliverItems(rows, status);
-        return new Batch(last ? FanoutTask.DONE : page.getLast().userId(), inserted, endUser);
+        List<InboxRow> inserted = savepoints == null ? inbox.deliverNewItems(rows) : inbox.deliverItems(rows, savepoints);
+        return new Batch(cursor, inserted, endUser);
     }
 
     /**

@@ -69,7 +69,27 @@ public class Inbox {
      * them ({@code item <id>} each), so one batch may carry several items to a page of people.
      */
     public List<InboxRow> deliverItems(List<InboxRow> rows, TransactionStatus status) {
-        List<InboxRow> inserted = table.deliver(rows, status);
+        return moved(table.deliver(rows, status));
+    }
+
+    /**
+     * As {@link #deliverItems}, for a caller that owns its transaction and expects every row to be
+     * new (a fan-out batch): no savepoint. If a row was there already it throws {@link Conflict}
+     * before anything moved in Redis; the caller rolls back and calls {@link #deliverItems}.
+     */
+    public List<InboxRow> deliverNewItems(List<InboxRow> rows) {
+        table.insertNew(rows);
+        return moved(rows);
+    }
+
+    /** Some rows of a batch expected new were in their inboxes already; nothing of it may commit. */
+    public static final class Conflict extends RuntimeException {
+        Conflict(int rows) {
+            super("some of " + rows + " inbox rows were there already", null, false, false);
+        }
+    }
+
+    private List<InboxRow> moved(List<InboxRow> inserted) {
         if (inserted.isEmpty()) {
             return inserted;
         }

@@ -62,6 +62,18 @@ class InboxTable {
         return missing;
     }
 
+    /**
+     * Inserts the rows, all of them new, inside a transaction the caller owns: one multi-row
+     * INSERT IGNORE and no savepoint. If any was there already, that is a
+     * {@link Inbox.Conflict}: the caller rolls the whole transaction back and delivers again with
+     * {@link #deliver}, which finds exactly the new ones.
+     */
+    void insertNew(List<InboxRow> rows) {
+        if (insertIgnore(rows) != rows.size()) {
+            throw new Inbox.Conflict(rows.size());
+        }
+    }
+
     /** (user, item) of an inbox row. */
     private record InboxKey(long userId, long itemId) {
         static InboxKey of(InboxRow row) {
