@@ -3,6 +3,7 @@ package dev.tributary.pubsub.fanout;
 import dev.tributary.pubsub.FanoutSettings;
 import dev.tributary.pubsub.InboxEvent;
 import dev.tributary.pubsub.Items;
+import dev.tributary.pubsub.Stored;
 import dev.tributary.pubsub.inbox.Inbox;
 import dev.tributary.pubsub.inbox.InboxRow;
 import dev.tributary.storage.Transactions;
@@ -11,6 +12,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -100,8 +103,11 @@ class FanoutWorker {
      */
     void run(List<FanoutTask> group, BooleanSupplier keepGoing) {
         List<FanoutTask> current = new ArrayList<>(group.size());
+        // One multi-get (of cached decoded items) for the whole group's tombstone check.
+        Set<Long> live = group.size() == 1 ? Set.of()
+                : items.getAll(group.stream().map(FanoutTask::itemId).toList()).stream().map(Stored::id).collect(Collectors.toSet());
         for (FanoutTask task : group) {
-            if (group.size() > 1 && !deliverable(task)) {
+            if (group.size() > 1 && !live.contains(task.itemId())) {
                 tx.run("finish fan-out task", () -> tasks.finish(task));
             } else {
                 current.add(task);

@@ -2,7 +2,6 @@ package dev.tributary.pubsub.inbox;
 
 import dev.tributary.pubsub.TimelineStamps;
 import dev.tributary.storage.Transactions;
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -12,9 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
 import java.util.concurrent.ThreadLocalRandom;
-import org.springframework.data.redis.connection.RedisStringCommands.SetOption;
-import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.types.Expiration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
@@ -34,12 +32,23 @@ class PageStamps {
 
     private static final Logger log = LoggerFactory.getLogger(PageStamps.class);
 
+    /** ARGV[1] the expiry in seconds, ARGV[i + 1] the new value of KEYS[i]. */
+    private static final DefaultRedisScript<Long> BUMP_SCRIPT = new DefaultRedisScript<>("""
+            for i = 1, #KEYS do
+              redis.call('SET', KEYS[i], ARGV[i + 1], 'EX', ARGV[1])
+            end
+            return #KEYS
+            """, Long.class);
+    private static final int KEYS_PER_CALL = 1000;
+
     private final StringRedisTemplate redis;
     private final Transactions tx;
+    private final boolean cluster;
 
     PageStamps(StringRedisTemplate redis, Transactions tx) {
         this.redis = redis;
         this.tx = tx;
+        this.cluster = redis.getConnectionFactory() instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
     }
 
     /** The epoch, the person's stamp and the items' stamps, in one round trip. */
@@ -71,21 +80,25 @@ class PageStamps {
 
     /**
      * A fresh random value with its expiry per key, one {@code SET … EX} each (a stamp need only
-     * differ from every earlier one, not count), pipelined: one round trip (per node of a cluster).
-     * The change has committed: a Redis failure here must not fail it, and costs at most a page
-     * kept for its minute.
+     * differ from every earlier one, not count), in one script call per thousand keys on the
+     * shared connection (a pipeline would open a connection of its own each time); one call per
+     * key on Redis Cluster, where a script touches one slot. The change has committed: a Redis
+     * failure here must not fail it, and costs at most a page kept for its minute.
      */
     private void bump(List<String> keys) {
-        Expiration ttl = Expiration.seconds(TimelineStamps.TTL.toSeconds());
+        int size = cluster ? 1 : KEYS_PER_CALL;
+        String ttl = Long.toString(TimelineStamps.TTL.toSeconds());
+        ThreadLocalRandom random = ThreadLocalRandom.current();
         try {
-            redis.executePipelined((RedisCallback<Object>) connection -> {
-                ThreadLocalRandom random = ThreadLocalRandom.current();
-                for (String key : keys) {
-                    byte[] value = Long.toHexString(random.nextLong()).getBytes(StandardCharsets.UTF_8);
-                    connection.stringCommands().set(key.getBytes(StandardCharsets.UTF_8), value, ttl, SetOption.upsert());
+            for (int from = 0; from < keys.size(); from += size) {
+                List<String> chunk = keys.subList(from, Math.min(keys.size(), from + size));
+                Object[] args = new Object[chunk.size() + 1];
+                args[0] = ttl;
+                for (int i = 1; i < args.length; i++) {
+                    args[i] = Long.toHexString(random.nextLong());
                 }
-                return null;
-            });
+                redis.execute(BUMP_SCRIPT, chunk, args);
+            }
         } catch (DataAccessException e) {
             log.warn("Could not move {} timeline stamps; cached pages may lag up to a minute: {}", keys.size(), e.getMessage());
         }

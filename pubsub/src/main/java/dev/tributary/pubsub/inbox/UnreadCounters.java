@@ -5,7 +5,6 @@ import dev.tributary.pubsub.MediaType;
 import dev.tributary.pubsub.TimelineSettings;
 import dev.tributary.pubsub.Unread;
 import dev.tributary.storage.Transactions;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -15,9 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.stereotype.Component;
@@ -87,17 +84,21 @@ class UnreadCounters {
             """;
 
     /**
-     * A live stream of the person is open: {@code _l} is now + ARGV[1] ms (Redis's clock), and the
-     * hash lives at least that long, so the mark outlives every refresh interval.
+     * Live streams of these people are open: each {@code _l} is now + ARGV[1] ms (Redis's clock),
+     * and each hash lives at least that long, so the mark outlives every renewal interval.
      */
     private static final String LISTENING = """
             local clock = redis.call('TIME')
             local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
-            redis.call('HSET', KEYS[1], '_l', string.format('%.0f', now + tonumber(ARGV[1])))
-            if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[1]) then
-              redis.call('PEXPIRE', KEYS[1], ARGV[1])
+            local ttl = tonumber(ARGV[1])
+            local mark = string.format('%.0f', now + ttl)
+            for k = 1, #KEYS do
+              redis.call('HSET', KEYS[k], '_l', mark)
+              if redis.call('PTTL', KEYS[k]) < ttl then
+                redis.call('PEXPIRE', KEYS[k], ttl)
+              end
             end
-            return 1
+            return #KEYS
             """;
 
     /** Returns the generation to rebuild against, stamping one first so that a lost hash is noticed. */
@@ -144,6 +145,7 @@ class UnreadCounters {
             """;
 
     private static final DefaultRedisScript<Long> APPLY_SCRIPT = new DefaultRedisScript<>(APPLY, Long.class);
+    private static final DefaultRedisScript<Long> LISTENING_SCRIPT = new DefaultRedisScript<>(LISTENING, Long.class);
     private static final DefaultRedisScript<Long> INVALIDATE_SCRIPT = new DefaultRedisScript<>(INVALIDATE, Long.class);
     private static final DefaultRedisScript<Long> REBUILD_SCRIPT = new DefaultRedisScript<>(REBUILD, Long.class);
     private static final DefaultRedisScript<String> GENERATION_SCRIPT = new DefaultRedisScript<>(GENERATION, String.class);
@@ -236,23 +238,13 @@ class UnreadCounters {
 
     /**
      * Marks these people as listening to their channel for {@code ttl} (a live stream is open):
-     * only they get announcements. One pipelined round trip. Call it before subscribing, and
+     * only they get announcements. One script call per thousand people. Call it before subscribing, and
      * again well within {@code ttl} while the stream stays open.
      */
     void listening(Collection<Long> users, Duration ttl) {
-        if (users.isEmpty()) {
-            return;
-        }
-        // EVAL, not EVALSHA: a pipeline cannot fall back on NOSCRIPT, and the script is short.
-        byte[] script = LISTENING.getBytes(StandardCharsets.UTF_8);
-        byte[] millis = Long.toString(ttl.toMillis()).getBytes(StandardCharsets.UTF_8);
-        redis.executePipelined((RedisCallback<Object>) connection -> {
-            for (long user : users) {
-                connection.scriptingCommands().eval(script, ReturnType.INTEGER, 1, key(user).getBytes(StandardCharsets.UTF_8),
-                        millis);
-            }
-            return null;
-        });
+        String millis = Long.toString(ttl.toMillis());
+        forEachCall(List.copyOf(users), chunk -> redis.execute(LISTENING_SCRIPT, chunk.stream().map(UnreadCounters::key).toList(),
+                millis));
     }
 
     /** Drops these people's counters (to be rebuilt on the next read), fencing any rebuild in flight. */

@@ -76,6 +76,25 @@ class FanoutTest {
     }
 
     @Test
+    void anItemTombstonedBeforeItsGroupRanIsNotDeliveredAndTheRestAre() {
+        long feed = fixtures.feed();
+        List<Long> people = fixtures.people(4);
+        fixtures.subscribe(feed, people);
+        people.forEach(unread::unread);
+        List<Long> items = publisher.publish(feed, List.of(entry("kept-1"), entry("gone"), entry("kept-2"))).created();
+        publisher.tombstone(items.get(1));
+
+        fanout.drain();
+
+        for (long person : people) {
+            assertThat(fixtures.inbox(person)).containsExactly(items.get(0), items.get(2));
+            assertThat(unread.unread(person)).isEqualTo(fixtures.truth(person))
+                    .isEqualTo(new Unread(2, Map.of(feed, 2L), Map.of(MediaType.TEXT, 2L)));
+        }
+        assertThat(fanout.pending()).isZero();
+    }
+
+    @Test
     void aLargeAudienceIsSplitIntoRangesThatWorkersShare() {
         long feed = fixtures.feed();
         List<Long> people = fixtures.people(45); // first batch 7, then ranges of 10
