@@ -48,7 +48,9 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * of that person is open), so an event published by any node reaches streams on every node.
  * Each stream has one sender on a virtual thread; a stream ends on disconnect, timeout, error,
  * overflow, when its person opens one too many (their oldest makes way), when the credential it was opened with is revoked
- * (announced on {@link Revocations#CHANNEL} by any node), or at shutdown, and always stops listening.
+ * (announced on {@link Revocations#CHANNEL} by any node), or at shutdown, and always stops listening. Fan-out announces
+ * only to people marked listening ({@link HomeFeed#listening}): a stream marks its person before it subscribes, and
+ * this node renews the marks of everyone with a stream open here.
  */
 @Component
 class HomeStreams implements SmartLifecycle, DisposableBean {
@@ -309,9 +311,10 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
 
     /**
      * Renews the listening marks of everyone with a stream open on this node, in one round trip,
-     * at a third of their lifetime, so that a renewal may fail or be late twice before a mark lapses.
+     * at a third of their lifetime, so that a renewal may fail or be late twice before a mark lapses
+     * (and at once, for tests).
      */
-    private void renewListening() {
+    void renewListening() {
         List<Long> people;
         synchronized (this) {
             people = List.copyOf(open.keySet());
