@@ -1,7 +1,6 @@
 package dev.tributary.pubsub.fanout;
 
 import dev.tributary.pubsub.FanoutSettings;
-import dev.tributary.pubsub.InboxEvent;
 import dev.tributary.pubsub.Items;
 import dev.tributary.pubsub.Stored;
 import dev.tributary.pubsub.inbox.Inbox;
@@ -13,8 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,12 +22,14 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.TransactionStatus;
 
 /**
- * Runs one claimed fan-out task batch by batch. A delivery whose item was tombstoned before it
- * started is dropped (the retraction waits for deliveries, then removes whatever they wrote).
- * Each batch is one transaction: fence the lease, write (or delete) the inbox rows through
- * {@link Inbox} (which moves the unread counters and announces the change before the commit,
- * while the rows are locked), record the cursor, commit. A worker that takes over a dead
- * worker's task invalidates the counters of the batch it may have died in.
+ * Runs claimed fan-out tasks batch by batch: the deliveries of one claim to the same audience
+ * range (the items of one publish) together, every other task alone. A delivery whose item was
+ * tombstoned before it started is dropped (the retraction waits for deliveries, then removes
+ * whatever they wrote). Each batch is one transaction: record the cursor under the lease (or
+ * fence it, for a retraction), write (or delete) the inbox rows through {@link Inbox} (which
+ * moves the unread counters and announces the change before the commit, while the rows are
+ * locked), commit. A worker that takes over a dead worker's task invalidates the counters of the
+ * batch it may have died in.
  */
 @Component
 class FanoutWorker {
