@@ -12,8 +12,10 @@ import org.springframework.validation.annotation.Validated;
  * Settings of the fan-out workers ({@code tributary.fanout.*}).
  *
  * @param workers worker threads on this node; 0 runs none (the node only publishes)
- * @param batchSize subscribers per inbox batch: one multi-row INSERT and one commit each
- * @param claimSize tasks a worker claims at once
+ * @param batchSize inbox rows per batch (subscribers, divided among the items run together): one
+ *        multi-row INSERT and one commit each
+ * @param claimSize due tasks a worker looks at per claim; it takes the first and those that run
+ *        together with it (the same audience and range: the items of one publish), at most this many
  * @param leaseTtl how long a claimed task stays a worker's without progress; a dead worker's
  *        task is taken over after this (every committed batch renews it)
  * @param pollInterval how often an idle worker looks for tasks published by other nodes

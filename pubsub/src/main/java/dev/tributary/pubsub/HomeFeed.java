@@ -2,6 +2,7 @@ package dev.tributary.pubsub;
 
 import dev.tributary.pubsub.inbox.Inbox;
 import dev.tributary.storage.IdGenerator;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Collection;
@@ -38,6 +39,23 @@ public class HomeFeed {
      */
     public TimelineStamps stamps(long userId, List<Long> itemIds) {
         return inbox.stamps(userId, itemIds);
+    }
+
+    /**
+     * How long {@link #listening} marks a person as listening; a stream renews it well within
+     * this (a third of it is the most a renewal may be late by).
+     */
+    public static final Duration LISTENING_TTL = Duration.ofSeconds(60);
+
+    /**
+     * These people hold a live stream open (their channel, {@link InboxEvent#channel}, is or is
+     * about to be subscribed): their inbox changes are announced for {@link #LISTENING_TTL}.
+     * Nobody else's are, which spares fan-out a PUBLISH per delivered row. Call it before
+     * subscribing (so nothing published after the subscription is missed) and renew it while open.
+     * One Redis round trip.
+     */
+    public void listening(Collection<Long> userIds) {
+        inbox.listening(userIds, LISTENING_TTL);
     }
 
     /** The person's exact unread counts. */

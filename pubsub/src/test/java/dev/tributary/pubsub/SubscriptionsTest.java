@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.tributary.pubsub.fanout.Fanout;
 import dev.tributary.pubsub.testing.Fixtures;
 import dev.tributary.pubsub.testing.WithEmbeddedPubsub;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.test.context.event.ApplicationEvents;
@@ -255,12 +257,18 @@ class SubscriptionsTest {
     void everyDeliveryIsAnnouncedOnTheRecipientsChannel() throws Exception {
         long feed = fixtures.feed();
         long reader = fixtures.person();
-        fixtures.subscribe(feed, List.of(reader));
+        long away = fixtures.person();
+        fixtures.subscribe(feed, List.of(reader, away));
+        // Announcements go to people marked listening (a live stream marks its person before subscribing).
+        unread.listening(List.of(reader));
         BlockingQueue<String> heard = new LinkedBlockingQueue<>();
         RedisMessageListenerContainer listener = new RedisMessageListenerContainer();
         listener.setConnectionFactory(redis);
         listener.addMessageListener((message, pattern) -> heard.add(new String(message.getBody())),
                 new ChannelTopic(InboxEvent.channel(reader)));
+        BlockingQueue<String> overheard = new LinkedBlockingQueue<>();
+        listener.addMessageListener((message, pattern) -> overheard.add(new String(message.getBody())),
+                new ChannelTopic(InboxEvent.channel(away)));
         listener.afterPropertiesSet();
         listener.start();
         try {
@@ -273,6 +281,13 @@ class SubscriptionsTest {
             List<String> rest = new ArrayList<>();
             heard.drainTo(rest);
             assertThat(rest).isEmpty();
+            // A message of our own after everything fan-out published: Redis delivers in order, so
+            // anything fan-out announced to the person not listening would come before it.
+            try (RedisConnection connection = redis.getConnection()) {
+                connection.publish(InboxEvent.channel(away).getBytes(StandardCharsets.UTF_8), "end".getBytes(StandardCharsets.UTF_8));
+            }
+            assertThat(overheard.poll(10, TimeUnit.SECONDS)).as("nothing announced to a person not marked listening")
+                    .isEqualTo("end");
         } finally {
             listener.stop();
             listener.destroy();

@@ -6,6 +6,7 @@ import dev.tributary.api.security.Revocations;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Caller;
 import dev.tributary.pubsub.Feature;
+import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.InboxEvent;
 import dev.tributary.pubsub.Switches;
 import io.micrometer.core.instrument.Gauge;
@@ -23,6 +24,8 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -45,7 +48,9 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * of that person is open), so an event published by any node reaches streams on every node.
  * Each stream has one sender on a virtual thread; a stream ends on disconnect, timeout, error,
  * overflow, when its person opens one too many (their oldest makes way), when the credential it was opened with is revoked
- * (announced on {@link Revocations#CHANNEL} by any node), or at shutdown, and always stops listening.
+ * (announced on {@link Revocations#CHANNEL} by any node), or at shutdown, and always stops listening. Fan-out announces
+ * only to people marked listening ({@link HomeFeed#listening}): a stream marks its person before it subscribes, and
+ * this node renews the marks of everyone with a stream open here.
  */
 @Component
 class HomeStreams implements SmartLifecycle, DisposableBean {
@@ -56,8 +61,12 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
     private final StreamWriter writer;
     private final Switches switches;
     private final StreamSettings settings;
+    private final HomeFeed feed;
     private final ExecutorService senders = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("home-stream-", 0).factory());
+    /** Renews, for everyone with a stream open here, the mark that they are listening (see {@link HomeFeed#listening}). */
+    private final ScheduledExecutorService renewals = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofVirtual().name("home-stream-listening").factory());
     private final AtomicLong serials = new AtomicLong();
     /**
      * Revocations heard lately: a request authenticated just before a revocation may register its
@@ -74,12 +83,15 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
     private volatile boolean running;
 
     HomeStreams(RedisMessageListenerContainer listeners, StreamWriter writer, StreamSettings settings,
-            MeterRegistry meters, Switches switches) {
+            MeterRegistry meters, Switches switches, HomeFeed feed) {
+        this.feed = feed;
         this.switches = switches;
         this.listeners = listeners;
         this.writer = writer;
         this.settings = settings;
         listeners.addMessageListener(this::revoked, new ChannelTopic(Revocations.CHANNEL));
+        long renewEvery = HomeFeed.LISTENING_TTL.toMillis() / 3;
+        renewals.scheduleWithFixedDelay(this::renewListening, renewEvery, renewEvery, TimeUnit.MILLISECONDS);
         Gauge.builder("tributary.api.streams", this, HomeStreams::openStreams)
                 .description("live home-timeline streams open on this node").register(meters);
     }
@@ -105,6 +117,9 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
         stream.emitter().onTimeout(() -> close(stream));
         stream.emitter().onError(error -> close(stream));
         try {
+            // Marked first: fan-out announces only to people marked listening, so nothing is
+            // published unheard after the subscription below.
+            feed.listening(List.of(userId));
             // Returns once Redis confirmed the subscription: nothing published after this is missed.
             listeners.addMessageListener(stream, stream.topic());
         } catch (RuntimeException redisDown) {
@@ -294,6 +309,23 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
         return error;
     }
 
+    /**
+     * Renews the listening marks of everyone with a stream open on this node, in one round trip,
+     * at a third of their lifetime, so that a renewal may fail or be late twice before a mark lapses
+     * (and at once, for tests).
+     */
+    void renewListening() {
+        List<Long> people;
+        synchronized (this) {
+            people = List.copyOf(open.keySet());
+        }
+        try {
+            feed.listening(people);
+        } catch (RuntimeException e) {
+            log.warn("Could not renew the listening marks of {} people with live streams: {}", people.size(), e.toString());
+        }
+    }
+
     @Override
     public void start() {
         running = true;
@@ -322,6 +354,7 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
 
     @Override
     public void destroy() {
+        renewals.shutdownNow();
         senders.shutdownNow();
     }
 

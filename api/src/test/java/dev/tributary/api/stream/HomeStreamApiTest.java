@@ -23,6 +23,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -38,6 +39,7 @@ class HomeStreamApiTest {
     @Autowired Publisher publisher;
     @Autowired HomeStreams streams;
     @Autowired Revocations revocations;
+    @Autowired StringRedisTemplate redis;
     private ApiClient api;
     private Deliveries deliveries;
     private TestUser alice;
@@ -94,6 +96,22 @@ class HomeStreamApiTest {
 
             assertThat(api.post("/api/v1/items/" + id + "/read", alice.token(), null).status()).isEqualTo(204);
             assertThat(json(stream.awaitNamed("unread")).path("total").asLong()).isZero();
+        }
+    }
+
+    @Test
+    void theNodeRenewsTheListeningMarkOfAnOpenStreamSoItsAnnouncementsGoOnAfterTheMarkWasLost() {
+        try (SseConnection stream = open(alice, null)) {
+            stream.awaitNamed("unread");
+            // As if Redis had lost the mark (a restart, an eviction): fan-out would announce nothing to alice.
+            Set<String> hashes = redis.keys("tributary:unread:*" + alice.numericId() + "*");
+            assertThat(hashes).as("the counter hash that carries the mark").hasSize(1);
+            assertThat(redis.opsForHash().delete(hashes.iterator().next(), "_l")).as("the stream marked alice listening").isOne();
+
+            streams.renewListening();
+
+            long id = deliveries.publish(feed, entry(MediaType.TEXT)).getFirst();
+            assertThat(stream.awaitNamed("item").id()).isEqualTo(String.valueOf(id));
         }
     }
 

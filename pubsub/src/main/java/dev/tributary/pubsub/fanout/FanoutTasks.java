@@ -74,14 +74,32 @@ class FanoutTasks {
      * cannot run ahead of rows still being written.
      */
     List<FanoutTask> claim(String owner, int limit, Duration ttl) {
+        return claim(owner, limit, ttl, false);
+    }
+
+    /**
+     * As {@link #claim(String, int, Duration)}; with {@code oneGroup}, only the first ready task
+     * and the deliveries that can run together with it (the same audience range, none taken
+     * over: e.g. the items of one publish). The rest stay for other workers, so that the ranges
+     * of one split audience spread over the workers rather than queue behind one.
+     */
+    List<FanoutTask> claim(String owner, int limit, Duration ttl, boolean oneGroup) {
         List<FanoutTask> due = jdbc.sql("""
                 SELECT * FROM fanout_tasks WHERE lease_until <= UTC_TIMESTAMP(6)
                 ORDER BY lease_until, id LIMIT ? FOR UPDATE SKIP LOCKED
                 """).param(limit).query(TASK).list();
         List<Long> ready = new ArrayList<>(due.size());
         List<Long> waiting = new ArrayList<>();
+        FanoutTask lead = null;
         for (FanoutTask task : due) {
-            (task.kind() == FanoutTask.Kind.RETRACT && deliveriesPending(task.itemId()) ? waiting : ready).add(task.id());
+            if (task.kind() == FanoutTask.Kind.RETRACT && deliveriesPending(task.itemId())) {
+                waiting.add(task.id());
+            } else if (!oneGroup || lead == null) {
+                ready.add(task.id());
+                lead = lead == null ? task : lead;
+            } else if (together(lead, task)) {
+                ready.add(task.id());
+            }
         }
         if (!waiting.isEmpty()) {
             jdbc.sql("UPDATE fanout_tasks SET lease_until = UTC_TIMESTAMP(6) + INTERVAL 1 SECOND WHERE id IN (:ids)")
@@ -108,6 +126,12 @@ class FanoutTasks {
                 .toList();
     }
 
+    private static boolean together(FanoutTask lead, FanoutTask task) {
+        return lead.kind() == FanoutTask.Kind.DELIVER && task.kind() == FanoutTask.Kind.DELIVER && !lead.takenOver()
+                && !task.takenOver() && lead.audienceSourceId() == task.audienceSourceId()
+                && lead.cursorUser() == task.cursorUser() && lead.endUser() == task.endUser();
+    }
+
     /** A plain (non-locking) read, so deliveries locked by their workers still count. */
     private boolean deliveriesPending(long itemId) {
         return jdbc.sql("SELECT COUNT(*) FROM fanout_tasks WHERE item_id = ? AND kind = 'deliver'")
@@ -128,18 +152,57 @@ class FanoutTasks {
         }
     }
 
+    /**
+     * {@link #advance} for the tasks of one claim run together (or one task), in one statement
+     * that is also their fence: it locks their rows and checks their token, so the batch need
+     * not lock them first.
+     *
+     * @throws LeaseLostException if any of them is gone or leased to another
+     */
+    void advance(List<FanoutTask> group, long cursorUser, Duration ttl) {
+        int updated = jdbc.sql("""
+                UPDATE fanout_tasks SET cursor_user = :cursor, lease_until = UTC_TIMESTAMP(6) + INTERVAL :ttl MICROSECOND
+                WHERE id IN (:ids) AND lease_token = :token
+                """).param("cursor", cursorUser).param("ttl", ttl.toNanos() / 1000).param("ids", ids(group))
+                .param("token", group.getFirst().leaseToken()).update();
+        if (updated != group.size()) {
+            throw new LeaseLostException(ids(group));
+        }
+    }
+
+    /**
+     * Narrows the tasks of one claim run together (or one task) to the subscribers up to
+     * {@code endUser}, inside their fenced batch transaction: one statement.
+     */
+    void narrow(List<FanoutTask> group, long endUser) {
+        jdbc.sql("UPDATE fanout_tasks SET end_user = :end WHERE id IN (:ids) AND lease_token = :token")
+                .param("end", endUser).param("ids", ids(group)).param("token", group.getFirst().leaseToken()).update();
+    }
+
+    /**
+     * {@link #finish} for the tasks of one claim run together (or one task), in one statement that
+     * is also their fence (see {@link #advance(List, long, Duration)}).
+     *
+     * @throws LeaseLostException if any of them is gone or leased to another
+     */
+    void finish(List<FanoutTask> group) {
+        int deleted = jdbc.sql("DELETE FROM fanout_tasks WHERE id IN (:ids) AND lease_token = :token")
+                .param("ids", ids(group)).param("token", group.getFirst().leaseToken()).update();
+        if (deleted != group.size()) {
+            throw new LeaseLostException(ids(group));
+        }
+    }
+
+    private static List<Long> ids(List<FanoutTask> group) {
+        return group.stream().map(FanoutTask::id).toList();
+    }
+
     /** Records committed progress (inside the fenced batch transaction) and renews the lease. */
     void advance(FanoutTask task, long cursorUser, Duration ttl) {
         jdbc.sql("""
                 UPDATE fanout_tasks SET cursor_user = ?, lease_until = UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND
                 WHERE id = ? AND lease_token = ?
                 """).params(cursorUser, ttl.toNanos() / 1000, task.id(), task.leaseToken()).update();
-    }
-
-    /** Narrows a task to the subscribers up to {@code endUser}, inside its fenced batch transaction. */
-    void narrow(FanoutTask task, long endUser) {
-        jdbc.sql("UPDATE fanout_tasks SET end_user = ? WHERE id = ? AND lease_token = ?")
-                .params(endUser, task.id(), task.leaseToken()).update();
     }
 
     /** Removes a finished task (fenced by its token). */

@@ -1,14 +1,20 @@
 package dev.tributary.pubsub.fanout;
 
 import dev.tributary.pubsub.FanoutSettings;
-import dev.tributary.pubsub.InboxEvent;
 import dev.tributary.pubsub.Items;
+import dev.tributary.pubsub.Stored;
 import dev.tributary.pubsub.inbox.Inbox;
 import dev.tributary.pubsub.inbox.InboxRow;
 import dev.tributary.storage.Transactions;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
@@ -16,12 +22,14 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.TransactionStatus;
 
 /**
- * Runs one claimed fan-out task batch by batch. A delivery whose item was tombstoned before it
- * started is dropped (the retraction waits for deliveries, then removes whatever they wrote).
- * Each batch is one transaction: fence the lease, write (or delete) the inbox rows through
- * {@link Inbox} (which moves the unread counters and announces the change before the commit,
- * while the rows are locked), record the cursor, commit. A worker that takes over a dead
- * worker's task invalidates the counters of the batch it may have died in.
+ * Runs claimed fan-out tasks batch by batch: the deliveries of one claim to the same audience
+ * range (the items of one publish) together, every other task alone. A delivery whose item was
+ * tombstoned before it started is dropped (the retraction waits for deliveries, then removes
+ * whatever they wrote). Each batch is one transaction: record the cursor under the lease (or
+ * fence it, for a retraction), write (or delete) the inbox rows through {@link Inbox} (which
+ * moves the unread counters and announces the change before the commit, while the rows are
+ * locked), commit. A worker that takes over a dead worker's task invalidates the counters of the
+ * batch it may have died in.
  */
 @Component
 class FanoutWorker {
@@ -63,6 +71,106 @@ class FanoutWorker {
     }
 
     /**
+     * Leases the first due task and, of the next {@code limit - 1}, those that run together with
+     * it ({@link #groups}); the rest stay for other workers.
+     */
+    List<FanoutTask> claimGroup(String owner, int limit) {
+        return tx.write("claim fan-out tasks", status -> tasks.claim(owner, limit, settings.leaseTtl(), true));
+    }
+
+    /** What a group of claimed tasks runs together: deliveries of one claim to the same audience range. */
+    private record GroupKey(long audienceSourceId, long cursorUser, long endUser, long leaseToken) {}
+
+    /**
+     * Cuts claimed tasks into the groups that run together: deliveries (not taken over) to the
+     * same audience range, e.g. the items of one publish; every other task is a group of its own.
+     */
+    static List<List<FanoutTask>> groups(List<FanoutTask> claimed) {
+        Map<Object, List<FanoutTask>> groups = new LinkedHashMap<>();
+        for (FanoutTask task : claimed) {
+            Object key = task.kind() == FanoutTask.Kind.DELIVER && !task.takenOver()
+                    ? new GroupKey(task.audienceSourceId(), task.cursorUser(), task.endUser(), task.leaseToken())
+                    : task.id();
+            groups.computeIfAbsent(key, k -> new ArrayList<>()).add(task);
+        }
+        return List.copyOf(groups.values());
+    }
+
+    /**
+     * Runs a group from {@link #groups} to the end, batch by batch, as {@link #run(FanoutTask,
+     * BooleanSupplier)} runs one task: each batch pages the audience once and writes all of the
+     * group's items to that page. If any of them loses its lease, that batch rolls back and the
+     * others go on alone.
+     */
+    void run(List<FanoutTask> group, BooleanSupplier keepGoing) {
+        List<FanoutTask> current = new ArrayList<>(group.size());
+        // One multi-get (of cached decoded items) for the whole group's tombstone check.
+        Set<Long> live = group.size() == 1 ? Set.of()
+                : items.getAll(group.stream().map(FanoutTask::itemId).toList()).stream().map(Stored::id).collect(Collectors.toSet());
+        for (FanoutTask task : group) {
+            if (group.size() > 1 && !live.contains(task.itemId())) {
+                tx.run("finish fan-out task", () -> tasks.finish(task));
+            } else {
+                current.add(task);
+            }
+        }
+        if (current.size() <= 1) {
+            current.forEach(task -> run(task, keepGoing));
+            return;
+        }
+        long started = System.nanoTime();
+        int rows = 0;
+        try {
+            while (current.getFirst().cursorUser() != FanoutTask.DONE) {
+                if (!keepGoing.getAsBoolean()) {
+                    List<FanoutTask> stopped = current;
+                    tx.run("release fan-out tasks", () -> stopped.forEach(task -> tasks.release(task, Duration.ZERO)));
+                    return;
+                }
+                Batch batch = runBatch(current);
+                rows += batch.rows().size();
+                current = current.stream().map(task -> task.advancedTo(batch.cursor()).endingAt(batch.endUser())).toList();
+            }
+            logDone(current.getFirst(), current.size(), rows, started);
+        } catch (LeaseLostException e) {
+            log.info("{} in a group of {}: the batch rolled back, each task goes on alone", e.getMessage(), current.size());
+            current.forEach(task -> run(task, keepGoing));
+        } catch (DataAccessException e) {
+            if (!isRedis(e)) {
+                throw e;
+            }
+            log.warn("fan-out tasks {}: Redis failed, handing them back for {}: {}", current.stream().map(FanoutTask::id).toList(),
+                    REDIS_BACKOFF, e.toString());
+            List<FanoutTask> failed = current;
+            tx.run("release fan-out tasks", () -> failed.forEach(task -> tasks.release(task, REDIS_BACKOFF)));
+        }
+    }
+
+    /**
+     * One batch of a group (or of one delivery) in one transaction; the last one also removes the
+     * tasks. The common case takes four statements: the subscriber page, the tasks' progress
+     * (which is also the lease check), the insert, the commit. If a row was there already, the
+     * batch rolls back whole, before Redis was touched, and runs again with a savepoint that finds
+     * exactly the new rows.
+     */
+    Batch runBatch(List<FanoutTask> group) {
+        FanoutTask first = group.getFirst();
+        String what = "fan-out batch of task " + first.id() + (group.size() > 1 ? " and " + (group.size() - 1) + " more" : "");
+        Batch batch;
+        try {
+            batch = tx.write(what, status -> deliver(group, null));
+        } catch (Inbox.Conflict conflict) {
+            // A person reached by two ways, or a batch redone after a crash.
+            batch = tx.write(what, status -> deliver(group, status));
+        }
+        if (batch.endUser() != first.endUser()) {
+            signal.wake();
+        }
+        metrics.rowsDelivered(batch.rows().size());
+        return batch;
+    }
+
+    /**
      * Runs the task to the end, or until {@code keepGoing} turns false (it is then handed back).
      * A lost lease ends it quietly: its new holder carries on.
      */
@@ -90,7 +198,7 @@ class FanoutWorker {
                 rows += batch.rows().size();
                 task = task.advancedTo(batch.cursor()).endingAt(batch.endUser());
             }
-            logDone(task, rows, started);
+            logDone(task, 1, rows, started);
         } catch (LeaseLostException e) {
             log.info("fan-out task {} ({} of item {}): lease lost after {} rows; its new holder goes on",
                     task.id(), task.kind(), task.itemId(), rows);
@@ -109,9 +217,12 @@ class FanoutWorker {
      * stop between batches to play a crash.
      */
     Batch runBatch(FanoutTask task) {
+        if (task.kind() == FanoutTask.Kind.DELIVER) {
+            return runBatch(List.of(task));
+        }
         Batch batch = tx.write("fan-out batch of task " + task.id(), status -> {
             tasks.fence(task);
-            Batch done = task.kind() == FanoutTask.Kind.DELIVER ? deliver(task, status) : retract(task);
+            Batch done = retract(task);
             if (done.cursor() == FanoutTask.DONE) {
                 tasks.finish(task);
             } else {
@@ -122,11 +233,7 @@ class FanoutWorker {
         if (batch.endUser() != task.endUser()) {
             signal.wake();
         }
-        if (task.kind() == FanoutTask.Kind.DELIVER) {
-            metrics.rowsDelivered(batch.rows().size());
-        } else {
-            metrics.rowsRetracted(batch.rows().size());
-        }
+        metrics.rowsRetracted(batch.rows().size());
         return batch;
     }
 
@@ -134,42 +241,64 @@ class FanoutWorker {
         return items.find(task.itemId()).isPresent();
     }
 
-    private Batch deliver(FanoutTask task, TransactionStatus status) {
-        // One subscriber more than a batch tells whether this is the last batch, so a task whose
+    /**
+     * One batch of tasks of one claim that deliver to the same audience range: one page of
+     * subscribers, each given every item of the group that their media mask takes, so that a
+     * batch holds about {@code batch-size} rows whatever the group's size, and each person's
+     * counters move once for all of the group's items.
+     */
+    private Batch deliver(List<FanoutTask> group, @Nullable TransactionStatus savepoints) {
+        FanoutTask first = group.getFirst();
+        int pageSize = Math.max(1, settings.batchSize() / group.size());
+        // One subscriber more than a page tells whether this is the last batch, so a task whose
         // audience fits one batch takes one transaction, with no empty batch after it.
-        List<Subscriber> fetched = audiences.page(task.audienceSourceId(), task.cursorUser(), task.endUser(),
-                settings.batchSize() + 1);
-        boolean last = fetched.size() <= settings.batchSize();
-        List<Subscriber> page = last ? fetched : fetched.subList(0, settings.batchSize());
-        long endUser = last || task.cursorUser() != 0 || task.endUser() != FanoutTask.DONE
-                ? task.endUser() : split(task, page.getLast().userId());
-        List<InboxRow> rows = page.stream()
-                .filter(subscriber -> subscriber.takes(task.media()))
-                .map(subscriber -> new InboxRow(subscriber.userId(), task.itemId(), task.sourceId(), task.media(), false))
-                .toList();
-        List<InboxRow> inserted = inbox.deliver(rows, status, new InboxEvent(InboxEvent.Type.ITEM, task.itemId()));
-        return new Batch(last ? FanoutTask.DONE : page.getLast().userId(), inserted, endUser);
+        List<Subscriber> fetched = audiences.page(first.audienceSourceId(), first.cursorUser(), first.endUser(), pageSize + 1);
+        boolean last = fetched.size() <= pageSize;
+        List<Subscriber> page = last ? fetched : fetched.subList(0, pageSize);
+        long endUser = last || first.cursorUser() != 0 || first.endUser() != FanoutTask.DONE
+                ? first.endUser() : split(group, page.getLast().userId());
+        long cursor = last ? FanoutTask.DONE : page.getLast().userId();
+        // Progress before the rows: the statement locks the tasks' rows and checks the lease, so
+        // a worker that lost it stops here, and nothing it wrote before commits.
+        if (last) {
+            tasks.finish(group);
+        } else {
+            tasks.advance(group, cursor, settings.leaseTtl());
+        }
+        List<InboxRow> rows = new ArrayList<>(page.size() * group.size());
+        for (Subscriber subscriber : page) {
+            for (FanoutTask task : group) {
+                if (subscriber.takes(task.media())) {
+                    rows.add(new InboxRow(subscriber.userId(), task.itemId(), task.sourceId(), task.media(), false));
+                }
+            }
+        }
+        List<InboxRow> inserted = savepoints == null ? inbox.deliverNewItems(rows) : inbox.deliverItems(rows, savepoints);
+        return new Batch(cursor, inserted, endUser);
     }
 
     /**
      * A whole audience larger than one batch, at its first batch: cut the rest into ranges of
      * {@code tributary.fanout.split-size} subscribers, keep the first range and record a task
-     * for each other one (in this batch's transaction), so that idle workers share the fan-out.
-     * Returns this task's new last subscriber.
+     * for each other one and each task of the group (in this batch's transaction), so that idle
+     * workers share the fan-out. Returns the group's new last subscriber.
      */
-    private long split(FanoutTask task, long afterUser) {
-        List<Long> ends = audiences.rangeEnds(task.audienceSourceId(), afterUser, settings.splitSize(), MAX_SPLIT - 1);
+    private long split(List<FanoutTask> group, long afterUser) {
+        FanoutTask first = group.getFirst();
+        List<Long> ends = audiences.rangeEnds(first.audienceSourceId(), afterUser, settings.splitSize(), MAX_SPLIT - 1);
         if (ends.isEmpty()) {
-            return task.endUser();
+            return first.endUser();
         }
-        List<FanoutTasks.NewTask> parts = new java.util.ArrayList<>(ends.size());
-        for (int i = 0; i < ends.size(); i++) {
-            long end = i + 1 < ends.size() ? ends.get(i + 1) : FanoutTask.DONE;
-            parts.add(new FanoutTasks.NewTask(FanoutTask.Kind.DELIVER, task.itemId(), task.sourceId(), task.audienceSourceId(),
-                    task.media(), ends.get(i), end));
+        List<FanoutTasks.NewTask> parts = new ArrayList<>(ends.size() * group.size());
+        for (FanoutTask task : group) {
+            for (int i = 0; i < ends.size(); i++) {
+                long end = i + 1 < ends.size() ? ends.get(i + 1) : FanoutTask.DONE;
+                parts.add(new FanoutTasks.NewTask(FanoutTask.Kind.DELIVER, task.itemId(), task.sourceId(),
+                        task.audienceSourceId(), task.media(), ends.get(i), end));
+            }
         }
         tasks.add(parts);
-        tasks.narrow(task, ends.getFirst());
+        tasks.narrow(group, ends.getFirst());
         return ends.getFirst();
     }
 
@@ -198,13 +327,14 @@ class FanoutWorker {
         return e.getClass().getName().startsWith("org.springframework.data.redis");
     }
 
-    private static void logDone(FanoutTask task, int rows, long started) {
+    private static void logDone(FanoutTask task, int tasks, int rows, long started) {
         long millis = (System.nanoTime() - started) / 1_000_000;
         if (rows >= 10_000 || millis >= 5_000) {
-            log.info("fan-out task {}: {} of item {} from source {} via {}: {} inbox rows in {} ms",
-                    task.id(), task.kind(), task.itemId(), task.sourceId(), task.audienceSourceId(), rows, millis);
+            log.info("fan-out task {} (of {} run together): {} of item {} from source {} via {}: {} inbox rows in {} ms",
+                    task.id(), tasks, task.kind(), task.itemId(), task.sourceId(), task.audienceSourceId(), rows, millis);
         } else if (log.isDebugEnabled()) {
-            log.debug("fan-out task {}: {} of item {}: {} inbox rows in {} ms", task.id(), task.kind(), task.itemId(), rows, millis);
+            log.debug("fan-out task {} (of {} run together): {} of item {}: {} inbox rows in {} ms", task.id(), tasks, task.kind(),
+                    task.itemId(), rows, millis);
         }
     }
 }

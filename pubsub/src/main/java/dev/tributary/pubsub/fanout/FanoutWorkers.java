@@ -90,10 +90,10 @@ class FanoutWorkers implements SmartLifecycle {
         while (running) {
             long seen = signal.mark();
             try {
-                List<FanoutTask> claimed = worker.claim(owner, settings.claimSize());
-                for (FanoutTask task : claimed) {
-                    worker.run(task, () -> running);
-                    tasksRun.incrementAndGet();
+                List<FanoutTask> claimed = worker.claimGroup(owner, settings.claimSize());
+                for (List<FanoutTask> group : FanoutWorker.groups(claimed)) {
+                    worker.run(group, () -> running);
+                    tasksRun.addAndGet(group.size());
                 }
                 if (claimed.isEmpty()) {
                     idle(seen);

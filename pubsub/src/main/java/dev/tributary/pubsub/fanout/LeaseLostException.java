@@ -6,4 +6,8 @@ class LeaseLostException extends RuntimeException {
     LeaseLostException(long taskId) {
         super("lease on fan-out task " + taskId + " was taken over", null, false, false);
     }
+
+    LeaseLostException(java.util.List<Long> taskIds) {
+        super("lease on one of fan-out tasks " + taskIds + " was taken over", null, false, false);
+    }
 }

@@ -7,7 +7,10 @@ import dev.tributary.pubsub.TimelineQuery;
 import dev.tributary.pubsub.TimelineStamps;
 import dev.tributary.pubsub.Unread;
 import dev.tributary.storage.Transactions;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -59,6 +62,55 @@ public class Inbox {
         counters.apply(inserted.stream().filter(row -> !row.read()).map(row -> UnreadDelta.of(row, 1)).toList(), event, people);
         tx.afterCommit(() -> trimQueue.add(people));
         return inserted;
+    }
+
+    /**
+     * As {@link #deliver}, for fan-out: each person is told of exactly the items that reached
+     * them ({@code item <id>} each), so one batch may carry several items to a page of people.
+     */
+    public List<InboxRow> deliverItems(List<InboxRow> rows, TransactionStatus status) {
+        return moved(table.deliver(rows, status));
+    }
+
+    /**
+     * As {@link #deliverItems}, for a caller that owns its transaction and expects every row to be
+     * new (a fan-out batch): no savepoint. If a row was there already it throws {@link Conflict}
+     * before anything moved in Redis; the caller rolls back and calls {@link #deliverItems}.
+     */
+    public List<InboxRow> deliverNewItems(List<InboxRow> rows) {
+        table.insertNew(rows);
+        return moved(rows);
+    }
+
+    /** Some rows of a batch expected new were in their inboxes already; nothing of it may commit. */
+    public static final class Conflict extends RuntimeException {
+        Conflict(int rows) {
+            super("some of " + rows + " inbox rows were there already", null, false, false);
+        }
+    }
+
+    private List<InboxRow> moved(List<InboxRow> inserted) {
+        if (inserted.isEmpty()) {
+            return inserted;
+        }
+        Map<Long, List<String>> announcements = new LinkedHashMap<>();
+        for (InboxRow row : inserted) {
+            announcements.computeIfAbsent(row.userId(), user -> new ArrayList<>(1))
+                    .add(new InboxEvent(InboxEvent.Type.ITEM, row.itemId()).encode());
+        }
+        counters.apply(inserted.stream().filter(row -> !row.read()).map(row -> UnreadDelta.of(row, 1)).toList(), Map.of(),
+                announcements);
+        List<Long> people = List.copyOf(announcements.keySet());
+        tx.afterCommit(() -> trimQueue.add(people));
+        return inserted;
+    }
+
+    /**
+     * These people have a live stream open: they are announced to for {@code ttl} (see
+     * {@link dev.tributary.pubsub.HomeFeed#listening}). One Redis round trip.
+     */
+    public void listening(Collection<Long> people, Duration ttl) {
+        counters.listening(people, ttl);
     }
 
     /**

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.core.StatementCallback;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.TransactionStatus;
@@ -62,6 +63,18 @@ class InboxTable {
         return missing;
     }
 
+    /**
+     * Inserts the rows, all of them new, inside a transaction the caller owns: one multi-row
+     * INSERT IGNORE and no savepoint. If any was there already, that is a
+     * {@link Inbox.Conflict}: the caller rolls the whole transaction back and delivers again with
+     * {@link #deliver}, which finds exactly the new ones.
+     */
+    void insertNew(List<InboxRow> rows) {
+        if (insertIgnore(rows) != rows.size()) {
+            throw new Inbox.Conflict(rows.size());
+        }
+    }
+
     /** (user, item) of an inbox row. */
     private record InboxKey(long userId, long itemId) {
         static InboxKey of(InboxRow row) {
@@ -90,20 +103,29 @@ class InboxTable {
         return present;
     }
 
+    /**
+     * One multi-row INSERT IGNORE with the numbers written into its text. Not placeholders: the
+     * driver prepares client-side, parsing a statement of four thousand of them on every batch,
+     * which profiled at ~40 % of a fan-out worker's CPU; the text on the wire is the same. Every
+     * value is a Java {@code long} or {@code int}, so nothing needs quoting.
+     */
     private int insertIgnore(List<InboxRow> rows) {
         if (rows.isEmpty()) {
             return 0;
         }
-        StringBuilder sql = new StringBuilder("INSERT IGNORE INTO inbox (user_id, item_id, source_id, media, is_read) VALUES ");
-        List<Object> args = new ArrayList<>(rows.size() * 4);
-        for (InboxRow row : rows) {
-            sql.append(args.isEmpty() ? "(?, ?, ?, ?, FALSE)" : ", (?, ?, ?, ?, FALSE)");
-            args.add(row.userId());
-            args.add(row.itemId());
-            args.add(row.sourceId());
-            args.add(row.media().bit());
+        StringBuilder sql = new StringBuilder(80 + rows.size() * 52)
+                .append("INSERT IGNORE INTO inbox (user_id, item_id, source_id, media, is_read) VALUES ");
+        for (int i = 0; i < rows.size(); i++) {
+            InboxRow row = rows.get(i);
+            sql.append(i == 0 ? "(" : ", (").append(row.userId()).append(", ").append(row.itemId()).append(", ")
+                    .append(row.sourceId()).append(", ").append(row.media().bit()).append(", FALSE)");
         }
-        return template.update(sql.toString(), args.toArray());
+        String statement = sql.toString();
+        Integer inserted = template.execute((StatementCallback<Integer>) plain -> {
+            plain.setEscapeProcessing(false);
+            return plain.executeUpdate(statement);
+        });
+        return inserted == null ? 0 : inserted;
     }
 
     /** Up to {@code limit} users after {@code afterUser} whose inbox holds the item (a plain read). */

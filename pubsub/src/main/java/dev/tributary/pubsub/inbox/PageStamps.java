@@ -2,7 +2,6 @@ package dev.tributary.pubsub.inbox;
 
 import dev.tributary.pubsub.TimelineStamps;
 import dev.tributary.storage.Transactions;
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -11,7 +10,9 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.core.RedisCallback;
+import java.util.concurrent.ThreadLocalRandom;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
@@ -31,12 +32,23 @@ class PageStamps {
 
     private static final Logger log = LoggerFactory.getLogger(PageStamps.class);
 
+    /** ARGV[1] the expiry in seconds, ARGV[i + 1] the new value of KEYS[i]. */
+    private static final DefaultRedisScript<Long> BUMP_SCRIPT = new DefaultRedisScript<>("""
+            for i = 1, #KEYS do
+              redis.call('SET', KEYS[i], ARGV[i + 1], 'EX', ARGV[1])
+            end
+            return #KEYS
+            """, Long.class);
+    private static final int KEYS_PER_CALL = 1000;
+
     private final StringRedisTemplate redis;
     private final Transactions tx;
+    private final boolean cluster;
 
     PageStamps(StringRedisTemplate redis, Transactions tx) {
         this.redis = redis;
         this.tx = tx;
+        this.cluster = redis.getConnectionFactory() instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
     }
 
     /** The epoch, the person's stamp and the items' stamps, in one round trip. */
@@ -53,8 +65,10 @@ class PageStamps {
     /** Moves these people's stamps once the caller's transaction commits (at once outside one). */
     void peopleChanged(Collection<Long> userIds) {
         if (!userIds.isEmpty()) {
-            List<String> keys = userIds.stream().map(PageStamps::personKey).toList();
-            tx.afterCommit(() -> bump(keys));
+            // On Redis Cluster one call per bucket of people (their keys share its slot).
+            List<List<String>> calls = PersonSlots.calls(userIds, cluster, KEYS_PER_CALL).stream()
+                    .map(users -> users.stream().map(PageStamps::personKey).toList()).toList();
+            tx.afterCommit(() -> calls.forEach(keys -> bump(keys, KEYS_PER_CALL)));
         }
     }
 
@@ -62,26 +76,30 @@ class PageStamps {
     void itemsChanged(Collection<Long> itemIds) {
         if (!itemIds.isEmpty()) {
             List<String> keys = itemIds.stream().map(PageStamps::itemKey).toList();
-            tx.afterCommit(() -> bump(keys));
+            tx.afterCommit(() -> bump(keys, cluster ? 1 : KEYS_PER_CALL));
         }
     }
 
     /**
-     * INCR and a fresh expiry per key, pipelined: one round trip (per node of a cluster). The
-     * change has committed: a Redis failure here must not fail it, and costs at most a page kept
-     * for its minute.
+     * A fresh random value with its expiry per key, one {@code SET … EX} each (a stamp need only
+     * differ from every earlier one, not count), in one script call per thousand keys on the
+     * shared connection (a pipeline would open a connection of its own each time); {@code size}
+     * keys a call, which on Redis Cluster must all lie in one slot. The change has committed: a
+     * Redis failure here must not fail it, and costs at most a page kept for its minute.
      */
-    private void bump(List<String> keys) {
-        long ttl = TimelineStamps.TTL.toSeconds();
+    private void bump(List<String> keys, int size) {
+        String ttl = Long.toString(TimelineStamps.TTL.toSeconds());
+        ThreadLocalRandom random = ThreadLocalRandom.current();
         try {
-            redis.executePipelined((RedisCallback<Object>) connection -> {
-                for (String key : keys) {
-                    byte[] raw = key.getBytes(StandardCharsets.UTF_8);
-                    connection.stringCommands().incr(raw);
-                    connection.keyCommands().expire(raw, ttl);
+            for (int from = 0; from < keys.size(); from += size) {
+                List<String> chunk = keys.subList(from, Math.min(keys.size(), from + size));
+                Object[] args = new Object[chunk.size() + 1];
+                args[0] = ttl;
+                for (int i = 1; i < args.length; i++) {
+                    args[i] = Long.toHexString(random.nextLong());
                 }
-                return null;
-            });
+                redis.execute(BUMP_SCRIPT, chunk, args);
+            }
         } catch (DataAccessException e) {
             log.warn("Could not move {} timeline stamps; cached pages may lag up to a minute: {}", keys.size(), e.getMessage());
         }

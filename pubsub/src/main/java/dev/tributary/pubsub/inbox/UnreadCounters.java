@@ -5,6 +5,7 @@ import dev.tributary.pubsub.MediaType;
 import dev.tributary.pubsub.TimelineSettings;
 import dev.tributary.pubsub.Unread;
 import dev.tributary.storage.Transactions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
@@ -19,9 +20,11 @@ import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.stereotype.Component;
 
 /**
- * Unread counters in Redis, one hash per person ({@code t} total, {@code s<id>} per source,
- * {@code m<bit>} per media type, {@code x} unread entries lost to trimming), kept exact against
- * MySQL, the truth (the inbox, and {@code inbox_trimmed} for {@code x}).
+ * Unread counters in Redis, one hash per person ({@code s<id>} per source, whose sum is the
+ * total, {@code m<bit>} per media type, {@code x} unread entries lost to trimming), kept exact
+ * against MySQL, the truth (the inbox, and {@code inbox_trimmed} for {@code x}). The same hash
+ * carries {@code _l}, until when a live stream of the person listens: announcements go out only
+ * to such people, decided in the same script call that moves the counters.
  *
  * <p>The protocol. A writer moves the counters inside its transaction, after its rows are
  * written and locked, before it commits ({@link #apply}); each move stamps a fresh random
@@ -38,19 +41,26 @@ import org.springframework.stereotype.Component;
 class UnreadCounters {
 
     /**
-     * Moves the counters of many people in one call: ARGV[1] a fresh generation, ARGV[2] the
-     * announcement ('' for none), then per key its channel, its number of fields and the
-     * (field, change) pairs. A built hash is counted into; an unbuilt one that exists (a rebuild
-     * is counting it) gets the new generation; an absent one is left absent.
+     * Moves the counters of many people in one call: ARGV[1] a fresh generation, then per key its
+     * channel, its number of fields, its number of announcements, the (field, change) pairs and
+     * the announcements. One {@code HMGET} per key reads what the rest needs: {@code _b} (a built
+     * hash is counted into), {@code _g} or {@code _l} (an unbuilt hash that exists, e.g. while a
+     * rebuild is counting it, gets the new generation; an absent one is left absent) and
+     * {@code _l}, until when a live stream listens (announcements go out only then: nobody else
+     * hears them).
      */
     private static final String APPLY = """
-            local a = 3
+            local clock = redis.call('TIME')
+            local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+            local a = 2
             for k = 1, #KEYS do
               local key = KEYS[k]
               local channel = ARGV[a]
               local n = tonumber(ARGV[a + 1])
-              a = a + 2
-              if redis.call('HEXISTS', key, '_b') == 1 then
+              local m = tonumber(ARGV[a + 2])
+              a = a + 3
+              local marks = redis.call('HMGET', key, '_b', '_g', '_l')
+              if marks[1] then
                 for i = 1, n do
                   if redis.call('HINCRBY', key, ARGV[a], ARGV[a + 1]) <= 0 then
                     redis.call('HDEL', key, ARGV[a])
@@ -58,13 +68,34 @@ class UnreadCounters {
                   a = a + 2
                 end
               else
-                if n > 0 and redis.call('EXISTS', key) == 1 then
+                if n > 0 and (marks[2] or marks[3]) then
                   redis.call('HSET', key, '_g', ARGV[1])
                 end
                 a = a + 2 * n
               end
-              if ARGV[2] ~= '' then
-                redis.call('PUBLISH', channel, ARGV[2])
+              if marks[3] and tonumber(marks[3]) > now then
+                for i = 0, m - 1 do
+                  redis.call('PUBLISH', channel, ARGV[a + i])
+                end
+              end
+              a = a + m
+            end
+            return #KEYS
+            """;
+
+    /**
+     * Live streams of these people are open: each {@code _l} is now + ARGV[1] ms (Redis's clock),
+     * and each hash lives at least that long, so the mark outlives every renewal interval.
+     */
+    private static final String LISTENING = """
+            local clock = redis.call('TIME')
+            local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+            local ttl = tonumber(ARGV[1])
+            local mark = string.format('%.0f', now + ttl)
+            for k = 1, #KEYS do
+              redis.call('HSET', KEYS[k], '_l', mark)
+              if redis.call('PTTL', KEYS[k]) < ttl then
+                redis.call('PEXPIRE', KEYS[k], ttl)
               end
             end
             return #KEYS
@@ -88,8 +119,12 @@ class UnreadCounters {
             if redis.call('HEXISTS', KEYS[1], '_b') == 1 then
               return 2
             end
+            local live = redis.call('HGET', KEYS[1], '_l')
             redis.call('DEL', KEYS[1])
             redis.call('HSET', KEYS[1], '_b', '1', '_g', ARGV[1])
+            if live then
+              redis.call('HSET', KEYS[1], '_l', live)
+            end
             for i = 3, #ARGV, 2 do
               redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
             end
@@ -97,14 +132,20 @@ class UnreadCounters {
             return 1
             """;
 
+    /** Drops the counts (and any built mark), keeping a live stream's {@code _l}. */
     private static final String INVALIDATE = """
+            local live = redis.call('HGET', KEYS[1], '_l')
             redis.call('DEL', KEYS[1])
             redis.call('HSET', KEYS[1], '_g', ARGV[1])
+            if live then
+              redis.call('HSET', KEYS[1], '_l', live)
+            end
             redis.call('EXPIRE', KEYS[1], ARGV[2])
             return 1
             """;
 
     private static final DefaultRedisScript<Long> APPLY_SCRIPT = new DefaultRedisScript<>(APPLY, Long.class);
+    private static final DefaultRedisScript<Long> LISTENING_SCRIPT = new DefaultRedisScript<>(LISTENING, Long.class);
     private static final DefaultRedisScript<Long> INVALIDATE_SCRIPT = new DefaultRedisScript<>(INVALIDATE, Long.class);
     private static final DefaultRedisScript<Long> REBUILD_SCRIPT = new DefaultRedisScript<>(REBUILD, Long.class);
     private static final DefaultRedisScript<String> GENERATION_SCRIPT = new DefaultRedisScript<>(GENERATION, String.class);
@@ -150,8 +191,19 @@ class UnreadCounters {
      * {@code inbox_trimmed} in the same transaction.
      */
     void apply(Collection<UnreadDelta> deltas, Map<Long, Long> trimmed, InboxEvent event, Collection<Long> notify) {
+        Map<Long, List<String>> announcements = new LinkedHashMap<>();
+        List<String> messages = event == null ? List.of() : List.of(event.encode());
+        notify.forEach(user -> announcements.put(user, messages));
+        apply(deltas, trimmed, announcements);
+    }
+
+    /**
+     * As {@link #apply(Collection, InboxEvent, Collection)}, with each person's own announcements
+     * (a batch that delivered several items, not each to everyone).
+     */
+    void apply(Collection<UnreadDelta> deltas, Map<Long, Long> trimmed, Map<Long, List<String>> announcements) {
         Map<Long, Map<String, Long>> byUser = new LinkedHashMap<>();
-        notify.forEach(user -> byUser.put(user, new LinkedHashMap<>()));
+        announcements.keySet().forEach(user -> byUser.put(user, new LinkedHashMap<>()));
         for (UnreadDelta delta : deltas) {
             addTo(byUser.computeIfAbsent(delta.userId(), u -> new LinkedHashMap<>()), delta);
         }
@@ -161,27 +213,39 @@ class UnreadCounters {
         }
         List<Long> people = List.copyOf(byUser.keySet());
         tx.afterRollback(() -> invalidate(people));
-        String message = event == null ? "" : event.encode();
         String generation = token();
-        forEachCall(List.copyOf(byUser.keySet()), users -> {
+        forEachCall(people, users -> {
             List<String> keys = new ArrayList<>(users.size());
-            List<String> args = new ArrayList<>(2 + users.size() * 8);
+            List<String> args = new ArrayList<>(1 + users.size() * 8);
             args.add(generation);
-            args.add(message);
             for (long user : users) {
                 Map<String, Long> fields = byUser.get(user);
+                List<String> messages = announcements.getOrDefault(user, List.of());
                 keys.add(key(user));
                 args.add(InboxEvent.channel(user));
                 args.add(Integer.toString(fields.size()));
+                args.add(Integer.toString(messages.size()));
                 fields.forEach((field, change) -> {
                     args.add(field);
                     args.add(Long.toString(change));
                 });
+                args.addAll(messages);
             }
             redis.execute(APPLY_SCRIPT, keys, args.toArray());
         });
         // Every inbox change passes here: cached pages of these people are void once it commits.
-        stamps.peopleChanged(byUser.keySet());
+        stamps.peopleChanged(people);
+    }
+
+    /**
+     * Marks these people as listening to their channel for {@code ttl} (a live stream is open):
+     * only they get announcements. One script call per thousand people. Call it before subscribing, and
+     * again well within {@code ttl} while the stream stays open.
+     */
+    void listening(Collection<Long> users, Duration ttl) {
+        String millis = Long.toString(ttl.toMillis());
+        forEachCall(List.copyOf(users), chunk -> redis.execute(LISTENING_SCRIPT, chunk.stream().map(UnreadCounters::key).toList(),
+                millis));
     }
 
     /** Drops these people's counters (to be rebuilt on the next read), fencing any rebuild in flight. */
@@ -241,9 +305,11 @@ class UnreadCounters {
         return args.toArray();
     }
 
-    /** Adds a delta to a person's hash fields: the total, its source's and its media type's. */
+    /**
+     * Adds a delta to a person's hash fields: its source's and its media type's. No total field:
+     * the total is the sum of the source fields, which saves a command per person and delivery.
+     */
     private static void addTo(Map<String, Long> fields, UnreadDelta delta) {
-        fields.merge("t", (long) delta.change(), Long::sum);
         fields.merge("s" + delta.sourceId(), (long) delta.change(), Long::sum);
         fields.merge("m" + delta.media().bit(), (long) delta.change(), Long::sum);
     }
@@ -275,8 +341,10 @@ class UnreadCounters {
                 continue;
             }
             switch (field.charAt(0)) {
-                case 't' -> total = value;
-                case 's' -> bySource.put(Long.parseLong(field.substring(1)), value);
+                case 's' -> {
+                    bySource.put(Long.parseLong(field.substring(1)), value);
+                    total += value;
+                }
                 case 'm' -> byMedia.put(MediaType.ofBit(Integer.parseInt(field.substring(1))), value);
                 case 'x' -> trimmed = value;
                 default -> { }

@@ -23,8 +23,9 @@ public class Fanout {
     public void drain(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (tasks.pending() > 0) {
-            List<FanoutTask> claimed = worker.claim("test", 100);
-            claimed.forEach(task -> worker.run(task, () -> true));
+            // As the pools claim and run: one group of tasks that run together at a time.
+            List<FanoutTask> claimed = worker.claimGroup("test", 100);
+            FanoutWorker.groups(claimed).forEach(group -> worker.run(group, () -> true));
             if (claimed.isEmpty()) {
                 if (System.nanoTime() - deadline > 0) {
                     throw new AssertionError("fan-out tasks still pending after " + timeout);
@@ -42,8 +43,20 @@ public class Fanout {
         return worker.claim("test-crashing", limit);
     }
 
+    public List<FanoutTask> claimGroup(int limit) {
+        return worker.claimGroup("test-crashing", limit);
+    }
+
+    public FanoutWorker.Batch batch(List<FanoutTask> group) {
+        return worker.runBatch(group);
+    }
+
     public FanoutWorker.Batch batch(FanoutTask task) {
         return worker.runBatch(task);
+    }
+
+    public void runGroup(List<FanoutTask> group) {
+        worker.run(group, () -> true);
     }
 
     public void run(FanoutTask task, BooleanSupplier keepGoing) {

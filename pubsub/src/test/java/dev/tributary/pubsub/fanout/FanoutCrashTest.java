@@ -58,6 +58,56 @@ class FanoutCrashTest {
     }
 
     @Test
+    void aGroupOfItemsAbandonedMidwayIsTakenOverAndEveryInboxGetsEachItemOnceWithExactCounts() {
+        long feed = fixtures.feed();
+        List<Long> readers = fixtures.people(11); // batches of 7 rows: pages of 2 people for 3 items
+        fixtures.subscribe(feed, readers);
+        readers.forEach(home::unread);
+        List<Long> items = publisher.publish(feed, List.of(entry("group-1"), entry("group-2"), entry("group-3"))).created();
+
+        List<FanoutTask> group = fanout.claimGroup(10);
+        assertThat(group).as("one publish to one audience runs together").extracting(FanoutTask::itemId)
+                .containsExactlyInAnyOrderElementsOf(items);
+        FanoutWorker.Batch first = fanout.batch(group);
+        assertThat(first.rows()).as("two people, three items each").hasSize(6);
+        // The next batch moves its people's counters (one item's worth), then the worker dies before the commit.
+        List<Long> secondPage = readers.stream().sorted().filter(r -> r > first.cursor()).limit(2).toList();
+        inbox.countUncommitted(secondPage, feed, MediaType.TEXT);
+
+        fanout.drain(Duration.ofSeconds(30)); // waits out the one-second leases, then takes the tasks over
+
+        for (long reader : readers) {
+            assertThat(fixtures.inbox(reader)).as("reader %d", reader).containsExactlyElementsOf(items.stream().sorted().toList());
+            assertThat(home.unread(reader)).as("reader %d", reader)
+                    .isEqualTo(new Unread(3, Map.of(feed, 3L), Map.of(MediaType.TEXT, 3L)));
+        }
+    }
+
+    @Test
+    void aGroupWithATaskWhoseLeaseWasLostRollsBackItsBatchAndTheOthersGoOnAlone() {
+        long feed = fixtures.feed();
+        List<Long> readers = fixtures.people(5);
+        fixtures.subscribe(feed, readers);
+        readers.forEach(home::unread);
+        List<Long> items = publisher.publish(feed, List.of(entry("lost-1"), entry("lost-2"))).created();
+        List<FanoutTask> group = fanout.claimGroup(10);
+        assertThat(group).hasSize(2);
+        // The first task's lease expires and another worker finishes it; then this worker runs the group.
+        fixtures.expireLease(group.getFirst().id());
+        FanoutTask takenOver = fanout.claim(10).stream().filter(t -> t.id() == group.getFirst().id()).findFirst().orElseThrow();
+        fanout.run(takenOver, () -> true);
+
+        fanout.runGroup(group);
+
+        for (long reader : readers) {
+            assertThat(fixtures.inbox(reader)).as("reader %d", reader).containsExactlyElementsOf(items.stream().sorted().toList());
+            assertThat(home.unread(reader)).as("reader %d", reader)
+                    .isEqualTo(new Unread(2, Map.of(feed, 2L), Map.of(MediaType.TEXT, 2L)));
+        }
+        assertThat(fanout.pending()).isZero();
+    }
+
+    @Test
     void aWorkerThatLostItsLeaseCannotCommitAnotherBatch() {
         long feed = fixtures.feed();
         List<Long> readers = fixtures.people(20);

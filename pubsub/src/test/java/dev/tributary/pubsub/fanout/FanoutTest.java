@@ -47,6 +47,54 @@ class FanoutTest {
     }
 
     @Test
+    void theItemsOfOnePublishRunTogetherEachToThePeopleWhoseMediaFilterTakesIt() {
+        long feed = fixtures.feed();
+        List<Long> everything = fixtures.people(9);
+        fixtures.subscribe(feed, everything);
+        long imagesOnly = fixtures.person();
+        fixtures.subscribe(feed, imagesOnly, Set.of(MediaType.IMAGE));
+        // Counters built first, so the batch's counter moves are what is checked.
+        everything.forEach(unread::unread);
+        unread.unread(imagesOnly);
+        Instant now = Instant.now();
+        List<Long> items = publisher.publish(feed, List.of(entry("g-text", MediaType.TEXT, now.minusSeconds(3)),
+                entry("g-image", MediaType.IMAGE, now.minusSeconds(2)), entry("g-text-2", MediaType.TEXT, now.minusSeconds(1))))
+                .created();
+
+        List<FanoutTask> group = fanout.claimGroup(100);
+        assertThat(group).extracting(FanoutTask::itemId).containsExactlyInAnyOrderElementsOf(items);
+        fanout.runGroup(group);
+
+        for (long person : everything) {
+            assertThat(fixtures.inbox(person)).containsExactlyElementsOf(items);
+            assertThat(unread.unread(person)).isEqualTo(fixtures.truth(person))
+                    .isEqualTo(new Unread(3, Map.of(feed, 3L), Map.of(MediaType.TEXT, 2L, MediaType.IMAGE, 1L)));
+        }
+        assertThat(fixtures.inbox(imagesOnly)).containsExactly(items.get(1));
+        assertThat(unread.unread(imagesOnly)).isEqualTo(new Unread(1, Map.of(feed, 1L), Map.of(MediaType.IMAGE, 1L)));
+        assertThat(fanout.pending()).isZero();
+    }
+
+    @Test
+    void anItemTombstonedBeforeItsGroupRanIsNotDeliveredAndTheRestAre() {
+        long feed = fixtures.feed();
+        List<Long> people = fixtures.people(4);
+        fixtures.subscribe(feed, people);
+        people.forEach(unread::unread);
+        List<Long> items = publisher.publish(feed, List.of(entry("kept-1"), entry("gone"), entry("kept-2"))).created();
+        publisher.tombstone(items.get(1));
+
+        fanout.drain();
+
+        for (long person : people) {
+            assertThat(fixtures.inbox(person)).containsExactly(items.get(0), items.get(2));
+            assertThat(unread.unread(person)).isEqualTo(fixtures.truth(person))
+                    .isEqualTo(new Unread(2, Map.of(feed, 2L), Map.of(MediaType.TEXT, 2L)));
+        }
+        assertThat(fanout.pending()).isZero();
+    }
+
+    @Test
     void aLargeAudienceIsSplitIntoRangesThatWorkersShare() {
         long feed = fixtures.feed();
         List<Long> people = fixtures.people(45); // first batch 7, then ranges of 10

@@ -6,6 +6,7 @@ import dev.tributary.pubsub.MediaType;
 import dev.tributary.pubsub.Unread;
 import dev.tributary.pubsub.testing.Fixtures;
 import dev.tributary.pubsub.testing.WithEmbeddedPubsub;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +52,26 @@ class UnreadCountersScriptTest {
         assertThat(counters.read(person)).isEqualTo(new Unread(0, Map.of(), Map.of()));
         assertThat(redis.opsForHash().keys(UnreadCounters.key(person))).as("only the markers are left")
                 .containsExactlyInAnyOrder("_b", "_g");
+    }
+
+    @Test
+    void aListeningMarkOutlivesInvalidationAndRebuildAndTheTotalIsTheSumOfTheSources() {
+        long person = fixtures.person();
+        counters.listening(List.of(person), Duration.ofMinutes(1));
+        assertThat(redis.getExpire(UnreadCounters.key(person))).as("a new hash expires").isPositive();
+        String mark = (String) redis.opsForHash().get(UnreadCounters.key(person), "_l");
+        assertThat(mark).isNotNull();
+
+        counters.invalidate(List.of(person));
+        assertThat(redis.opsForHash().get(UnreadCounters.key(person), "_l")).as("kept by invalidation").isEqualTo(mark);
+        assertThat(counters.read(person).total()).isZero();
+        assertThat(redis.opsForHash().get(UnreadCounters.key(person), "_l")).as("kept by a rebuild").isEqualTo(mark);
+
+        counters.apply(List.of(new UnreadDelta(person, 1, MediaType.TEXT, 2), new UnreadDelta(person, 2, MediaType.IMAGE, 3)),
+                null, List.of());
+        assertThat(counters.read(person)).isEqualTo(new Unread(5, Map.of(1L, 2L, 2L, 3L),
+                Map.of(MediaType.TEXT, 2L, MediaType.IMAGE, 3L)));
+        assertThat(redis.opsForHash().hasKey(UnreadCounters.key(person), "t")).as("no total field").isFalse();
     }
 
     private static List<UnreadDelta> deltas(long person, List<Long> sourceIds, int change) {

@@ -81,6 +81,11 @@ public class Fixtures {
                 .query((rs, n) -> (Long) rs.getObject(1, Long.class)).list().get(0);
     }
 
+    /** Lets a fan-out task's lease run out now, as if its worker had died. */
+    public void expireLease(long taskId) {
+        jdbc.sql("UPDATE fanout_tasks SET lease_until = UTC_TIMESTAMP(6) - INTERVAL 1 SECOND WHERE id = ?").param(taskId).update();
+    }
+
     /** The (cursor, end) subscriber ranges of an item's delivery tasks. */
     public List<List<Long>> rangesOf(long itemId) {
         return jdbc.sql("SELECT cursor_user, end_user FROM fanout_tasks WHERE item_id = ?").param(itemId)
