@@ -12,8 +12,10 @@ import dev.tributary.pubsub.testing.WithEmbeddedPubsub;
 import dev.tributary.storage.IdGenerator;
 import dev.tributary.storage.Transactions;
 import dev.tributary.storage.testing.Await;
+import dev.tributary.storage.testing.LockWaits;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
@@ -77,15 +79,16 @@ class StarsTest {
         tx.run("a purge held open after its tombstone", () -> {
             assertThat(publisher.purge(List.of(item), ids -> java.util.Set.of())).containsExactly(item);
             // The star's visibility check still sees the item: the tombstone is not committed.
-            Thread.ofVirtual().start(() -> {
+            Thread starring = Thread.ofPlatform().start(() -> {
                 try {
                     star.complete(stars.star(person, item));
                 } catch (Throwable e) {
                     star.completeExceptionally(e);
                 }
             });
-            Await.until("the star waits on the item's lock, or is done", () -> star.isDone() || jdbc.sql(
-                    "SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'").query(Long.class).single() > 0);
+            LockWaits lockWaits = LockWaits.seenBy(jdbc);
+            Await.until(() -> "the star waits on the item's lock, or is done; it is at "
+                    + Arrays.toString(starring.getStackTrace()), () -> star.isDone() || lockWaits.holds());
         });
 
         assertThatThrownBy(star::join).hasCauseInstanceOf(ItemNotFoundException.class);

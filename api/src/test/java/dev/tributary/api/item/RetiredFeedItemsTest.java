@@ -19,6 +19,7 @@ import dev.tributary.pubsub.Stars;
 import dev.tributary.pubsub.Subscriptions;
 import dev.tributary.pubsub.Writes;
 import dev.tributary.storage.testing.Await;
+import dev.tributary.storage.testing.LockWaits;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -154,8 +155,8 @@ class RetiredFeedItemsTest {
                     comment.completeExceptionally(e);
                 }
             });
-            Await.until("the comment waits on the item's lock, or is done", () -> comment.isDone() || jdbc.sql(
-                    "SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'").query(Long.class).single() > 0);
+            LockWaits lockWaits = LockWaits.seenBy(jdbc);
+            Await.until("the comment waits on the item's lock, or is done", () -> comment.isDone() || lockWaits.holds());
         });
 
         assertThat(comment.join().status()).as(comment.join().toString()).isEqualTo(404);
