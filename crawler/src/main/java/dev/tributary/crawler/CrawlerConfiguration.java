@@ -20,7 +20,7 @@ import org.springframework.context.annotation.Configuration;
 
 /** Wires the crawler: its settings and the pure parts (fetcher, parser, normaliser, schedule, politeness). */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({CrawlerSettings.class, PublicUrlSettings.class})
+@EnableConfigurationProperties({CrawlerSettings.class, PublicUrlSettings.class, ArticleSettings.class})
 public class CrawlerConfiguration {
 
     @Bean(destroyMethod = "close")
