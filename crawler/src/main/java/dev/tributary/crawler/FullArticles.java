@@ -10,6 +10,8 @@ import dev.tributary.crawler.fetch.FetchOutcome;
 import dev.tributary.crawler.fetch.FetchRequest;
 import dev.tributary.crawler.fetch.FetchResult;
 import dev.tributary.crawler.schedule.HostGate;
+import dev.tributary.pubsub.Feature;
+import dev.tributary.pubsub.Switches;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
@@ -55,9 +57,11 @@ public class FullArticles implements DisposableBean {
     private final Map<Long, CompletableFuture<Article>> inFlight = new ConcurrentHashMap<>();
     private final Counter fetched;
     private final Counter failed;
+    private final Switches switches;
 
-    FullArticles(ArticleStore store, HostGate gate, ArticleSettings settings, CrawlerSettings crawler,
+    FullArticles(ArticleStore store, HostGate gate, ArticleSettings settings, CrawlerSettings crawler, Switches switches,
             ObjectProvider<Clock> clock, ObjectProvider<MeterRegistry> registry) {
+        this.switches = switches;
         MeterRegistry meters = registry.getIfAvailable(io.micrometer.core.instrument.simple.SimpleMeterRegistry::new);
         this.clock = clock.getIfAvailable(Clock::systemUTC);
         this.pages = FeedFetcher.forPages(new FetchLimits(crawler.connectTimeout(), settings.timeout(), crawler.maxRedirects(),
@@ -107,6 +111,8 @@ public class FullArticles implements DisposableBean {
      * many ask at once), kept, and answered.
      *
      * @throws ArticleUnavailableException if the page cannot give one, saying why
+     * @throws dev.tributary.pubsub.FeatureSwitchedOffException if none is kept and the operator
+     *     switched {@link Feature#FULL_ARTICLES} off
      */
     public Article article(long itemId, @Nullable String url) {
         CompletableFuture<Article> mine = new CompletableFuture<>();
@@ -154,6 +160,7 @@ public class FullArticles implements DisposableBean {
         if (kept.isPresent()) {
             return kept.get();
         }
+        switches.requireOn(Feature.FULL_ARTICLES);
         if (url == null || url.isBlank()) {
             throw new ArticleUnavailableException(RejectionReason.INVALID_URL, "this item links to no page");
         }
