@@ -38,7 +38,7 @@ public record ArticleSettings(
         @NotNull @DefaultValue("15s") Duration timeout,
         @NotNull @DefaultValue("200KB") DataSize maxStoredSize,
         @NotNull @DefaultValue("30d") Duration keep,
-        @NotNull @DefaultValue("1h") Duration retryAfter,
+        @NotNull @DefaultValue("10m") Duration retryAfter,
         @Min(1) @Max(10_000) @DefaultValue("10") int perPersonPerMinute,
         @Min(1) @Max(1024) @DefaultValue("8") int concurrency,
         @Min(1) @Max(1_000_000) @DefaultValue("10000") int queue) {
