@@ -1,6 +1,7 @@
 package dev.tributary.crawler;
 
 import dev.tributary.crawler.article.ArticleExtractor;
+import dev.tributary.crawler.article.ArticleQueue;
 import dev.tributary.crawler.article.ArticleStore;
 import dev.tributary.crawler.fetch.FeedFetcher;
 import dev.tributary.crawler.fetch.FeedUrls;
@@ -20,6 +21,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -58,10 +60,13 @@ public class FullArticles implements DisposableBean {
     private final Counter fetched;
     private final Counter failed;
     private final Switches switches;
+    private final ArticleQueue ahead;
+    private final Thread aheadWorker;
 
     FullArticles(ArticleStore store, HostGate gate, ArticleSettings settings, CrawlerSettings crawler, Switches switches,
-            ObjectProvider<Clock> clock, ObjectProvider<MeterRegistry> registry) {
+            ArticleQueue ahead, ObjectProvider<Clock> clock, ObjectProvider<MeterRegistry> registry) {
         this.switches = switches;
+        this.ahead = ahead;
         MeterRegistry meters = registry.getIfAvailable(io.micrometer.core.instrument.simple.SimpleMeterRegistry::new);
         this.clock = clock.getIfAvailable(Clock::systemUTC);
         this.pages = FeedFetcher.forPages(new FetchLimits(crawler.connectTimeout(), settings.timeout(), crawler.maxRedirects(),
@@ -74,6 +79,45 @@ public class FullArticles implements DisposableBean {
         this.fetches = new Semaphore(settings.concurrency(), true);
         this.fetched = Counter.builder("tributary.articles.fetches").tag("outcome", "article").register(meters);
         this.failed = Counter.builder("tributary.articles.fetches").tag("outcome", "failure").register(meters);
+        io.micrometer.core.instrument.Gauge.builder("tributary.articles.queued", ahead, ArticleQueue::size)
+                .description("new items waiting for their article to be fetched ahead of readers").register(meters);
+        this.aheadWorker = Thread.ofVirtual().name("articles-ahead").start(this::fetchAhead);
+    }
+
+    /**
+     * Records (or withdraws) the person's wish that their subscription's source be read in full:
+     * each new item's article fetched once after it arrives, while they subscribe.
+     */
+    public void readInFull(long userId, long sourceId, boolean wanted) {
+        store.wantFull(userId, sourceId, wanted);
+    }
+
+    /** The sources the person reads in full. */
+    public Set<Long> readInFull(long userId) {
+        return Set.copyOf(store.fullSources(userId));
+    }
+
+    /**
+     * Drains the queue of new items of sources read in full, one at a time (each takes its turn
+     * at the site like any fetch): an item already kept, or whose page failed lately, is not
+     * fetched again; with {@link Feature#FULL_ARTICLES} off, items are let go to readers.
+     */
+    private void fetchAhead() {
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                ArticleQueue.Entry next = ahead.next(1000);
+                if (next == null || !switches.isOn(Feature.FULL_ARTICLES)) {
+                    continue;
+                }
+                article(next.itemId(), next.url());
+            } catch (InterruptedException e) {
+                return;
+            } catch (ArticleUnavailableException refused) {
+                // kept as the item's failure; its readers hear it
+            } catch (RuntimeException e) {
+                log.warn("fetching an article ahead of readers failed: {}", e.toString());
+            }
+        }
     }
 
     /**
@@ -261,6 +305,7 @@ public class FullArticles implements DisposableBean {
 
     @Override
     public void destroy() {
+        aheadWorker.interrupt();
         pages.close();
     }
 }

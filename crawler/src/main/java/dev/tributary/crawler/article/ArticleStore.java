@@ -81,6 +81,26 @@ public class ArticleStore {
                 .params(Timestamp.from(cutoff), limit).update();
     }
 
+    /** Records or withdraws the person's wish that the source's articles be fetched ahead of readers. */
+    public void wantFull(long userId, long sourceId, boolean wanted) {
+        if (wanted) {
+            jdbc.sql("INSERT IGNORE INTO article_readers (source_id, user_id) VALUES (?, ?)").params(sourceId, userId).update();
+        } else {
+            jdbc.sql("DELETE FROM article_readers WHERE source_id = ? AND user_id = ?").params(sourceId, userId).update();
+        }
+    }
+
+    /** The sources the person wants read in full. */
+    public List<Long> fullSources(long userId) {
+        return jdbc.sql("SELECT source_id FROM article_readers WHERE user_id = ?").param(userId).query(Long.class).list();
+    }
+
+    /** Up to {@code limit} people who want the source read in full. */
+    public List<Long> fullReaders(long sourceId, int limit) {
+        return jdbc.sql("SELECT user_id FROM article_readers WHERE source_id = ? LIMIT ?").params(sourceId, limit)
+                .query(Long.class).list();
+    }
+
     private static Row row(ResultSet rs, int n) throws SQLException {
         return new Row(rs.getLong("item_id"), rs.getTimestamp("fetched_at").toInstant(), rs.getString("url"),
                 rs.getString("title"), rs.getString("html"), rs.getBoolean("truncated"), rs.getString("failure"),
