@@ -37,6 +37,11 @@ class FullArticlesTest {
     final FeedServerExtension site = new FeedServerExtension();
 
     @Autowired FullArticles articles;
+    @Autowired dev.tributary.crawler.ingest.FeedIngest ingest;
+    @Autowired dev.tributary.pubsub.Sources sources;
+    @Autowired dev.tributary.pubsub.Subscriptions subscriptions;
+    @Autowired dev.tributary.pubsub.Items items;
+    @Autowired dev.tributary.crawler.article.ArticleQueue queue;
 
     static String articlePage(String title) {
         StringBuilder page = new StringBuilder("<!doctype html><html><head><title>" + title + " | Example Blog</title></head><body>"
@@ -200,6 +205,47 @@ class FullArticlesTest {
         site.respond("/missing", 404, Map.of("Content-Type", "text/html"), "<html><body>no</body></html>");
         assertRefused(() -> articles.article(newItem(), site.url("/broken").toString()), RejectionReason.SERVER_ERROR);
         assertRefused(() -> articles.article(newItem(), site.url("/missing").toString()), RejectionReason.NOT_FOUND);
+    }
+
+    @Test
+    void aFeedSomeoneReadsInFullHasEachNewArticleFetchedOnceAheadOfReaders() throws Exception {
+        site.feed("/ahead/1", articlePage("First"), "text/html", Map.of());
+        site.feed("/ahead/2", articlePage("Second"), "text/html", Map.of());
+        String rss = "<rss version='2.0'><channel><title>Teasers</title><link>" + site.url("/") + "</link>"
+                + "<item><guid>t1</guid><title>First</title><link>" + site.url("/ahead/1") + "</link><description>The first line</description></item>"
+                + "<item><guid>t2</guid><title>Second</title><link>" + site.url("/ahead/2") + "</link><description>The first line</description></item>"
+                + "</channel></rss>";
+        long reader = ThreadLocalRandom.current().nextLong(1, 1L << 40);
+        long source = sources.feed(site.url("/ahead.xml").toString()).id();
+        subscriptions.subscribe(reader, source, null);
+        articles.readInFull(reader, source, true);
+        assertThat(articles.readInFull(reader)).contains(source);
+
+        ingest.publish(source, ingest.read(rss.getBytes(StandardCharsets.UTF_8), "application/rss+xml", site.url("/ahead.xml"), java.time.Instant.now()));
+        List<Long> ids = items.ofSource(source, null, null, 10).stream().map(dev.tributary.pubsub.Stored::id).toList();
+
+        assertThat(ids).hasSize(2);
+        dev.tributary.storage.testing.Await.until("both articles fetched ahead of readers",
+                () -> ids.stream().allMatch(id -> articles.kept(id).isPresent()));
+        ingest.publish(source, ingest.read(rss.getBytes(StandardCharsets.UTF_8), "application/rss+xml", site.url("/ahead.xml"), java.time.Instant.now()));
+        assertThat(articles.article(ids.getFirst(), site.url("/ahead/1").toString()).html()).contains("Paragraph 7");
+        assertThat(site.requests("/ahead/1")).as("once, however often the feed is read").hasSize(1);
+        assertThat(site.requests("/ahead/2")).hasSize(1);
+    }
+
+    @Test
+    void aWishOfSomeoneNoLongerSubscribedFetchesNothing() throws Exception {
+        site.feed("/lapsed/1", articlePage("Lapsed"), "text/html", Map.of());
+        String rss = "<rss version='2.0'><channel><title>Lapsed</title>"
+                + "<item><guid>l1</guid><title>One</title><link>" + site.url("/lapsed/1") + "</link></item></channel></rss>";
+        long reader = ThreadLocalRandom.current().nextLong(1, 1L << 40);
+        long source = sources.feed(site.url("/lapsed.xml").toString()).id();
+        articles.readInFull(reader, source, true);
+
+        ingest.publish(source, ingest.read(rss.getBytes(StandardCharsets.UTF_8), "application/rss+xml", site.url("/lapsed.xml"), java.time.Instant.now()));
+
+        assertThat(queue.size()).isZero();
+        assertThat(site.requests("/lapsed/1")).isEmpty();
     }
 
     private static void assertRefused(ThrowingCallable call, RejectionReason reason) {
