@@ -39,6 +39,8 @@ class ArticleApiTest {
     @Autowired Sources sources;
     @Autowired Subscriptions subscriptions;
     @Autowired Publisher publisher;
+    @Autowired dev.tributary.crawler.ingest.FeedIngest ingest;
+    @Autowired dev.tributary.pubsub.Items items;
     private ApiClient api;
     private Deliveries deliveries;
     private TestUser alice;
@@ -147,6 +149,42 @@ class ArticleApiTest {
         assertThat(refused.header("Retry-After")).isNotBlank();
         assertThat(site.requests("/one-too-many")).isEmpty();
         assertThat(api.get("/api/v1/items/" + kept + "/content", eager.token()).status()).as("a kept article costs nothing").isEqualTo(200);
+    }
+
+    @Test
+    void aSubscriptionReadInFullHasNewArticlesFetchedBeforeAnyoneAsks() throws Exception {
+        site.feed("/teasers.xml", "<rss version='2.0'><channel><title>Teasers</title></channel></rss>");
+        ApiResponse subscribed = api.post("/api/v1/subscriptions", alice.token(), Map.of("url", site.url("/teasers.xml").toString()));
+        assertThat(subscribed.status()).as(subscribed.toString()).isEqualTo(201);
+        assertThat(subscribed.json().path("full_content").asBoolean()).isFalse();
+        String id = subscribed.json().path("id").asString();
+        long source = Long.parseLong(subscribed.json().path("source").path("id").asString());
+
+        ApiResponse patched = api.send("PATCH", "/api/v1/subscriptions/" + id, alice.token(), Map.of("full_content", true), "application/json");
+        assertThat(patched.status()).as(patched.toString()).isEqualTo(200);
+        assertThat(patched.json().path("full_content").asBoolean()).isTrue();
+        for (JsonNode listed : api.get("/api/v1/subscriptions", alice.token()).json()) {
+            assertThat(listed.path("full_content").asBoolean()).as("only the one asked for").isEqualTo(listed.path("id").asString().equals(id));
+        }
+        assertThat(api.send("PATCH", "/api/v1/subscriptions/" + id, alice.token(), Map.of("full_content", "yes"), "application/json")
+                .status()).isEqualTo(400);
+
+        site.feed("/teased/1", page("Teased"), "text/html", Map.of());
+        String rss = "<rss version='2.0'><channel><title>Teasers</title><item><guid>x1</guid><title>Teased</title><link>"
+                + site.url("/teased/1") + "</link><description>The first line</description></item></channel></rss>";
+        ingest.publish(source, ingest.read(rss.getBytes(java.nio.charset.StandardCharsets.UTF_8), "application/rss+xml",
+                site.url("/teasers.xml"), Instant.now()));
+        long item = items.ofSource(source, null, null, 1).getFirst().id();
+        dev.tributary.storage.testing.Await.until("the article fetched ahead of readers", () -> !site.requests("/teased/1").isEmpty());
+
+        ApiResponse read = api.get("/api/v1/items/" + item + "/content", bob.token());
+        assertThat(read.status()).isEqualTo(200);
+        assertThat(read.json().path("content").asString()).contains("Paragraph 5");
+        assertThat(site.requests("/teased/1")).hasSize(1);
+
+        assertThat(api.delete("/api/v1/subscriptions/" + id, alice.token()).status()).isEqualTo(204);
+        assertThat(api.post("/api/v1/subscriptions", alice.token(), Map.of("url", site.url("/teasers.xml").toString()))
+                .json().path("full_content").asBoolean()).as("unsubscribing withdrew the wish").isFalse();
     }
 
     private void assertRefused(long item, String reason) {
