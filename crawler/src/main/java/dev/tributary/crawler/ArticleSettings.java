@@ -54,8 +54,8 @@ public record ArticleSettings(
             throw new IllegalArgumentException("tributary.articles.max-decompressed-size must be at least max-page-size");
         }
         // The MEDIUMTEXT column holds 16 MB; a kept article is read whole into each answer.
-        if (maxStoredSize != null && maxStoredSize.toBytes() > 4L << 20) {
-            throw new IllegalArgumentException("tributary.articles.max-stored-size must be at most 4MB, not " + maxStoredSize);
+        if (maxStoredSize != null && (maxStoredSize.toBytes() > 4L << 20 || maxStoredSize.toBytes() < 1024)) {
+            throw new IllegalArgumentException("tributary.articles.max-stored-size must be between 1KB and 4MB, not " + maxStoredSize);
         }
     }
 

@@ -189,6 +189,10 @@ public class FullArticles implements DisposableBean {
             if (e.getCause() instanceof ArticleUnavailableException unavailable) {
                 throw new ArticleUnavailableException(unavailable.reason(), unavailable.getMessage());
             }
+            if (e.getCause() instanceof RuntimeException same) {
+                // What the fetching reader heard (the feature switched off, say), every waiting reader hears.
+                throw same;
+            }
             throw new IllegalStateException("fetching an article failed", e.getCause());
         } catch (TimeoutException e) {
             throw new ArticleUnavailableException(RejectionReason.TIMEOUT, "the page did not answer in time");

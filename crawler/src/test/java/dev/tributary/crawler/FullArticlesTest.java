@@ -37,6 +37,7 @@ class FullArticlesTest {
     final FeedServerExtension site = new FeedServerExtension();
 
     @Autowired FullArticles articles;
+    @Autowired dev.tributary.pubsub.Switches switches;
     @Autowired dev.tributary.crawler.ingest.FeedIngest ingest;
     @Autowired dev.tributary.pubsub.Sources sources;
     @Autowired dev.tributary.pubsub.Subscriptions subscriptions;
@@ -246,6 +247,23 @@ class FullArticlesTest {
 
         assertThat(queue.size()).isZero();
         assertThat(site.requests("/lapsed/1")).isEmpty();
+    }
+
+    @Test
+    void switchedOffOnlyKeptArticlesAreServed() {
+        site.feed("/switch/kept", articlePage("Kept before"), "text/html", Map.of());
+        site.feed("/switch/new", articlePage("New"), "text/html", Map.of());
+        long kept = newItem();
+        articles.article(kept, site.url("/switch/kept").toString());
+        switches.set(dev.tributary.pubsub.Feature.FULL_ARTICLES, false);
+        try {
+            assertThat(articles.article(kept, site.url("/switch/kept").toString()).html()).contains("Paragraph 3");
+            assertThatThrownBy(() -> articles.article(newItem(), site.url("/switch/new").toString()))
+                    .isInstanceOf(dev.tributary.pubsub.FeatureSwitchedOffException.class);
+            assertThat(site.requests("/switch/new")).isEmpty();
+        } finally {
+            switches.set(dev.tributary.pubsub.Feature.FULL_ARTICLES, true);
+        }
     }
 
     private static void assertRefused(ThrowingCallable call, RejectionReason reason) {

@@ -41,6 +41,8 @@ class ArticleApiTest {
     @Autowired Publisher publisher;
     @Autowired dev.tributary.crawler.ingest.FeedIngest ingest;
     @Autowired dev.tributary.pubsub.Items items;
+    @Autowired List<dev.tributary.api.retention.RetentionJob> jobs;
+    @Autowired org.springframework.jdbc.core.simple.JdbcClient jdbc;
     private ApiClient api;
     private Deliveries deliveries;
     private TestUser alice;
@@ -185,6 +187,23 @@ class ArticleApiTest {
         assertThat(api.delete("/api/v1/subscriptions/" + id, alice.token()).status()).isEqualTo(204);
         assertThat(api.post("/api/v1/subscriptions", alice.token(), Map.of("url", site.url("/teasers.xml").toString()))
                 .json().path("full_content").asBoolean()).as("unsubscribing withdrew the wish").isFalse();
+    }
+
+    @Test
+    void anArticleKeptPastItsTimeIsRemovedAndReadAfreshByTheNextReader() {
+        site.feed("/old", page("Old news"), "text/html", Map.of());
+        long item = item(site.url("/old").toString());
+        assertThat(api.get("/api/v1/items/" + item + "/content", alice.token()).status()).isEqualTo(200);
+        jdbc.sql("UPDATE item_articles SET fetched_at = ? WHERE item_id = ?")
+                .params(java.sql.Timestamp.from(Instant.now().minus(java.time.Duration.ofDays(31))), item).update();
+        dev.tributary.api.retention.RetentionJob job = jobs.stream().filter(j -> j.name().equals("article-cache")).findFirst().orElseThrow();
+
+        long removed = job.sweep(n -> { });
+
+        assertThat(removed).isGreaterThanOrEqualTo(1);
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM item_articles WHERE item_id = ?").param(item).query(Long.class).single()).isZero();
+        assertThat(api.get("/api/v1/items/" + item + "/content", bob.token()).status()).isEqualTo(200);
+        assertThat(site.requests("/old")).hasSize(2);
     }
 
     private void assertRefused(long item, String reason) {
