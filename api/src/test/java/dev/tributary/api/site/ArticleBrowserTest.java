@@ -63,4 +63,30 @@ class ArticleBrowserTest {
         assertThat(browser.exists("#timeline .item:nth-child(2) .item-article")).isFalse();
         assertThat(browser.consoleErrorsBesidesApiRefusals()).isEmpty();
     }
+
+    @Test
+    void aFeedIsReadInFullFromTheSourcesPage(Browser browser) {
+        site.feed("/teasers.xml", "<rss version='2.0'><channel><title>Teasers only</title></channel></rss>");
+        ApiClient api = new ApiClient(port);
+        String username = ApiClient.uniqueUsername("fullfeed");
+        browser.signUp(username, PASSWORD);
+        String token = api.createToken(username, PASSWORD, "setup", "read", "write");
+        ApiResponse subscribed = api.post("/api/v1/subscriptions", token, Map.of("url", site.url("/teasers.xml").toString()));
+        assertThat(subscribed.status()).as(subscribed.toString()).isEqualTo(201);
+
+        browser.open("/sources");
+        browser.waitFor(".subscription .full-content");
+        assertThat(browser.find(".subscription .full-content").isSelected()).isFalse();
+        browser.click(".subscription .full-content");
+        browser.waitUntil("the subscription read in full",
+                () -> api.get("/api/v1/subscriptions", token).json().get(0).path("full_content").asBoolean());
+
+        browser.open("/sources");
+        browser.waitFor(".subscription .full-content");
+        browser.waitUntil("shown ticked after a reload", () -> browser.find(".subscription .full-content").isSelected());
+        browser.click(".subscription .full-content");
+        browser.waitUntil("no longer read in full",
+                () -> !api.get("/api/v1/subscriptions", token).json().get(0).path("full_content").asBoolean());
+        assertThat(browser.consoleErrors()).isEmpty();
+    }
 }
