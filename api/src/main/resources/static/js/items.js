@@ -51,10 +51,46 @@ function actions(item, options) {
     return el('div', {class: 'item-actions'},
         toggle,
         star,
+        item.url ? fullArticleButton(item) : null,
         el('a', {class: 'likes', href: `/items/${encodeURIComponent(item.id)}`},
             `${item.likes_count} like${item.likes_count === 1 ? '' : 's'}`),
         el('a', {class: 'comments', href: `/items/${encodeURIComponent(item.id)}#comments`},
             `${item.comments_count} comment${item.comments_count === 1 ? '' : 's'}`));
+}
+
+/**
+ * "Read full article": loads the article the server read from the item's page (kept for every
+ * reader, so only the first reader waits for the fetch) and shows it under the summary; pressed
+ * again, hides it. A page that gives no article says why in a toast.
+ */
+function fullArticleButton(item) {
+    const button = el('button', {type: 'button', class: 'link-button full-article', 'aria-expanded': 'false'}, 'Read full article');
+    button.addEventListener('click', () => toggleFullArticle(item, button));
+    return button;
+}
+
+async function toggleFullArticle(item, button) {
+    const card = button.closest('.item');
+    const shown = card.querySelector('.item-article');
+    if (shown) {
+        const hidden = !shown.hidden;
+        shown.hidden = hidden;
+        button.textContent = hidden ? 'Read full article' : 'Hide full article';
+        button.setAttribute('aria-expanded', String(!hidden));
+        return;
+    }
+    const article = await busy(button, async () =>
+        (await call('GET', `/api/v1/items/${encodeURIComponent(item.id)}/content`)).data);
+    if (!article) {
+        return;
+    }
+    const body = el('div', {class: 'item-article'},
+        sanitize(article.content),
+        article.truncated ? el('p', {class: 'item-article-note'}, 'The article goes on at ',
+            el('a', {href: safeUrl(article.url), target: '_blank', rel: 'noopener noreferrer'}, 'its page'), '.') : null);
+    (card.querySelector('.item-summary') ?? card.querySelector('.item-title') ?? card.firstChild).after(body);
+    button.textContent = 'Hide full article';
+    button.setAttribute('aria-expanded', 'true');
 }
 
 /** Marks an item read or unread through the API and updates its card. */

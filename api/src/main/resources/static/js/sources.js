@@ -79,6 +79,9 @@ function row(subscription) {
     const organise = el('button', {type: 'button', class: 'organise'}, 'Rename / folders');
     organise.addEventListener('click', () => editFolders(item, subscription, organise, error));
     actions.append(organise);
+    if (source.kind === 'feed') {
+        actions.append(fullContentToggle(subscription, error));
+    }
     const body = subscribeBody(source);
     if (body) {
         const change = el('button', {type: 'button', class: 'change-media'}, 'Change filter');
@@ -94,6 +97,31 @@ function row(subscription) {
         }, error));
     actions.append(unsubscribe);
     return item;
+}
+
+/**
+ * "Always fetch the full article", for feeds that ship only a teaser: each new item's page is read
+ * once after it arrives, so "Read full article" answers at once. Saved as soon as it is ticked.
+ */
+function fullContentToggle(subscription, error) {
+    const box = el('input', {type: 'checkbox', class: 'full-content', checked: subscription.full_content});
+    box.addEventListener('change', async () => {
+        const wanted = box.checked;
+        box.disabled = true;
+        try {
+            showError(error, null);
+            const updated = (await call('PATCH', `/api/v1/subscriptions/${encodeURIComponent(subscription.id)}`,
+                {json: {full_content: wanted}})).data;
+            subscription.full_content = updated.full_content;
+            toast(wanted ? 'New articles of this feed will be fetched in full.' : 'Full articles only when you ask.');
+        } catch (failure) {
+            box.checked = !wanted;
+            showError(error, failure);
+        } finally {
+            box.disabled = false;
+        }
+    });
+    return el('label', {class: 'full-content-choice'}, box, ' Always fetch the full article');
 }
 
 /** Re-subscribing to the same source with a new filter updates it (the API answers 200). */

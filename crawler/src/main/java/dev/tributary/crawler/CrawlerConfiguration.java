@@ -1,5 +1,6 @@
 package dev.tributary.crawler;
 
+import dev.tributary.crawler.article.ArticleQueue;
 import dev.tributary.crawler.fetch.FeedFetcher;
 import dev.tributary.crawler.fetch.FetchFailure;
 import dev.tributary.crawler.fetch.FetchLimits;
@@ -20,7 +21,7 @@ import org.springframework.context.annotation.Configuration;
 
 /** Wires the crawler: its settings and the pure parts (fetcher, parser, normaliser, schedule, politeness). */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({CrawlerSettings.class, PublicUrlSettings.class})
+@EnableConfigurationProperties({CrawlerSettings.class, PublicUrlSettings.class, ArticleSettings.class})
 public class CrawlerConfiguration {
 
     @Bean(destroyMethod = "close")
@@ -41,6 +42,12 @@ public class CrawlerConfiguration {
                     failure.reason().key() + ": " + failure.detail());
             case null -> new HubClient.Answer(0, "no answer");
         };
+    }
+
+    /** New items whose articles are fetched ahead of readers, filled by the ingest and drained by {@link FullArticles}. */
+    @Bean
+    ArticleQueue articleQueue(ArticleSettings settings) {
+        return new ArticleQueue(settings.queue());
     }
 
     @Bean

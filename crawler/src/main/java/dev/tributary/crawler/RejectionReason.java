@@ -5,8 +5,8 @@ import dev.tributary.crawler.parse.FeedFormatException;
 
 /**
  * The closed set of reasons a url cannot be subscribed to: each way its fetch can fail, and each
- * way its body can fail to be a readable feed. The API names them on the wire; this module only
- * says which one applies.
+ * way its body can fail to be a readable feed; and, for an entry's page, each way it can fail to
+ * give its full article. The API names them on the wire; this module only says which one applies.
  */
 public enum RejectionReason {
     INVALID_URL,
@@ -32,10 +32,14 @@ public enum RejectionReason {
     /** Meant to be a feed but broken beyond repair. */
     MALFORMED,
     /** Declares a DTD, which is refused outright. */
-    FORBIDDEN_DTD;
+    FORBIDDEN_DTD,
+    /** An entry's page that is not HTML (a PDF, an image, a feed), so it has no article to read. */
+    NOT_HTML,
+    /** An entry's page with no readable article in it (empty, all navigation, or too broken to read). */
+    NO_ARTICLE;
 
     /** The rejection for a failed fetch. */
-    static RejectionReason of(FailureReason failure) {
+    public static RejectionReason of(FailureReason failure) {
         return switch (failure) {
             case INVALID_URL -> INVALID_URL;
             case BLOCKED_ADDRESS -> BLOCKED_ADDRESS;

@@ -16,7 +16,7 @@ import org.springframework.context.annotation.Configuration;
 class CrawlerSettingsTest {
 
     @Configuration(proxyBeanMethods = false)
-    @EnableConfigurationProperties({CrawlerSettings.class, PublicUrlSettings.class})
+    @EnableConfigurationProperties({CrawlerSettings.class, PublicUrlSettings.class, ArticleSettings.class})
     static class SettingsOnly {
     }
 
@@ -35,7 +35,10 @@ class CrawlerSettingsTest {
             "tributary.crawler.politeness.slow-factor=1", "tributary.crawler.politeness.remembered=0",
             "tributary.crawler.politeness.forget-after=0s", "tributary.crawler.politeness.max-pause=1h",
             "tributary.public-url=ftp://example.org", "tributary.public-url=https://example.org/?a=b",
-            "tributary.public-url=/relative"})
+            "tributary.public-url=/relative", "tributary.articles.max-page-size=0B", "tributary.articles.timeout=0s",
+            "tributary.articles.max-decompressed-size=1KB", "tributary.articles.max-stored-size=64MB", "tributary.articles.max-stored-size=100B",
+            "tributary.articles.keep=-1d", "tributary.articles.retry-after=0s", "tributary.articles.per-person-per-minute=0",
+            "tributary.articles.concurrency=0", "tributary.articles.queue=0"})
     void refusesToStartWith(String setting) {
         runner.withPropertyValues(setting).run(context -> {
             assertThat(context).hasFailed();

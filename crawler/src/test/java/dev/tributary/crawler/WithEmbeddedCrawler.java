@@ -12,7 +12,7 @@ import org.springframework.boot.test.context.SpringBootTest;
  * no background crawl (tests refresh feeds themselves through {@link Crawl}), loopback allowed
  * so the tests' own feed servers can be crawled, no politeness delay (none grown after errors
  * either) and no pause of a whole host after a Retry-After (tests fetch many feeds of one local
- * server in a row), short timeouts, and a
+ * server in a row), short timeouts (pages for articles too), and a
  * public url so WebSub subscriptions are made.
  */
 @Target(ElementType.TYPE)
@@ -26,6 +26,7 @@ import org.springframework.boot.test.context.SpringBootTest;
         "tributary.crawler.politeness.max-delay=0s",
         "tributary.crawler.connect-timeout=1s",
         "tributary.crawler.timeout=3s",
+        "tributary.articles.timeout=2s",
         "tributary.crawler.lease-ttl=10s",
         "tributary.crawler.jitter=0",
         "tributary.public-url=https://tributary.example",

@@ -16,7 +16,9 @@ public enum Feature {
     /** {@code POST /api/v1/subscriptions/import}: 503. */
     OPML_IMPORT("opml-import"),
     /** First fetches: claims take no never-fetched feed, and subscribing by URL to a feed not yet known is a 503. */
-    NEW_FEED_CRAWLING("new-feed-crawling");
+    NEW_FEED_CRAWLING("new-feed-crawling"),
+    /** Fetching entries' full articles: a reader's uncached {@code /content} is a 503 (kept ones are still served) and nothing is fetched ahead of readers. */
+    FULL_ARTICLES("full-articles");
 
     private final String wireName;
 

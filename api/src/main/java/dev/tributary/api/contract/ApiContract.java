@@ -67,6 +67,7 @@ class ApiContract implements OpenApiCustomizer {
             Map.entry("POST /api/v1/folders", List.of("409", "422")),
             Map.entry("PATCH /api/v1/folders/{id}", List.of("409", "422")),
             Map.entry("POST /api/v1/items/{id}/star", List.of("422")),
+            Map.entry("GET /api/v1/items/{id}/content", List.of("422")),
             Map.entry("GET /api/v1/timelines/home", List.of("304", "404")),
             Map.entry("POST /api/v1/markers", List.of("404")),
             Map.entry("GET /feeds/home.rss", List.of("304")),
@@ -224,7 +225,7 @@ class ApiContract implements OpenApiCustomizer {
         String path = operation.substring(operation.indexOf(' ') + 1);
         return path.startsWith("/api/v1/streaming/") || path.endsWith("/comments") || path.startsWith("/api/v1/comments/")
                 || path.equals("/api/v1/subscriptions/import") || operation.equals("POST /api/v1/subscriptions")
-                || operation.equals("POST /api/v1/me/feeds");
+                || operation.equals("POST /api/v1/me/feeds") || operation.equals("GET /api/v1/items/{id}/content");
     }
 
     /** Typed query parameters where the controllers take strings to word their own 400s. */

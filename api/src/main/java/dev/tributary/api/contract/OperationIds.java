@@ -36,6 +36,7 @@ final class OperationIds {
             Map.entry("POST /api/v1/invitations/{id}/accept", "acceptInvitation"),
             Map.entry("DELETE /api/v1/invitations/{id}", "declineInvitation"),
             Map.entry("GET /api/v1/items/{id}", "getItem"),
+            Map.entry("GET /api/v1/items/{id}/content", "getItemContent"),
             Map.entry("GET /api/v1/items/{id}/comments", "listComments"),
             Map.entry("POST /api/v1/items/{id}/comments", "addComment"),
             Map.entry("GET /api/v1/items/{id}/like", "getLikes"),

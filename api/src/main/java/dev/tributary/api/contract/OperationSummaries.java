@@ -29,6 +29,7 @@ final class OperationSummaries {
             Map.entry("POST /api/v1/posts", "Post to one's own feed"),
             Map.entry("DELETE /api/v1/posts/{id}", "Delete one's post"),
             Map.entry("GET /api/v1/items/{id}", "An item"),
+            Map.entry("GET /api/v1/items/{id}/content", "An item's full article, read from its page and kept for every reader"),
             Map.entry("POST /api/v1/items/{id}/read", "Mark an item read"),
             Map.entry("DELETE /api/v1/items/{id}/read", "Mark an item unread"),
             Map.entry("GET /api/v1/items/{id}/comments", "An item's comments, oldest first"),

@@ -5,6 +5,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tributary.api.greader.ReaderFeeds.FeedRef;
+import dev.tributary.crawler.Article;
+import dev.tributary.crawler.FullArticles;
 import dev.tributary.pubsub.Folder;
 import dev.tributary.pubsub.Folders;
 import dev.tributary.pubsub.HomeFeed;
@@ -33,8 +35,10 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Items as Google Reader apps read them: the long id, times in the units each field has
  * ({@code published} in seconds, {@code crawlTimeMsec} in milliseconds, {@code timestampUsec} in
- * microseconds, the last two as strings), links, the summary, the origin feed, and categories
- * (reading list, read, starred, the folders of its source, its own tags).
+ * microseconds, the last two as strings), links, the summary, the full article as
+ * {@code content} when one is kept for the item (a reader opened it, or its source is read in
+ * full), the origin feed, and categories (reading list, read, starred, the folders of its source,
+ * its own tags).
  *
  * <p>What is the same for every reader of an item is rendered once per node and kept while the
  * item's stamp holds (as the home timeline's page cache keeps items: an edit or a tombstone moves
@@ -81,12 +85,14 @@ class ReaderItems {
     private final HomeFeed home;
     private final Items items;
     private final JsonMapper json;
+    private final FullArticles articles;
     private final Cache<Key, Rendered> rendered = Caffeine.newBuilder().maximumWeight(CACHE_BYTES)
             .weigher((Key key, Rendered r) -> r.head().length + r.tags().length + 64).expireAfterWrite(TTL).build();
     private final Cache<Long, Labels> labels = Caffeine.newBuilder().maximumSize(100_000).expireAfterWrite(TTL).build();
     private final Cache<Long, Flags> flags = Caffeine.newBuilder().maximumSize(20_000).expireAfterWrite(TTL).build();
 
-    ReaderItems(ReaderFeeds feeds, Folders folders, Stars stars, HomeFeed home, Items items, JsonMapper json) {
+    ReaderItems(ReaderFeeds feeds, Folders folders, Stars stars, HomeFeed home, Items items, JsonMapper json, FullArticles articles) {
+        this.articles = articles;
         this.feeds = feeds;
         this.folders = folders;
         this.stars = stars;
@@ -167,9 +173,12 @@ class ReaderItems {
         }
         List<Stored<Item>> loaded = items.getAll(missing).stream().filter(item -> !item.body().deleted()).toList();
         Map<Long, FeedRef> origins = feeds.describe(loaded.stream().map(item -> item.body().sourceId()).distinct().toList());
+        // An article kept after the head was rendered shows once the head is rendered again (within the minute it is kept).
+        Map<Long, Article> full = articles.keptAll(loaded.stream().map(Stored::id).toList());
         for (Stored<Item> item : loaded) {
             Rendered fresh = new Rendered(stamps.epoch(), itemStamps.get(item.id()),
-                    head(item, origins.get(item.body().sourceId())), item.body().sourceId(), commaList(item.body().tags()));
+                    head(item, origins.get(item.body().sourceId()), full.get(item.id())), item.body().sourceId(),
+                    commaList(item.body().tags()));
             heads.put(item.id(), fresh);
             if (stamps.epoch() != null) {
                 rendered.put(new Key(item.id(), base), fresh);
@@ -232,7 +241,7 @@ class ReaderItems {
     }
 
     /** The item's JSON object without its categories and closing brace. */
-    private byte[] head(Stored<Item> stored, @Nullable FeedRef origin) {
+    private byte[] head(Stored<Item> stored, @Nullable FeedRef origin, @Nullable Article article) {
         Item body = stored.body();
         Map<String, Object> item = new LinkedHashMap<>();
         item.put("id", ItemIds.longForm(stored.id()));
@@ -246,6 +255,10 @@ class ReaderItems {
         item.put("canonical", List.of(Map.of("href", href)));
         item.put("alternate", List.of(Map.of("href", href, "type", "text/html")));
         item.put("summary", Map.of("direction", "ltr", "content", body.summary() == null ? "" : body.summary()));
+        if (article != null) {
+            // Apps show content in preference to summary: the whole article rather than the feed's teaser.
+            item.put("content", Map.of("direction", "ltr", "content", article.html()));
+        }
         item.put("author", body.author() == null ? "" : body.author());
         if (origin != null) {
             item.put("origin", Map.of("streamId", origin.streamId(), "title", origin.title(), "htmlUrl", origin.htmlUrl()));

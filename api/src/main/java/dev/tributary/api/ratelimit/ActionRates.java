@@ -1,6 +1,7 @@
 package dev.tributary.api.ratelimit;
 
 import dev.tributary.api.web.ApiProblem;
+import dev.tributary.crawler.ArticleSettings;
 import dev.tributary.pubsub.LimitSettings;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -9,16 +10,19 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
 
 /**
- * Per-person rates of actions that put content in front of others (posts, comments), counted in
- * Redis per minute so that every node shares them ({@code tributary.limits.*-per-minute}). Each
- * service that performs such an action takes one here, whatever path called it.
+ * Per-person rates of actions that put content in front of others (posts, comments) or make the
+ * server fetch for them (full articles), counted in Redis per minute so that every node shares
+ * them ({@code tributary.limits.*-per-minute}, {@code tributary.articles.per-person-per-minute}).
+ * Each service that performs such an action takes one here, whatever path called it.
  */
 @Component
 public class ActionRates {
 
     /** What is counted, with its bucket's key prefix. */
     public enum Action {
-        POST("posts"), COMMENT("comments");
+        POST("posts"), COMMENT("comments"),
+        /** A full article fetched for the person (reading a kept one is not counted). */
+        ARTICLE_FETCH("article-fetches");
 
         private final String noun;
 
@@ -32,10 +36,12 @@ public class ActionRates {
 
     private final Buckets buckets;
     private final LimitSettings limits;
+    private final ArticleSettings articles;
 
-    ActionRates(Buckets buckets, LimitSettings limits) {
+    ActionRates(Buckets buckets, LimitSettings limits, ArticleSettings articles) {
         this.buckets = buckets;
         this.limits = limits;
+        this.articles = articles;
     }
 
     /**
@@ -44,7 +50,11 @@ public class ActionRates {
      * @throws ApiProblem 429 with Retry-After if they have used this minute's allowance
      */
     public void take(long userId, Action action) {
-        int limit = action == Action.POST ? limits.postsPerMinute() : limits.commentsPerMinute();
+        int limit = switch (action) {
+            case POST -> limits.postsPerMinute();
+            case COMMENT -> limits.commentsPerMinute();
+            case ARTICLE_FETCH -> articles.perPersonPerMinute();
+        };
         Bucket bucket;
         try {
             bucket = buckets.take("rate:" + action.noun + ":" + userId, limit, MINUTE);
@@ -54,8 +64,10 @@ public class ActionRates {
             return;
         }
         if (bucket.exceeded()) {
-            throw ApiProblem.tooManyRequests("You may write " + limit + " " + action.noun + " a minute; wait "
-                    + bucket.resetSeconds() + " s.", bucket.resetSeconds());
+            String allowance = action == Action.ARTICLE_FETCH ? "have " + limit + " full articles fetched"
+                    : "write " + limit + " " + action.noun;
+            throw ApiProblem.tooManyRequests("You may " + allowance + " a minute; wait " + bucket.resetSeconds() + " s.",
+                    bucket.resetSeconds());
         }
     }
 }

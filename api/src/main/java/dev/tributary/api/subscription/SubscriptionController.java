@@ -9,6 +9,7 @@ import dev.tributary.api.source.SourceViews;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Ids;
 import dev.tributary.crawler.FeedResolver;
+import dev.tributary.crawler.FullArticles;
 import dev.tributary.pubsub.Account;
 import dev.tributary.pubsub.Folder;
 import dev.tributary.pubsub.FolderNotFoundException;
@@ -61,9 +62,11 @@ class SubscriptionController {
     private final Groups groups;
     private final SourceViews sourceViews;
     private final Folders folders;
+    private final FullArticles articles;
 
     SubscriptionController(Subscriptions subscriptions, Sources sources, FeedResolver feeds, Accounts accounts,
-            Groups groups, SourceViews sourceViews, Folders folders) {
+            Groups groups, SourceViews sourceViews, Folders folders, FullArticles articles) {
+        this.articles = articles;
         this.folders = folders;
         this.subscriptions = subscriptions;
         this.sources = sources;
@@ -86,11 +89,15 @@ class SubscriptionController {
     /** What {@code PATCH /api/v1/subscriptions/{id}} changes: only what is given. */
     record SubscriptionPatch(
             @Schema(description = TITLE) @Nullable String title,
-            @Schema(description = FOLDER_IDS) @Nullable @Size(max = Folders.MAX_FOLDERS) List<String> folderIds) {
+            @Schema(description = FOLDER_IDS) @Nullable @Size(max = Folders.MAX_FOLDERS) List<String> folderIds,
+            @Schema(description = FULL_CONTENT) @Nullable Boolean fullContent) {
     }
 
     private static final String TITLE = "What the caller calls this subscription: 1 to 200 characters once trimmed, no control "
             + "characters; an empty string goes back to the source's own title; left out or null: unchanged.";
+    private static final String FULL_CONTENT = "true: always fetch the full article of this feed's new items (once each, "
+            + "kept for every reader); false: only when someone asks; left out or null: unchanged. A person's or a group's "
+            + "subscription has no pages to fetch: their posts link where they like.";
     private static final String FOLDER_IDS = "The caller's folders to file the subscription in, replacing those it is in "
             + "([] takes it out of every folder); left out or null: unchanged. A folder that is not the caller's is a 422.";
 
@@ -105,7 +112,8 @@ class SubscriptionController {
         SubscribeResult result = subscriptions.subscribe(caller.userId(), source.id(), media);
         Subscription subscription = apply(caller, result.subscription(), edit);
         return ResponseEntity.status(result.created() ? HttpStatus.CREATED : HttpStatus.OK)
-                .body(view(subscription, sourceViews.of(source), folders.foldersOf(caller.userId(), source.id())));
+                .body(view(subscription, sourceViews.of(source), folders.foldersOf(caller.userId(), source.id()),
+                        articles.readInFull(caller.userId()).contains(source.id())));
     }
 
     @Operation(summary = "Rename a subscription or file it in folders",
@@ -118,7 +126,11 @@ class SubscriptionController {
                 .orElseThrow(() -> ApiProblem.notFound("subscription"));
         Subscription changed = apply(caller, subscription, edit(caller, patch.title(), patch.folderIds()));
         Stored<Source> source = sources.get(subscription.sourceId());
-        return view(changed, sourceViews.of(source), folders.foldersOf(caller.userId(), subscription.sourceId()));
+        if (patch.fullContent() != null) {
+            articles.readInFull(caller.userId(), source.id(), patch.fullContent());
+        }
+        return view(changed, sourceViews.of(source), folders.foldersOf(caller.userId(), subscription.sourceId()),
+                articles.readInFull(caller.userId()).contains(source.id()));
     }
 
     /** A title and folders checked before anything changes, so a refused request changes nothing. */
@@ -181,11 +193,13 @@ class SubscriptionController {
         Map<String, SourceView> views = sourceViews.of(shown).stream()
                 .collect(Collectors.toMap(SourceView::id, Function.identity(), (a, b) -> a));
         Map<Long, List<Folder>> filed = folders.foldersBySource(caller.userId());
+        Set<Long> full = articles.readInFull(caller.userId());
         List<SubscriptionView> list = new ArrayList<>(shown.size());
         for (Subscription subscription : all) {
             SourceView view = views.get(Ids.format(subscription.sourceId()));
             if (view != null) {
-                list.add(view(subscription, view, filed.getOrDefault(subscription.sourceId(), List.of())));
+                list.add(view(subscription, view, filed.getOrDefault(subscription.sourceId(), List.of()),
+                        full.contains(subscription.sourceId())));
             }
         }
         return list;
@@ -201,6 +215,7 @@ class SubscriptionController {
         if (own || !subscriptions.unsubscribe(caller.userId(), subscription.sourceId())) {
             throw ApiProblem.notFound("subscription");
         }
+        articles.readInFull(caller.userId(), subscription.sourceId(), false);
     }
 
     private Stored<Source> target(Caller caller, SubscribeRequest request) {
@@ -250,8 +265,8 @@ class SubscriptionController {
         return problem;
     }
 
-    private static SubscriptionView view(Subscription subscription, SourceView source, List<Folder> filed) {
+    private static SubscriptionView view(Subscription subscription, SourceView source, List<Folder> filed, boolean full) {
         return new SubscriptionView(Ids.format(subscription.id()), source, MediaFilter.names(subscription.media()),
-                subscription.createdAt(), subscription.title(), filed.stream().map(FolderView::of).toList());
+                subscription.createdAt(), subscription.title(), filed.stream().map(FolderView::of).toList(), full);
     }
 }

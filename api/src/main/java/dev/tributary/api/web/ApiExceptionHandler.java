@@ -1,5 +1,6 @@
 package dev.tributary.api.web;
 
+import dev.tributary.crawler.ArticleUnavailableException;
 import dev.tributary.crawler.FeedRejectedException;
 import dev.tributary.pubsub.FolderLimitException;
 import dev.tributary.pubsub.FolderNameTakenException;
@@ -186,6 +187,12 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(NotAMemberException.class)
     ResponseEntity<Object> notAMember(NotAMemberException ex, WebRequest request) {
         ApiProblem problem = ApiProblem.forbidden("Only members of the group may do this.");
+        return handleExceptionInternal(problem, problem.getBody(), problem.getHeaders(), problem.getStatusCode(), request);
+    }
+
+    @ExceptionHandler(ArticleUnavailableException.class)
+    ResponseEntity<Object> articleUnavailable(ArticleUnavailableException ex, WebRequest request) {
+        ApiProblem problem = FeedRejections.articleProblem(ex.reason(), ex.getMessage());
         return handleExceptionInternal(problem, problem.getBody(), problem.getHeaders(), problem.getStatusCode(), request);
     }
 

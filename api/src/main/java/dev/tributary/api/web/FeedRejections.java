@@ -22,6 +22,16 @@ public final class FeedRejections {
         return ApiProblem.unprocessable(TYPE, wireName(reason), detail(reason, detail));
     }
 
+    /**
+     * An entry's full article that cannot be had: 422 {@code article-unavailable} with the same
+     * reasons (and the same hiding of how names resolve) as a refused feed.
+     */
+    static ApiProblem articleProblem(RejectionReason reason, String detail) {
+        return ApiProblem.unprocessable("article-unavailable", wireName(reason),
+                hidesResolution(reason) ? "The page's host could not be reached: it does not resolve, or not to a public internet address."
+                        : "The full article could not be read: " + detail + ".");
+    }
+
     /** The sentence a client may see: the crawler's own, except where it would reveal how a name resolves. */
     public static String detail(RejectionReason reason, String crawlerDetail) {
         return hidesResolution(reason) ? UNREACHABLE : crawlerDetail;
@@ -56,6 +66,8 @@ public final class FeedRejections {
             case NOT_A_FEED -> "not_a_feed";
             case MALFORMED -> "malformed";
             case FORBIDDEN_DTD -> "forbidden_dtd";
+            case NOT_HTML -> "not_html";
+            case NO_ARTICLE -> "no_article";
         };
     }
 }

@@ -477,6 +477,40 @@ class GoogleReaderApiTest {
         throw new AssertionError(url + " not in " + subscriptions);
     }
 
+    @Test
+    void anItemWhoseFullArticleIsKeptCarriesItAsContent() {
+        TestUser alice = api.newUser("fullgr");
+        StringBuilder page = new StringBuilder("<html><head><title>Whole</title></head><body><article>");
+        for (int i = 0; i < 6; i++) {
+            page.append("<p>Paragraph ").append(i).append(" of the article the feed only teased, with commas, clauses,"
+                    + " and enough words to read as prose rather than as a menu or a list of links.</p>");
+        }
+        server.feed("/gr-article", page.append("</article></body></html>").toString(), "text/html", Map.of());
+        long feed = deliveries.feed();
+        deliveries.follow(alice, feed);
+        dev.tributary.pubsub.NewItem teaser = new dev.tributary.pubsub.NewItem("gr-" + System.nanoTime(), "Teaser", "<p>The first line</p>",
+                server.url("/gr-article").toString(), null, MediaType.TEXT, List.of(), List.of(), Instant.now());
+        dev.tributary.pubsub.NewItem plain = entry(MediaType.TEXT);
+        // Published apart: one publish numbers its entries by publication date, not in the order given.
+        List<Long> ids = List.of(deliveries.deliver(feed, List.of(alice), teaser).getFirst(),
+                deliveries.deliver(feed, List.of(alice), plain).getFirst());
+        ApiResponse article = api.get("/api/v1/items/" + ids.get(0) + "/content", alice.token());
+        assertThat(article.status()).as(article.toString()).isEqualTo(200);
+        String auth = reader.login(alice.username(), alice.token());
+
+        JsonNode items = reader.ok("/reader/api/0/stream/items/contents", auth, List.of(entry("output", "json"),
+                entry("i", longId(ids.get(0))), entry("i", longId(ids.get(1))))).json().path("items");
+
+        assertThat(items.size()).isEqualTo(2);
+        for (JsonNode item : items) {
+            boolean full = item.path("id").asString().equals(longId(ids.get(0)));
+            assertThat(item.path("summary").path("content").asString()).isNotBlank();
+            assertThat(item.path("content").path("content").asString(""))
+                    .as("content only where an article is kept").contains(full ? "Paragraph 5 of the article" : "");
+            assertThat(item.path("content").isMissingNode()).isEqualTo(!full);
+        }
+    }
+
     private static List<String> refs(JsonNode answer) {
         return StreamSupport.stream(answer.path("itemRefs").spliterator(), false).map(r -> r.path("id").asString()).toList();
     }

@@ -58,7 +58,7 @@ class SwitchesApiTest {
         ApiResponse all = console.get("/actuator/switches", null);
         assertThat(all.status()).isEqualTo(200);
         assertThat(all.json().propertyNames()).containsExactly("live-streams", "page-cache", "subscribe-backfill", "comments",
-                "opml-import", "new-feed-crawling");
+                "opml-import", "new-feed-crawling", "full-articles");
 
         flip("comments", false);
 

@@ -38,6 +38,8 @@ public final class FeedFetcher implements AutoCloseable {
     /** Feed types first; HTML last, since a feed url that turned into a page is still worth a look. */
     static final String ACCEPT = "application/rss+xml, application/atom+xml, application/rdf+xml;q=0.9, "
             + "application/xml;q=0.8, text/xml;q=0.8, text/html;q=0.2, */*;q=0.1";
+    /** A web page (an entry's article): HTML only; anything else is refused once it answers. */
+    static final String PAGE_ACCEPT = "text/html, application/xhtml+xml;q=0.9, */*;q=0.1";
     static final String ACCEPT_ENCODING = "gzip, deflate";
     /** Per host: enough for a farm of feeds behind one name, few enough to stay polite. */
     private static final int MAX_CONNECTIONS_PER_HOST = 32;
@@ -59,8 +61,22 @@ public final class FeedFetcher implements AutoCloseable {
      *     entry is not a CIDR range
      */
     public FeedFetcher(FetchLimits limits, Clock clock) {
-        this(limits, clock, (loops, guard) -> new GuardedResolverGroup(
-                NameResolverProvider.builder().build().newNameResolverGroup(loops, LoopResources.DEFAULT_NATIVE), guard), null);
+        this(limits, clock, dns(), null, "tributary-fetch", ACCEPT);
+    }
+
+    /**
+     * A fetcher of web pages rather than feeds (an entry's full article): the same guard, limits
+     * and redirect checks, its own connection pool, asking for HTML.
+     *
+     * @throws IllegalArgumentException as the feed fetcher's constructor
+     */
+    public static FeedFetcher forPages(FetchLimits limits, Clock clock) {
+        return new FeedFetcher(limits, clock, dns(), null, "tributary-page", PAGE_ACCEPT);
+    }
+
+    private static BiFunction<LoopResources, AddressGuard, AddressResolverGroup<InetSocketAddress>> dns() {
+        return (loops, guard) -> new GuardedResolverGroup(
+                NameResolverProvider.builder().build().newNameResolverGroup(loops, LoopResources.DEFAULT_NATIVE), guard);
     }
 
     /**
@@ -70,6 +86,12 @@ public final class FeedFetcher implements AutoCloseable {
      */
     FeedFetcher(FetchLimits limits, Clock clock,
             BiFunction<LoopResources, AddressGuard, AddressResolverGroup<InetSocketAddress>> resolution, @Nullable SslContext trust) {
+        this(limits, clock, resolution, trust, "tributary-fetch", ACCEPT);
+    }
+
+    private FeedFetcher(FetchLimits limits, Clock clock,
+            BiFunction<LoopResources, AddressGuard, AddressResolverGroup<InetSocketAddress>> resolution, @Nullable SslContext trust,
+            String name, String accept) {
         this.limits = checked(limits);
         this.clock = Objects.requireNonNull(clock, "clock");
         this.guard = new AddressGuard(limits.allowPrivate());
@@ -78,8 +100,8 @@ public final class FeedFetcher implements AutoCloseable {
             log.error("HTTPS feeds will fail with reason TLS: Reactor Netty's TLS support does not load without "
                     + "io.netty:netty-codec-classes-quic on the class path");
         }
-        this.loops = LoopResources.create("tributary-fetch", LoopResources.DEFAULT_IO_WORKER_COUNT, true);
-        this.pool = ConnectionProvider.builder("tributary-fetch")
+        this.loops = LoopResources.create(name, LoopResources.DEFAULT_IO_WORKER_COUNT, true);
+        this.pool = ConnectionProvider.builder(name)
                 .maxConnections(MAX_CONNECTIONS_PER_HOST)
                 // Callers bound concurrency; the total timeout bounds the wait for a connection.
                 .pendingAcquireMaxCount(-1)
@@ -104,7 +126,7 @@ public final class FeedFetcher implements AutoCloseable {
                 .followRedirect(false)
                 .httpResponseDecoder(spec -> spec.maxHeaderSize(MAX_HEADER_BYTES).maxInitialLineLength(8192))
                 .headers(h -> h.set(HttpHeaderNames.USER_AGENT, limits.userAgent())
-                        .set(HttpHeaderNames.ACCEPT, ACCEPT)
+                        .set(HttpHeaderNames.ACCEPT, accept)
                         .set(HttpHeaderNames.ACCEPT_ENCODING, ACCEPT_ENCODING));
     }
 

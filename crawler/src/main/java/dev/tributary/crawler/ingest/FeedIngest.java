@@ -1,14 +1,18 @@
 package dev.tributary.crawler.ingest;
 
+import dev.tributary.crawler.article.ArticleQueue;
+import dev.tributary.crawler.article.ArticleStore;
 import dev.tributary.crawler.normalize.EntryNormalizer;
 import dev.tributary.crawler.normalize.FeedDocument;
 import dev.tributary.crawler.parse.FeedFormatException;
 import dev.tributary.crawler.parse.FeedParser;
 import dev.tributary.crawler.parse.ParsedFeed;
+import dev.tributary.pubsub.Items;
 import dev.tributary.pubsub.NewItem;
 import dev.tributary.pubsub.PublishResult;
 import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.Sources;
+import dev.tributary.pubsub.Subscriptions;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -18,7 +22,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * A fetched (or hub-delivered) feed body into pub/sub: parse, normalise, record what the feed
- * says about itself, publish its entries. Shared by the crawl, subscribe-by-url and WebSub.
+ * says about itself, publish its entries, and queue the new ones' full articles when someone reads
+ * the feed in full. Shared by the crawl, subscribe-by-url and WebSub.
  */
 @Component
 public class FeedIngest {
@@ -28,9 +33,17 @@ public class FeedIngest {
     private final Publisher publisher;
     private final Sources sources;
     private final IngestMetrics metrics;
+    private final ArticleStore articles;
+    private final ArticleQueue ahead;
+    private final Items stored;
+    private final Subscriptions subscriptions;
 
     FeedIngest(FeedParser parser, EntryNormalizer normalizer, Publisher publisher, Sources sources,
-            IngestMetrics metrics) {
+            IngestMetrics metrics, ArticleStore articles, ArticleQueue ahead, Items stored, Subscriptions subscriptions) {
+        this.stored = stored;
+        this.subscriptions = subscriptions;
+        this.articles = articles;
+        this.ahead = ahead;
         this.parser = parser;
         this.normalizer = normalizer;
         this.publisher = publisher;
@@ -71,6 +84,7 @@ public class FeedIngest {
         sources.describe(sourceId, document.title(), document.siteUrl());
         int created = 0;
         List<Long> carried = new ArrayList<>();
+        List<Long> fresh = new ArrayList<>();
         List<NewItem> items = document.items();
         // Oldest first, so that when a feed is larger than one publish the newest get the highest ids.
         List<NewItem> ordered = new ArrayList<>(items);
@@ -79,13 +93,29 @@ public class FeedIngest {
             List<NewItem> chunk = ordered.subList(from, Math.min(ordered.size(), from + Publisher.MAX_ITEMS_PER_PUBLISH));
             PublishResult result = publisher.publish(sourceId, chunk);
             created += result.created().size();
+            fresh.addAll(result.created());
             carried.addAll(result.carried());
         }
         if (whole) {
             // What a new subscriber of this feed receives: everything this document carried.
             publisher.documentCarried(sourceId, carried);
         }
+        if (!fresh.isEmpty() && readInFull(sourceId)) {
+            // Someone reads this feed in full: its new items' articles are fetched ahead of them.
+            ahead.offer(stored.getAll(fresh).stream().filter(item -> item.body().url() != null)
+                    .map(item -> new ArticleQueue.Entry(item.id(), item.body().url())).toList());
+        }
         metrics.published(created, System.nanoTime() - start);
         return created;
     }
+
+    /**
+     * Whether someone who still subscribes wants the feed read in full: a wish outlives an
+     * unsubscription made by a path that does not withdraw it (a reader app's), and counts only
+     * while its person subscribes.
+     */
+    private boolean readInFull(long sourceId) {
+        return articles.fullReaders(sourceId, 20).stream().anyMatch(user -> subscriptions.find(user, sourceId).isPresent());
+    }
+
 }

@@ -56,25 +56,9 @@ final class HtmlSummary {
         this.maxInput = (int) Math.min(Integer.MAX_VALUE / 2, Math.max(MIN_INPUT, (long) maxLength * INPUT_PER_CHARACTER));
     }
 
-    /** Formatting, links, images, lists, quotes, code and headings; links get rel="nofollow noopener". */
+    /** The allow-list every stored HTML passes ({@link SafeHtml}). */
     static Safelist safelist() {
-        return new Safelist()
-                .addTags("a", "abbr", "b", "blockquote", "br", "cite", "code", "dd", "del", "dl", "dt", "em",
-                        "figcaption", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "ins", "kbd",
-                        "li", "mark", "ol", "p", "pre", "q", "s", "samp", "small", "strike", "strong", "sub", "sup",
-                        "u", "ul", "var")
-                .addAttributes("a", "href", "title")
-                .addAttributes("img", "src", "alt", "title", "width", "height")
-                .addAttributes("abbr", "title")
-                .addAttributes("blockquote", "cite")
-                .addAttributes("q", "cite")
-                .addAttributes("ol", "start")
-                .addProtocols("a", "href", "http", "https")
-                .addProtocols("img", "src", "http", "https")
-                .addProtocols("blockquote", "cite", "http", "https")
-                .addProtocols("q", "cite", "http", "https")
-                .addEnforcedAttribute("a", "rel", "nofollow noopener")
-                .preserveRelativeLinks(false);
+        return SafeHtml.safelist();
     }
 
     Summary sanitise(Text text, URI base) {
