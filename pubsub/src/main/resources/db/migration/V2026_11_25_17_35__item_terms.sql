@@ -4,10 +4,10 @@
 -- keep it in the item's transaction, and IndexBackfill indexes the items stored before it.
 CREATE TABLE item_terms (
     term VARCHAR(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,
-    source_id BIGINT NOT NULL,
     item_id BIGINT NOT NULL,
+    source_id BIGINT NOT NULL,
     weight BIGINT NOT NULL,
     entity_id BIGINT NOT NULL,
-    PRIMARY KEY (term, source_id, item_id, weight, entity_id),
+    PRIMARY KEY (term, item_id, source_id, weight, entity_id),
     KEY item_terms_entity (entity_id)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;

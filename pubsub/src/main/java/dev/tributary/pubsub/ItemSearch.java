@@ -1,13 +1,14 @@
 package dev.tributary.pubsub;
 
 import java.util.ArrayList;
-import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 
@@ -19,16 +20,23 @@ import org.springframework.stereotype.Service;
  * outweighs a summary one), then newest first, and page by a {@link SearchCursor} on that order.
  *
  * <p>The terms live in the {@code item_terms} index (PubsubKinds.ITEM_TERMS), which storage keeps
- * in each item's transaction. One query: the rarest term's rows in the person's reach (its rows
- * source by source for their subscriptions; their inbox rows from other sources and their stars,
- * probed), each other term a primary-key probe, ordered and cut in SQL. Rarity is read first
- * (each term's rows counted up to {@value #RARITY_PROBE}), so the cheapest term drives.
+ * in each item's transaction. Reads: the person's subscribed sources (keyed by person, as every
+ * per-person table), each term's rarity (rows counted up to {@value #RARITY_PROBE}), then one query
+ * driven by the rarest term: its rows newest first in the subscribed sources, up to
+ * {@value #CANDIDATES} that hold every other term (one primary-key probe each), together with the
+ * person's inbox rows from other sources and their stars; ranked and cut in SQL.
  */
 @Service
 public class ItemSearch {
 
     /** Rows counted per term to tell which is rarest: past this, a term is just "common". */
     static final int RARITY_PROBE = 5_000;
+    /**
+     * Most matches of the subscriptions' branch that are ranked: the newest so many. A common word
+     * over a million items would otherwise rank every one of its rows; relevance is then judged
+     * among the newest matches (all of them for a rarer query).
+     */
+    static final int CANDIDATES = 2_000;
 
     private final JdbcClient jdbc;
     private final Items items;
@@ -46,11 +54,13 @@ public class ItemSearch {
             return new SearchPage(List.of(), null);
         }
         List<String> terms = rarestFirst(query.text().terms());
+        List<Long> subscribed = jdbc.sql("SELECT source_id FROM subscriptions WHERE user_id = ? ORDER BY source_id")
+                .param(userId).query(Long.class).list();
         List<Object> args = new ArrayList<>();
-        String sql = sql(userId, query, terms, args);
+        String sql = sql(userId, query, terms, subscribed, args);
         Map<Long, Long> scores = new LinkedHashMap<>();
         jdbc.sql(sql).params(args).query(rs -> {
-            scores.put(rs.getLong("item_id"), rs.getLong("score"));
+            scores.putIfAbsent(rs.getLong("item_id"), rs.getLong("score"));
         });
         SearchCursor next = null;
         List<Long> ids = new ArrayList<>(scores.keySet());
@@ -91,66 +101,80 @@ public class ItemSearch {
                 .toList();
     }
 
-    private static String sql(long userId, SearchQuery query, List<String> terms, List<Object> args) {
-        StringBuilder sql = new StringBuilder();
-        String score = java.util.stream.IntStream.range(0, terms.size()).mapToObj(i -> "t" + i + ".weight")
+    /**
+     * Two branches, each matching every term: (1) the driving term's rows newest first, kept to the
+     * person's subscribed sources, at most {@value #CANDIDATES}; (2) their inbox rows from other
+     * sources and their stars, probed. Then ranked, cut after the cursor, one more than the page.
+     */
+    private static String sql(long userId, SearchQuery query, List<String> terms, List<Long> subscribed, List<Object> args) {
+        String score = IntStream.range(0, terms.size()).mapToObj(i -> "t" + i + ".weight")
                 .collect(Collectors.joining(" + ", "(", ")"));
-        sql.append("SELECT STRAIGHT_JOIN r.item_id, ").append(score).append(" AS score FROM (");
-        // The reach: subscribed sources' rows of the driving term, read source by source ...
-        sql.append("SELECT t.source_id, t.item_id FROM subscriptions s JOIN item_terms t ON t.term = ? AND t.source_id = s.source_id"
-                + " WHERE s.user_id = ?");
+        List<Long> reachSources = subscribed;
+        if (query.sourceIds() != null) {
+            reachSources = subscribed.stream().filter(query.sourceIds()::contains).toList();
+        }
+        StringBuilder sql = new StringBuilder("SELECT r.item_id, r.score FROM (");
+        if (!reachSources.isEmpty()) {
+            sql.append("(SELECT STRAIGHT_JOIN t0.item_id, ").append(score).append(" AS score FROM item_terms t0");
+            probes(sql, query, terms, args);
+            sql.append(" WHERE t0.term = ? AND t0.source_id IN (").append(placeholders(reachSources.size()))
+                    .append(") ORDER BY t0.item_id DESC LIMIT ").append(CANDIDATES).append(") UNION ");
+            args.add(terms.getFirst());
+            args.addAll(reachSources);
+        }
+        // The inbox's entries from sources not subscribed (relays, groups left, history) and the stars
+        // (their sources through item_sources, which holds live items only).
+        sql.append("(SELECT STRAIGHT_JOIN t0.item_id, ").append(score).append(" AS score FROM (")
+                .append("SELECT i.item_id, i.source_id FROM inbox i WHERE i.user_id = ?");
+        args.add(userId);
+        if (!subscribed.isEmpty()) {
+            sql.append(" AND i.source_id NOT IN (").append(placeholders(subscribed.size())).append(')');
+            args.addAll(subscribed);
+        }
+        sql.append(" UNION SELECT st.item_id, x.source_id FROM stars st JOIN item_sources x ON x.entity_id = st.item_id"
+                + " WHERE st.user_id = ?) o JOIN item_terms t0 ON t0.term = ? AND t0.item_id = o.item_id AND t0.source_id = o.source_id");
+        args.add(userId);
         args.add(terms.getFirst());
-        args.add(userId);
-        sourceFilter(sql, "s.source_id", query.sourceIds(), args);
-        // ... the inbox's entries from sources not subscribed (relays, groups, history) ...
-        sql.append(" UNION SELECT i.source_id, i.item_id FROM inbox i WHERE i.user_id = ?"
-                + " AND i.source_id NOT IN (SELECT source_id FROM subscriptions WHERE user_id = ?)");
-        args.add(userId);
-        args.add(userId);
-        sourceFilter(sql, "i.source_id", query.sourceIds(), args);
-        // ... and the stars (their sources through item_sources, which holds live items only).
-        sql.append(" UNION SELECT x.source_id, st.item_id FROM stars st JOIN item_sources x ON x.entity_id = st.item_id"
-                + " WHERE st.user_id = ?");
-        args.add(userId);
-        sourceFilter(sql, "x.source_id", query.sourceIds(), args);
-        sql.append(") r");
-        for (int i = 0; i < terms.size(); i++) {
-            sql.append(" JOIN item_terms t").append(i).append(" ON t").append(i).append(".term = ? AND t").append(i)
-                    .append(".source_id = r.source_id AND t").append(i).append(".item_id = r.item_id");
-            args.add(terms.get(i));
+        probes(sql, query, terms, args);
+        if (query.sourceIds() != null) {
+            sql.append(" WHERE t0.source_id IN (").append(placeholders(query.sourceIds().size())).append(')');
+            query.sourceIds().stream().sorted().forEach(args::add);
         }
-        if (query.media() != null) {
-            sql.append(" JOIN item_terms tm ON tm.term IN (").append(placeholders(query.media().size()))
-                    .append(") AND tm.source_id = r.source_id AND tm.item_id = r.item_id");
-            query.media().stream().map(SearchTerms::mediaTerm).sorted().forEach(args::add);
-        }
-        if (query.tag() != null) {
-            sql.append(" JOIN item_terms tg ON tg.term = ? AND tg.source_id = r.source_id AND tg.item_id = r.item_id");
-            args.add(SearchTerms.tagTerm(query.tag()));
-        }
+        sql.append(")) r");
         if (query.unread()) {
             sql.append(" JOIN inbox u ON u.user_id = ? AND u.item_id = r.item_id AND u.is_read = FALSE");
             args.add(userId);
         }
         if (query.after() != null) {
-            sql.append(" WHERE (").append(score).append(" < ? OR (").append(score).append(" = ? AND r.item_id < ?))");
+            sql.append(" WHERE r.score < ? OR (r.score = ? AND r.item_id < ?)");
             args.add(query.after().score());
             args.add(query.after().score());
             args.add(query.after().itemId());
         }
-        sql.append(" ORDER BY score DESC, r.item_id DESC LIMIT ?");
+        sql.append(" ORDER BY r.score DESC, r.item_id DESC LIMIT ?");
         args.add(query.limit() + 1);
         return sql.toString();
     }
 
-    private static void sourceFilter(StringBuilder sql, String column, Collection<Long> sourceIds, List<Object> args) {
-        if (sourceIds != null) {
-            sql.append(" AND ").append(column).append(" IN (").append(placeholders(sourceIds.size())).append(')');
-            sourceIds.stream().sorted().forEach(args::add);
+    /** Each further term, the media and the tag filter: one primary-key probe each on (term, item, source). */
+    private static void probes(StringBuilder sql, SearchQuery query, List<String> terms, List<Object> args) {
+        for (int i = 1; i < terms.size(); i++) {
+            sql.append(" JOIN item_terms t").append(i).append(" ON t").append(i).append(".term = ? AND t").append(i)
+                    .append(".item_id = t0.item_id AND t").append(i).append(".source_id = t0.source_id");
+            args.add(terms.get(i));
+        }
+        if (query.media() != null) {
+            sql.append(" JOIN item_terms tm ON tm.term IN (").append(placeholders(query.media().size()))
+                    .append(") AND tm.item_id = t0.item_id AND tm.source_id = t0.source_id");
+            query.media().stream().map(SearchTerms::mediaTerm).sorted().forEach(args::add);
+        }
+        if (query.tag() != null) {
+            sql.append(" JOIN item_terms tg ON tg.term = ? AND tg.item_id = t0.item_id AND tg.source_id = t0.source_id");
+            args.add(SearchTerms.tagTerm(query.tag()));
         }
     }
 
     private static String placeholders(int n) {
-        return String.join(", ", java.util.Collections.nCopies(n, "?"));
+        return String.join(", ", Collections.nCopies(n, "?"));
     }
 }

@@ -19,8 +19,11 @@ final class SearchTerms {
 
     /** Longest term kept: longer words are cut here, in items and queries the same way. */
     static final int MAX_TERM_CHARS = 32;
-    /** Distinct terms one item is indexed under (title first), bounding its index rows. */
-    static final int MAX_ITEM_TERMS = 200;
+    /**
+     * Distinct terms one item is indexed under (title first), bounding its index rows (each ~170
+     * bytes with its key): a long article is found by its title and its first paragraphs.
+     */
+    static final int MAX_ITEM_TERMS = 100;
     /** Characters of an item's text read for terms; a long article is searchable by its beginning. */
     static final int MAX_TEXT_CHARS = 20_000;
     /** How much a title occurrence outweighs a summary one. */
