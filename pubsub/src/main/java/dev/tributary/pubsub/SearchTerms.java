@@ -35,8 +35,6 @@ final class SearchTerms {
     private static final String MEDIA_PREFIX = "#m:";
     private static final String TAG_PREFIX = "#t:";
 
-    private static final Pattern DROPPED_ELEMENTS = Pattern.compile("(?is)<(script|style)\\b.*?</\\1\\s*>");
-    private static final Pattern TAG = Pattern.compile("<[^>]*>");
     private static final Pattern ENTITY = Pattern.compile("&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});");
 
     private SearchTerms() {
@@ -91,8 +89,58 @@ final class SearchTerms {
     /** Summaries are sanitised HTML: their text, without tags, scripts or styles, entities decoded. */
     static String plainText(String html) {
         String bounded = html.length() > 4 * MAX_TEXT_CHARS ? html.substring(0, 4 * MAX_TEXT_CHARS) : html;
-        String text = TAG.matcher(DROPPED_ELEMENTS.matcher(bounded).replaceAll(" ")).replaceAll(" ");
+        String text = withoutTags(withoutScripts(bounded));
         return ENTITY.matcher(text).replaceAll(m -> java.util.regex.Matcher.quoteReplacement(entity(m.group(1))));
+    }
+
+    /**
+     * Drops script and style elements in one pass (a regex with a lazy body would rescan the rest
+     * of the text for every unclosed opener, quadratic on hostile input); an unclosed one runs to the end.
+     */
+    private static String withoutScripts(String html) {
+        String lower = html.toLowerCase(Locale.ROOT);
+        if (lower.length() != html.length()) {
+            // Case mapping changed lengths (rare scripts): offsets would not line up, so keep the text.
+            return html;
+        }
+        StringBuilder kept = new StringBuilder(html.length());
+        int at = 0;
+        while (at < html.length()) {
+            int script = lower.indexOf("<script", at);
+            int style = lower.indexOf("<style", at);
+            int open = script < 0 ? style : style < 0 ? script : Math.min(script, style);
+            if (open < 0) {
+                break;
+            }
+            String close = open == script ? "</script" : "</style";
+            kept.append(html, at, open).append(' ');
+            int end = lower.indexOf(close, open);
+            if (end < 0) {
+                return kept.toString();
+            }
+            int gt = lower.indexOf('>', end);
+            at = gt < 0 ? html.length() : gt + 1;
+        }
+        return kept.append(html, at, html.length()).toString();
+    }
+
+    /** Every tag replaced by a space, in one pass; an unclosed one runs to the end. */
+    private static String withoutTags(String html) {
+        StringBuilder text = new StringBuilder(html.length());
+        int at = 0;
+        while (at < html.length()) {
+            int open = html.indexOf('<', at);
+            if (open < 0) {
+                break;
+            }
+            text.append(html, at, open).append(' ');
+            int close = html.indexOf('>', open);
+            if (close < 0) {
+                return text.toString();
+            }
+            at = close + 1;
+        }
+        return text.append(html, at, html.length()).toString();
     }
 
     private static String entity(String name) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tributary.pubsub.fanout.Fanout;
 import dev.tributary.pubsub.testing.Fixtures;
 import dev.tributary.pubsub.testing.WithEmbeddedPubsub;
+import dev.tributary.storage.IndexBackfill;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +29,7 @@ class ItemSearchTest {
     @Autowired Fixtures fixtures;
     @Autowired Fanout fanout;
     @Autowired JdbcClient jdbc;
+    @Autowired IndexBackfill backfill;
 
     private static NewItem item(String guid, String title, @Nullable String summary, int second) {
         return new NewItem(guid, title, summary, null, null, MediaType.TEXT, List.of(), List.of(), BASE.plusSeconds(second));
@@ -130,6 +132,23 @@ class ItemSearchTest {
         assertThat(ids(person, "final")).isEmpty();
         assertThat(jdbc.sql("SELECT COUNT(*) FROM item_terms WHERE entity_id = ?").param(id).query(Long.class).single())
                 .isZero();
+    }
+
+    @Test
+    void itemsStoredBeforeTheIndexAreBackFilled() {
+        long person = fixtures.person();
+        long feed = fixtures.feed();
+        fixtures.subscribe(feed, List.of(person));
+        long id = publish(feed, item("bf", "kubernetes operators", null, 1));
+        // As if the item had been stored before item_terms existed: no rows, and the index not ready.
+        jdbc.sql("DELETE FROM item_terms WHERE entity_id = ?").param(id).update();
+        jdbc.sql("UPDATE entity_indexes SET state = 'backfilling', backfill_cursor = 0, backfill_high_water = NULL"
+                + " WHERE name = 'item_terms'").update();
+        assertThat(ids(person, "kubernetes")).isEmpty();
+
+        backfill.run(PubsubKinds.ITEM_TERMS);
+
+        assertThat(ids(person, "kubernetes operators")).containsExactly(id);
     }
 
     @Test

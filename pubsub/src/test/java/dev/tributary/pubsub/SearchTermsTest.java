@@ -69,6 +69,15 @@ class SearchTermsTest {
     }
 
     @Test
+    void hostileMarkupIsStrippedInOnePass() {
+        assertThat(SearchTerms.plainText("a<SCRIPT>x</script >b<style>y</STYLE>c<script>never closed")).isEqualTo("a b c ");
+        String openers = "<script".repeat(50_000) + "<b x='" + "<".repeat(50_000);
+        assertThat(SearchTerms.of(SearchTerms.plainText(openers), 10)).isEmpty();
+        assertThat(SearchTerms.of(SearchTerms.plainText("<p>" + "&amp;".repeat(100_000) + "redis</p>"), 10))
+                .as("read up to a bound").doesNotContain("redis");
+    }
+
+    @Test
     void entitiesDecodeOnlyToRealCharacters() {
         assertThat(SearchTerms.plainText("&#x52;edis&#0;&#xD800;&#1114112;&#21315;")).isEqualTo("Redis   千");
     }
