@@ -26,6 +26,18 @@ class PubsubKinds {
             List.of(IndexColumn.bigint("source_id"), IndexColumn.bigint("item_id")),
             (id, item) -> item.deleted() ? List.of() : List.of(IndexKey.of(item.sourceId(), id)));
 
+    /**
+     * Search terms → live items: one row per distinct term of an item (title and summary words and
+     * CJK bigrams, its media type and tags as filter terms; {@link SearchTerms}) with the term's
+     * weight. Keyed by (term, item, source) so a search reads a term's rows newest first and stops
+     * when it has enough, and checks each further term with one primary-key probe. Tombstones have none.
+     */
+    static final IndexDefinition<Item> ITEM_TERMS = IndexDefinition.ofEntity("item_terms", "item_terms", ITEM,
+            List.of(IndexColumn.varchar("term", 40), IndexColumn.bigint("item_id"), IndexColumn.bigint("source_id"),
+                    IndexColumn.bigint("weight")),
+            (id, item) -> SearchTerms.ofItem(item).entrySet().stream()
+                    .map(e -> IndexKey.of(e.getKey(), id, item.sourceId(), (long) e.getValue())).toList());
+
     static final IndexDefinition<Source> SOURCE_URLS = IndexDefinition.unique("source_urls", "source_urls", SOURCE,
             List.of(IndexColumn.hash("url_hash")),
             source -> source.kind() == SourceKind.FEED ? List.of(IndexKey.of(source.url())) : List.of());
@@ -58,6 +70,11 @@ class PubsubKinds {
     @Bean
     IndexDefinition<Item> pubsubItemSources() {
         return ITEM_SOURCES;
+    }
+
+    @Bean
+    IndexDefinition<Item> pubsubItemTerms() {
+        return ITEM_TERMS;
     }
 
     @Bean

@@ -1,6 +1,9 @@
 package dev.tributary.pubsub;
 
 import dev.tributary.pubsub.inbox.Inbox;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.springframework.stereotype.Service;
 
@@ -29,8 +32,20 @@ public class VisibleItems {
         return items.find(itemId).filter(item -> visible(userId, item));
     }
 
+    /** Those of {@code found} (live items) the person may see, in order: the same rule for a list, such as search hits. */
+    List<Stored<Item>> among(long userId, List<Stored<Item>> found) {
+        Map<Long, Optional<Source>> bySource = new HashMap<>();
+        return found.stream()
+                .filter(item -> visible(userId, item, bySource.computeIfAbsent(item.body().sourceId(),
+                        id -> sources.find(id).map(Stored::body))))
+                .toList();
+    }
+
     private boolean visible(long userId, Stored<Item> item) {
-        Optional<Source> source = sources.find(item.body().sourceId()).map(Stored::body);
+        return visible(userId, item, sources.find(item.body().sourceId()).map(Stored::body));
+    }
+
+    private boolean visible(long userId, Stored<Item> item, Optional<Source> source) {
         if (source.isEmpty() || source.get().kind() != SourceKind.GROUP) {
             return true;
         }

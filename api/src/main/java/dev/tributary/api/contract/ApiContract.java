@@ -70,6 +70,7 @@ class ApiContract implements OpenApiCustomizer {
             Map.entry("GET /api/v1/items/{id}/content", List.of("422")),
             Map.entry("GET /api/v1/timelines/home", List.of("304", "404")),
             Map.entry("POST /api/v1/markers", List.of("404")),
+            Map.entry("GET /api/v1/search", List.of("404")),
             Map.entry("GET /feeds/home.rss", List.of("304")),
             Map.entry("GET /feeds/home.atom", List.of("304")),
             Map.entry("GET /feeds/users/{username}.rss", List.of("304")),

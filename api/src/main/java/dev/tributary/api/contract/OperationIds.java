@@ -56,6 +56,7 @@ final class OperationIds {
             Map.entry("POST /api/v1/me/password", "changePassword"),
             Map.entry("POST /api/v1/posts", "createPost"),
             Map.entry("DELETE /api/v1/posts/{id}", "deletePost"),
+            Map.entry("GET /api/v1/search", "searchItems"),
             Map.entry("GET /api/v1/sources/{id}", "getSource"),
             Map.entry("GET /api/v1/sources/{id}/items", "listSourceItems"),
             Map.entry("GET /api/v1/streaming/home", "streamHome"),

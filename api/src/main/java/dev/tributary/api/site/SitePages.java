@@ -63,6 +63,11 @@ class SitePages {
         return page("starred");
     }
 
+    @GetMapping("/search")
+    ModelAndView search() {
+        return page("search");
+    }
+
     @GetMapping("/settings")
     ModelAndView settings() {
         return page("settings");

@@ -1,0 +1,88 @@
+package dev.tributary.api.search;
+
+import dev.tributary.api.item.ItemView;
+import dev.tributary.api.item.ItemViews;
+import dev.tributary.api.web.ApiProblem;
+import dev.tributary.api.web.Caller;
+import dev.tributary.api.web.Ids;
+import dev.tributary.api.web.Paging;
+import dev.tributary.pubsub.Folders;
+import dev.tributary.pubsub.ItemSearch;
+import dev.tributary.pubsub.SearchHit;
+import dev.tributary.pubsub.SearchPage;
+import dev.tributary.pubsub.SearchQuery;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import java.util.List;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
+
+/**
+ * {@code GET /api/v1/search}: the items in the caller's reach that hold every word of {@code q},
+ * best first, with the home timeline's filters; the next page by {@code cursor} (in the Link header).
+ */
+@RestController
+class SearchController {
+
+    private final ItemSearch search;
+    private final ItemViews views;
+    private final Folders folders;
+
+    SearchController(ItemSearch search, ItemViews views, Folders folders) {
+        this.search = search;
+        this.views = views;
+        this.folders = folders;
+    }
+
+    @GetMapping("/api/v1/search")
+    @Operation(summary = "Search the items in the caller's reach",
+            description = "Items of the caller's subscriptions (as far back as each source goes), of their inbox and their "
+                    + "stars that hold every word of q (case and width folded; Chinese, Japanese and Korean text matched by "
+                    + "character pairs). Ranked by relevance (title matches weigh more than summary ones), then newest first. "
+                    + "q: 1 to 500 characters with at most 16 distinct words, else 400 with reason empty_query, "
+                    + "query_too_long or too_many_terms. The next page: the Link header's rel=\"next\" URL, which carries cursor.")
+    @ApiResponse(responseCode = "200", description = "The hits, best first",
+            content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(implementation = ItemView.class))))
+    ResponseEntity<List<ItemView>> search(Caller caller,
+            @RequestParam(name = "q", required = false) @Nullable String q,
+            @RequestParam(name = "limit", required = false) @Nullable String limit,
+            @RequestParam(name = "cursor", required = false) @Nullable String cursor,
+            @RequestParam(name = "media", required = false) @Nullable String media,
+            @RequestParam(name = "tag", required = false) @Nullable String tag,
+            @RequestParam(name = "source_id", required = false) @Nullable String sourceId,
+            @RequestParam(name = "folder_id", required = false) @Nullable String folderId,
+            @RequestParam(name = "unread", required = false) @Nullable String unread) {
+        SearchParams params = SearchParams.of(q, Paging.of(limit, null, null, null).limit(), cursor, media, tag, unread);
+        Long source = Ids.optional("source_id", sourceId);
+        Long folder = Ids.optional("folder_id", folderId);
+        if (source != null && folder != null) {
+            throw ApiProblem.invalid("folder_id", "cannot be given with source_id");
+        }
+        Set<Long> sources = source != null ? Set.of(source) : null;
+        if (folder != null) {
+            if (folders.find(caller.userId(), folder).isEmpty()) {
+                throw ApiProblem.notFound("folder");
+            }
+            sources = folders.sourcesIn(caller.userId(), folder);
+        }
+        SearchQuery query = params.query(sources);
+        SearchPage page = search.search(caller.userId(), query);
+        List<ItemView> body = views.of(caller.userId(), page.hits().stream().map(SearchHit::item).toList());
+        ResponseEntity.BodyBuilder response = ResponseEntity.ok();
+        if (page.next() != null) {
+            String next = ServletUriComponentsBuilder.fromCurrentRequest()
+                    .replaceQueryParam("cursor", page.next().toString()).build().toUriString();
+            response.header(HttpHeaders.LINK, "<" + next + ">; rel=\"next\"");
+        }
+        return response.body(body);
+    }
+}

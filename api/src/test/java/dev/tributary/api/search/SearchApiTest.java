@@ -1,0 +1,171 @@
+package dev.tributary.api.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.api.testing.ApiClient;
+import dev.tributary.api.testing.ApiResponse;
+import dev.tributary.api.testing.ApiTest;
+import dev.tributary.api.testing.TestUser;
+import dev.tributary.api.timeline.Deliveries;
+import dev.tributary.pubsub.MediaType;
+import dev.tributary.pubsub.NewItem;
+import dev.tributary.pubsub.Publisher;
+import dev.tributary.pubsub.Sources;
+import dev.tributary.pubsub.Subscriptions;
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import tools.jackson.databind.JsonNode;
+
+@ApiTest
+class SearchApiTest {
+
+    @LocalServerPort int port;
+    @Autowired Sources sources;
+    @Autowired Subscriptions subscriptions;
+    @Autowired Publisher publisher;
+    private ApiClient api;
+    private Deliveries deliveries;
+    private TestUser alice;
+    private TestUser bob;
+
+    @BeforeEach
+    void twoReaders() {
+        api = new ApiClient(port);
+        deliveries = new Deliveries(api, sources, subscriptions, publisher);
+        alice = api.newUser("seeker");
+        bob = api.newUser("bystander");
+    }
+
+    private static NewItem entry(String title, String summary, MediaType type, String... tags) {
+        String guid = UUID.randomUUID().toString();
+        return new NewItem(guid, title, summary, "https://example.test/" + guid, null, type, List.of(), List.of(tags),
+                Instant.now().minus(1, ChronoUnit.HOURS));
+    }
+
+    private static String search(String q, String more) {
+        return "/api/v1/search?q=" + URLEncoder.encode(q, StandardCharsets.UTF_8) + more;
+    }
+
+    @Test
+    void findsTheSeedFeedsChineseAndLatinTitlesInTheCallersReachOnly() {
+        long feed = deliveries.feed();
+        deliveries.follow(alice, feed);
+        String word = "w" + UUID.randomUUID().toString().substring(0, 8);
+        List<Long> ids = deliveries.publish(feed, entry("Java垃圾回收调优 " + word, "<p>G1</p>", MediaType.TEXT),
+                entry("MemcacheDB, Tokyo Tyrant, Redis performance test " + word, "<p>kv</p>", MediaType.TEXT));
+
+        ApiResponse cjk = api.get(search("垃圾回收 " + word, ""), alice.token());
+        assertThat(cjk.status()).isEqualTo(200);
+        assertThat(Deliveries.ids(cjk.json())).containsExactly(String.valueOf(ids.get(0)));
+        assertThat(cjk.json().get(0).path("title").asString()).isEqualTo("Java垃圾回收调优 " + word);
+        assertThat(Deliveries.ids(api.get(search("Redis " + word, ""), alice.token()).json()))
+                .containsExactly(String.valueOf(ids.get(1)));
+        assertThat(api.get(search(word, ""), bob.token()).json().size()).as("bob follows nothing").isZero();
+        assertThat(api.get(search(word, ""), null).status()).isEqualTo(401);
+    }
+
+    @Test
+    void aGroupsPostsAreNotFoundByOutsiders() {
+        String word = "g" + UUID.randomUUID().toString().substring(0, 8);
+        String group = api.post("/api/v1/groups", alice.token(), Map.of("name", "Searchers")).json().path("id").asString();
+        String post = api.post("/api/v1/groups/" + group + "/posts", alice.token(), Map.of("text", "plans " + word))
+                .json().path("id").asString();
+
+        assertThat(Deliveries.ids(api.get(search(word, ""), alice.token()).json())).containsExactly(post);
+        assertThat(api.get(search(word, ""), bob.token()).json().size()).isZero();
+    }
+
+    @Test
+    void pagesByTheCursorInTheLinkHeaderAndFilters() {
+        long feed = deliveries.feed();
+        long other = deliveries.feed();
+        deliveries.follow(alice, feed);
+        deliveries.follow(alice, other);
+        String word = "p" + UUID.randomUUID().toString().substring(0, 8);
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            ids.addAll(deliveries.publish(feed, entry("note " + i, word + " " + i, i == 4 ? MediaType.VIDEO : MediaType.TEXT,
+                    i == 3 ? "Picked" : "plain")));
+        }
+        long elsewhere = deliveries.publish(other, entry(word + " title", "x", MediaType.TEXT)).getFirst();
+
+        List<String> seen = new ArrayList<>();
+        ApiResponse page = api.get(search(word, "&limit=2"), alice.token());
+        seen.addAll(Deliveries.ids(page.json()));
+        assertThat(seen).as("a title hit ranks first").first().isEqualTo(String.valueOf(elsewhere));
+        int pages = 1;
+        while (page.header("Link") != null && pages < 10) {
+            String link = page.header("Link");
+            assertThat(link).endsWith("rel=\"next\"").contains("limit=2").contains("cursor=");
+            String url = link.substring(1, link.indexOf('>'));
+            page = api.get(url.substring(url.indexOf("/api/")), alice.token());
+            assertThat(page.status()).isEqualTo(200);
+            seen.addAll(Deliveries.ids(page.json()));
+            pages++;
+        }
+        assertThat(pages).isEqualTo(3);
+        assertThat(seen).doesNotHaveDuplicates().hasSize(6);
+
+        assertThat(Deliveries.ids(api.get(search(word, "&media=video"), alice.token()).json()))
+                .containsExactly(String.valueOf(ids.get(4)));
+        assertThat(Deliveries.ids(api.get(search(word, "&tag=picked"), alice.token()).json()))
+                .containsExactly(String.valueOf(ids.get(3)));
+        assertThat(Deliveries.ids(api.get(search(word, "&source_id=" + other), alice.token()).json()))
+                .containsExactly(String.valueOf(elsewhere));
+        String folder = api.post("/api/v1/folders", alice.token(), Map.of("name", "Only other " + word)).json().path("id").asString();
+        assertThat(Deliveries.ids(api.get(search(word, "&folder_id=" + folder), alice.token()).json())).isEmpty();
+        assertThat(api.get(search(word, "&folder_id=" + folder), bob.token()).status()).as("another's folder").isEqualTo(404);
+        deliveries.awaitInTimeline(alice, ids);
+        api.post("/api/v1/markers", alice.token(), Map.of("up_to_id", String.valueOf(ids.get(4)), "source_id", String.valueOf(feed)));
+        assertThat(Deliveries.ids(api.get(search(word, "&unread=true"), alice.token()).json()))
+                .containsExactly(String.valueOf(elsewhere));
+    }
+
+    @Test
+    void emptyOversizeAndGarbageQueriesAreProblems() {
+        assertProblem(api.get("/api/v1/search", alice.token()), "q", "empty_query");
+        assertProblem(api.get(search("   ", ""), alice.token()), "q", "empty_query");
+        assertProblem(api.get(search("🚀 !!! ¿?", ""), alice.token()), "q", "empty_query");
+        assertProblem(api.get(search("x".repeat(501), ""), alice.token()), "q", "query_too_long");
+        assertProblem(api.get(search("a b c d e f g h i j k l m n o p q", ""), alice.token()), "q", "too_many_terms");
+        assertProblem(api.get(search("redis", "&cursor=abc"), alice.token()), "cursor", null);
+        assertProblem(api.get(search("redis", "&cursor=1.0"), alice.token()), "cursor", null);
+        assertProblem(api.get(search("redis", "&limit=101"), alice.token()), "limit", null);
+        assertProblem(api.get(search("redis", "&media=pictures"), alice.token()), "media", null);
+        assertProblem(api.get(search("redis", "&unread=yes"), alice.token()), "unread", null);
+        assertProblem(api.get(search("redis", "&source_id=x"), alice.token()), "source_id", null);
+        assertProblem(api.get(search("redis", "&source_id=1&folder_id=2"), alice.token()), "folder_id", null);
+        assertThat(api.get(search("redis\u0000\uFFFF\uD83D", ""), alice.token()).status()).isEqualTo(200);
+
+        // A 1 MB query string is refused before any handler, as a problem, never a 5xx.
+        ApiResponse huge = api.get(search("垃".repeat(1_000_000 / 9), ""), alice.token());
+        assertThat(huge.status()).isBetween(400, 499);
+        assertThat(huge.contentType()).startsWith("application/problem+json");
+        // The same megabyte in a form body of a GET is not read as the query: q is still missing.
+        ApiResponse body = api.send(api.builder("/api/v1/search", alice.token())
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .method("GET", HttpRequest.BodyPublishers.ofString("q=" + "x".repeat(1_000_000))));
+        assertThat(body.status()).isBetween(400, 499);
+    }
+
+    private static void assertProblem(ApiResponse response, String field, String reason) {
+        assertThat(response.status()).as(response.toString()).isEqualTo(400);
+        assertThat(response.contentType()).startsWith("application/problem+json");
+        JsonNode json = response.json();
+        assertThat(json.path("errors").get(0).path("field").asString()).isEqualTo(field);
+        if (reason != null) {
+            assertThat(json.path("reason").asString()).isEqualTo(reason);
+        }
+    }
+}

@@ -1,0 +1,204 @@
+package dev.tributary.pubsub;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.pubsub.fanout.Fanout;
+import dev.tributary.pubsub.testing.Fixtures;
+import dev.tributary.pubsub.testing.WithEmbeddedPubsub;
+import dev.tributary.storage.IndexBackfill;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/** Search against the embedded MariaDB: the index kept by publishing, the reach rule, ranking, filters and paging. */
+@WithEmbeddedPubsub
+class ItemSearchTest {
+
+    private static final Instant BASE = Instant.parse("2026-11-01T00:00:00Z");
+
+    @Autowired ItemSearch search;
+    @Autowired Publisher publisher;
+    @Autowired Groups groups;
+    @Autowired Stars stars;
+    @Autowired HomeFeed home;
+    @Autowired Fixtures fixtures;
+    @Autowired Fanout fanout;
+    @Autowired JdbcClient jdbc;
+    @Autowired IndexBackfill backfill;
+
+    private static NewItem item(String guid, String title, @Nullable String summary, int second) {
+        return new NewItem(guid, title, summary, null, null, MediaType.TEXT, List.of(), List.of(), BASE.plusSeconds(second));
+    }
+
+    private long publish(long feed, NewItem entry) {
+        List<Long> created = publisher.publish(feed, List.of(entry)).created();
+        fanout.drain();
+        return created.getFirst();
+    }
+
+    private List<Long> ids(long person, String text) {
+        return ids(person, SearchQuery.of(SearchText.parse(text), 100));
+    }
+
+    private List<Long> ids(long person, SearchQuery query) {
+        return search.search(person, query).hits().stream().map(h -> h.item().id()).toList();
+    }
+
+    @Test
+    void findsChineseAndLatinWordsInTitlesAndSummaries() {
+        long person = fixtures.person();
+        long feed = fixtures.feed();
+        fixtures.subscribe(feed, List.of(person));
+        long gc = publish(feed, item("gc", "Java垃圾回收调优", "<p>G1 和 ZGC</p>", 1));
+        long kv = publish(feed, item("kv", "MemcacheDB, Tokyo Tyrant, Redis performance test", null, 2));
+        long other = publish(feed, item("other", "回收站", "<b>垃圾</b>桶", 3));
+
+        assertThat(ids(person, "垃圾回收")).as("回收站 with 垃圾桶 lacks 圾回").containsExactly(gc);
+        assertThat(ids(person, "redis")).containsExactly(kv);
+        assertThat(ids(person, "REDIS performance")).containsExactly(kv);
+        assertThat(ids(person, "zgc")).as("summary words, HTML stripped").containsExactly(gc);
+        assertThat(ids(person, "垃圾")).containsExactlyInAnyOrder(gc, other);
+        assertThat(ids(person, "redis 垃圾")).as("every term must match").isEmpty();
+        assertThat(ids(person, "nothing")).isEmpty();
+    }
+
+    @Test
+    void titleHitsRankAboveSummaryHitsAndEqualScoresNewestFirst() {
+        long person = fixtures.person();
+        long feed = fixtures.feed();
+        fixtures.subscribe(feed, List.of(person));
+        long inSummaryOld = publish(feed, item("s1", "notes", "about kafka", 1));
+        long inTitle = publish(feed, item("t", "Kafka notes", null, 2));
+        long inSummaryNew = publish(feed, item("s2", "more notes", "kafka again", 3));
+
+        List<SearchHit> hits = search.search(person, SearchQuery.of(SearchText.parse("kafka"), 10)).hits();
+        assertThat(hits).extracting(h -> h.item().id()).containsExactly(inTitle, inSummaryNew, inSummaryOld);
+        assertThat(hits.get(0).score()).isGreaterThan(hits.get(1).score());
+    }
+
+    @Test
+    void reachIsSubscriptionsInboxAndStarsAndNobodyElsesItems() {
+        long reader = fixtures.person();
+        long stranger = fixtures.person();
+        long feed = fixtures.feed();
+        fixtures.subscribe(feed, List.of(reader));
+        long old = publish(feed, item("old", "zookeeper election", null, 1));
+
+        assertThat(ids(reader, "zookeeper")).containsExactly(old);
+        assertThat(ids(stranger, "zookeeper")).as("not subscribed, not received, not starred").isEmpty();
+
+        fixtures.unsubscribe(feed, reader);
+        assertThat(ids(reader, "zookeeper")).as("history stays in the inbox").containsExactly(old);
+
+        stars.star(stranger, old);
+        assertThat(ids(stranger, "zookeeper")).as("a starred item").containsExactly(old);
+    }
+
+    @Test
+    void aClosedGroupsPostsStayItsMembersEvenForAStaleSubscription() {
+        long owner = fixtures.person();
+        long outsider = fixtures.person();
+        Stored<Group> group = groups.create(owner, "Private");
+        long post = groups.post(group.id(), owner, item("secret", "secret roadmap", null, 1)).created().getFirst();
+        fanout.drain();
+        // A subscription the outsider should never hold: the reach rule still keeps the post from them.
+        jdbc.sql("INSERT INTO subscriptions (user_id, source_id, id, media_mask, created_at) VALUES (?, ?, ?, 31, NOW())")
+                .params(outsider, group.body().sourceId(), fixtures.person()).update();
+
+        assertThat(ids(owner, "roadmap")).containsExactly(post);
+        assertThat(ids(outsider, "roadmap")).isEmpty();
+    }
+
+    @Test
+    void theIndexFollowsUpdatesAndTombstones() {
+        long person = fixtures.person();
+        long feed = fixtures.feed();
+        fixtures.subscribe(feed, List.of(person));
+        long id = publish(feed, item("u", "first draft", null, 1));
+        assertThat(ids(person, "draft")).containsExactly(id);
+
+        publisher.publish(feed, List.of(item("u", "final version", null, 1)));
+        assertThat(ids(person, "draft")).as("re-indexed on update").isEmpty();
+        assertThat(ids(person, "final")).containsExactly(id);
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM item_terms WHERE entity_id = ?").param(id).query(Long.class).single())
+                .isEqualTo(3L); // final, version, #m:text
+
+        publisher.tombstone(id);
+        assertThat(ids(person, "final")).isEmpty();
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM item_terms WHERE entity_id = ?").param(id).query(Long.class).single())
+                .isZero();
+    }
+
+    @Test
+    void itemsStoredBeforeTheIndexAreBackFilled() {
+        long person = fixtures.person();
+        long feed = fixtures.feed();
+        fixtures.subscribe(feed, List.of(person));
+        long id = publish(feed, item("bf", "kubernetes operators", null, 1));
+        // As if the item had been stored before item_terms existed: no rows, and the index not ready.
+        jdbc.sql("DELETE FROM item_terms WHERE entity_id = ?").param(id).update();
+        jdbc.sql("UPDATE entity_indexes SET state = 'backfilling', backfill_cursor = 0, backfill_high_water = NULL"
+                + " WHERE name = 'item_terms'").update();
+        assertThat(ids(person, "kubernetes")).isEmpty();
+
+        backfill.run(PubsubKinds.ITEM_TERMS);
+
+        assertThat(ids(person, "kubernetes operators")).containsExactly(id);
+    }
+
+    @Test
+    void filtersByMediaTagSourceAndUnread() {
+        long person = fixtures.person();
+        long feedA = fixtures.feed();
+        long feedB = fixtures.feed();
+        fixtures.subscribe(feedA, List.of(person));
+        fixtures.subscribe(feedB, List.of(person));
+        long text = publish(feedA, item("a1", "flink streaming", null, 1));
+        long video = publish(feedA, new NewItem("a2", "flink talk", null, null, null, MediaType.VIDEO, List.of(),
+                List.of("Conference"), BASE.plusSeconds(2)));
+        long other = publish(feedB, item("b1", "flink again", null, 3));
+        SearchText flink = SearchText.parse("flink");
+
+        assertThat(ids(person, new SearchQuery(flink, 10, null, Set.of(MediaType.VIDEO), null, null, false)))
+                .containsExactly(video);
+        assertThat(ids(person, new SearchQuery(flink, 10, null, Set.of(MediaType.VIDEO, MediaType.TEXT), null, null, false)))
+                .containsExactlyInAnyOrder(video, text, other);
+        assertThat(ids(person, new SearchQuery(flink, 10, null, null, "conference", null, false))).containsExactly(video);
+        assertThat(ids(person, new SearchQuery(flink, 10, null, null, null, Set.of(feedB), false))).containsExactly(other);
+        assertThat(ids(person, new SearchQuery(flink, 10, null, null, null, Set.of(), false))).isEmpty();
+
+        home.markRead(person, text);
+        assertThat(ids(person, new SearchQuery(flink, 10, null, null, null, null, true))).containsExactlyInAnyOrder(video, other);
+    }
+
+    @Test
+    void pagesFollowTheCursorWithoutGapsOrRepeats() {
+        long person = fixtures.person();
+        long feed = fixtures.feed();
+        fixtures.subscribe(feed, List.of(person));
+        List<Long> all = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            // Every third one has the word in its title too: scores differ as well as ids.
+            String title = i % 3 == 0 ? "spark spark" : "notes " + i;
+            all.add(publish(feed, item("p" + i, title, "spark " + i, i)));
+        }
+        List<Long> seen = new ArrayList<>();
+        SearchCursor after = null;
+        int pages = 0;
+        do {
+            SearchPage page = search.search(person, new SearchQuery(SearchText.parse("spark"), 3, after, null, null, null, false));
+            page.hits().forEach(h -> seen.add(h.item().id()));
+            after = page.next();
+            pages++;
+        } while (after != null && pages < 10);
+
+        assertThat(pages).isEqualTo(3);
+        assertThat(seen).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(all);
+        assertThat(seen.subList(0, 3)).containsExactly(all.get(6), all.get(3), all.get(0));
+    }
+}

@@ -1,0 +1,106 @@
+package dev.tributary.pubsub;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+class SearchTermsTest {
+
+    @Test
+    void latinWordsAreCaseFoldedAndSplitOnPunctuation() {
+        assertThat(SearchTerms.of("MemcacheDB, Tokyo Tyrant, Redis performance test", 100))
+                .containsExactly("memcachedb", "tokyo", "tyrant", "redis", "performance", "test");
+        assertThat(SearchTerms.of("Straße STRASSE", 100)).containsExactly("strasse");
+    }
+
+    @Test
+    void cjkRunsBecomeOverlappingBigramsAndALoneCharacterItself() {
+        assertThat(SearchTerms.of("Java垃圾回收调优", 100)).containsExactly("java", "垃圾", "圾回", "回收", "收调", "调优");
+        assertThat(SearchTerms.of("a 猫 b", 100)).containsExactly("a", "猫", "b");
+        assertThat(SearchTerms.of("ひらがなカタカナ한국어", 100)).contains("ひら", "なカ", "カナ", "ナ한", "한국", "국어");
+        assertThat(SearchTerms.of("コーヒー", 100)).containsExactly("コー", "ーヒ", "ヒー");
+    }
+
+    @Test
+    void compatibilityFormsAndCombiningMarksNormaliseAlike() {
+        assertThat(SearchTerms.of("ＲＥＤＩＳ ｶﾀｶﾅ", 100)).containsExactly("redis", "カタ", "タカ", "カナ");
+        assertThat(SearchTerms.of("cafe\u0301", 100)).isEqualTo(SearchTerms.of("café", 100)).containsExactly("café");
+        assertThat(SearchTerms.of("\u0301\u0301", 100)).as("marks with nothing to mark").isEmpty();
+    }
+
+    @Test
+    void emojiAndSymbolsSeparateWords() {
+        assertThat(SearchTerms.of("redis🚀rocks 👍🏽 #tag @me", 100)).containsExactly("redis", "rocks", "tag", "me");
+        assertThat(SearchTerms.of("🚀🚀🚀 ... !!!", 100)).isEmpty();
+        assertThat(SearchTerms.of("\uD800 lone \uDFFF surrogates", 100)).containsExactly("lone", "surrogates");
+    }
+
+    @Test
+    void hostileSizesAreBounded() {
+        String longWord = "x".repeat(1_000_000);
+        assertThat(SearchTerms.of(longWord, 100)).containsExactly("x".repeat(SearchTerms.MAX_TERM_CHARS));
+        String manyWords = IntStream.range(0, 200_000).mapToObj(i -> "w" + i).collect(Collectors.joining(" "));
+        assertThat(SearchTerms.of(manyWords, 50)).hasSize(50);
+        String han = "漢字".repeat(500_000);
+        assertThat(SearchTerms.of(han, 100)).containsExactly("漢字", "字漢");
+    }
+
+    @Test
+    void anItemIsIndexedByTitleAndPlainSummaryWithTitleWeighingMore() {
+        Item item = new Item(1, "g", "Redis notes", "<p>Redis &amp; <b>memcache</b><script>alert('x')</script> 垃圾</p>",
+                null, null, MediaType.LINK, List.of(), List.of("Databases"), Instant.EPOCH, Instant.EPOCH, null);
+        Map<String, Integer> terms = SearchTerms.ofItem(item);
+
+        assertThat(terms).containsEntry("redis", SearchTerms.TITLE_WEIGHT + 1).containsEntry("notes", SearchTerms.TITLE_WEIGHT)
+                .containsEntry("memcache", 1).containsEntry("垃圾", 1)
+                .containsEntry("#m:link", 0).containsEntry("#t:databases", 0)
+                .doesNotContainKeys("alert", "p", "b", "amp", "script");
+        Item many = new Item(1, "g", null, IntStream.range(0, 1000).mapToObj(i -> "w" + i).collect(Collectors.joining(" ")),
+                null, null, MediaType.TEXT, List.of(), List.of(), Instant.EPOCH, Instant.EPOCH, null);
+        assertThat(SearchTerms.ofItem(many)).hasSize(SearchTerms.MAX_ITEM_TERMS + 1);
+        assertThat(SearchTerms.ofItem(new Item(1, "g", "x", "y", null, null, MediaType.TEXT, List.of(), List.of(),
+                Instant.EPOCH, Instant.EPOCH, Instant.EPOCH))).as("a tombstone").isEmpty();
+    }
+
+    @Test
+    void hostileMarkupIsStrippedInOnePass() {
+        assertThat(SearchTerms.plainText("a<SCRIPT>x</script >b<style>y</STYLE>c<script>never closed")).isEqualTo("a b c ");
+        String openers = "<script".repeat(50_000) + "<b x='" + "<".repeat(50_000);
+        assertThat(SearchTerms.of(SearchTerms.plainText(openers), 10)).isEmpty();
+        assertThat(SearchTerms.of(SearchTerms.plainText("<p>" + "&amp;".repeat(100_000) + "redis</p>"), 10))
+                .as("read up to a bound").doesNotContain("redis");
+    }
+
+    @Test
+    void entitiesDecodeOnlyToRealCharacters() {
+        assertThat(SearchTerms.plainText("&#x52;edis&#0;&#xD800;&#1114112;&#21315;")).isEqualTo("Redis   千");
+    }
+
+    @Test
+    void aQueryIsRefusedWhenTooLongEmptyOrTooManyWords() {
+        assertThat(SearchText.parse("  Redis  ").terms()).containsExactly("redis");
+        assertThat(SearchText.parse("x".repeat(SearchText.MAX_CHARS)).terms()).hasSize(1);
+        assertThatThrownBy(() -> SearchText.parse("x".repeat(1_000_000))).isInstanceOf(InvalidSearchException.class)
+                .extracting(e -> ((InvalidSearchException) e).reason()).isEqualTo(InvalidSearchException.Reason.QUERY_TOO_LONG);
+        assertThatThrownBy(() -> SearchText.parse(" ?! 🚀 ")).isInstanceOf(InvalidSearchException.class)
+                .extracting(e -> ((InvalidSearchException) e).reason()).isEqualTo(InvalidSearchException.Reason.EMPTY_QUERY);
+        assertThatThrownBy(() -> SearchText.parse("a b c d e f g h i j k l m n o p q")).isInstanceOf(InvalidSearchException.class)
+                .extracting(e -> ((InvalidSearchException) e).reason()).isEqualTo(InvalidSearchException.Reason.TOO_MANY_TERMS);
+    }
+
+    @Test
+    void cursorsReadBackWhatTheyWriteAndNothingElse() {
+        SearchCursor cursor = new SearchCursor(12, 123456789012345678L);
+        assertThat(SearchCursor.parse(cursor.toString())).contains(cursor);
+        for (String bad : List.of("", ".", "1.", ".1", "a.1", "1.a", "-1.5", "1.-5", "1.0", "1.99999999999999999999",
+                "1234567890.1", "1.2.3", "１.２")) {
+            assertThat(SearchCursor.parse(bad)).as(bad).isEmpty();
+        }
+    }
+}
