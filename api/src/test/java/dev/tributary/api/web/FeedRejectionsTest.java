@@ -41,8 +41,14 @@ class FeedRejectionsTest {
         assertThat(internal.getProperties()).isEqualTo(missing.getProperties());
     }
 
-    /** The key the crawler's reasons had on the wire before the API named them itself. */
+    /**
+     * The key the crawler's reasons had on the wire before the API named them itself; the full
+     * articles' own refusals came after, named like the rest.
+     */
     private static String keyBefore(RejectionReason reason) {
+        if (reason == RejectionReason.NOT_HTML || reason == RejectionReason.NO_ARTICLE) {
+            return reason.name().toLowerCase(java.util.Locale.ROOT);
+        }
         boolean fetch = Arrays.stream(FailureReason.values()).anyMatch(f -> f.name().equals(reason.name()));
         return fetch ? FailureReason.valueOf(reason.name()).key() : FeedFormatException.Reason.valueOf(reason.name()).key();
     }
