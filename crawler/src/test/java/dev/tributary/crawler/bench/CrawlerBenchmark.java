@@ -57,6 +57,9 @@ public final class CrawlerBenchmark {
                 ConfigurableApplicationContext context = Bench.start(CrawlerTestApplication.class, args,
                         "tributary.crawler.concurrency=" + concurrency, "tributary.crawler.per-host-concurrency=" + concurrency,
                         "tributary.crawler.per-address-concurrency=" + concurrency,
+                        // Adaptive politeness may not grant less than the fixed limits lifted here.
+                        "tributary.crawler.politeness.max-per-host=" + concurrency,
+                        "tributary.crawler.politeness.max-per-address=" + concurrency,
                         "tributary.crawler.per-host-delay=0s", "tributary.crawler.allow-private=127.0.0.0/8",
                         "tributary.crawler.min-interval=1h", "tributary.crawler.poll-interval=50ms",
                         "tributary.crawler.jitter=0", "spring.datasource.hikari.maximum-pool-size=20")) {
