@@ -47,6 +47,22 @@ public class RetiredFeeds {
         }
     }
 
+    /**
+     * Wakes every retired feed someone follows again whose wake-up was lost, however recently it
+     * was retired; how many it woke. A page of retired feeds at a time.
+     */
+    public int wakeFollowed() {
+        int woken = 0;
+        long after = 0;
+        List<Long> page;
+        do {
+            page = states.retiredBefore(Duration.ZERO, after, MAX_PAGE);
+            woken += page.size() - withoutReaders(page).size();
+            after = page.isEmpty() ? after : page.getLast();
+        } while (page.size() == MAX_PAGE);
+        return woken;
+    }
+
     /** False once someone follows the feed again (it is woken, if its wake-up was lost), or if it was never retired. */
     public boolean isRetired(long sourceId) {
         return states.isRetired(sourceId) && !withoutReaders(List.of(sourceId)).isEmpty();

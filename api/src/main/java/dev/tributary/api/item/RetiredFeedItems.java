@@ -56,6 +56,8 @@ class RetiredFeedItems implements RetentionJob {
 
     @Override
     public long sweep(LongConsumer removed) {
+        // Feeds retired within the grace are not purged yet, but one followed again must be crawled again.
+        retired.wakeFollowed();
         long total = 0;
         long after = 0;
         List<Long> feeds;

@@ -136,6 +136,13 @@ class RetiredFeedItemsTest {
         assertThat(items.ofSource(feed, null, null, Items.MAX_PAGE)).extracting(item -> item.id()).containsExactlyInAnyOrderElementsOf(ids);
         assertThat(jdbc.sql("SELECT status FROM crawl_state WHERE source_id = ?").param(feed).query(String.class).single())
                 .as("woken: crawled again").isEqualTo("ok");
+
+        long recent = deliveries.feed();
+        retire(recent, 31); // within the grace: not a purge candidate yet
+        jdbc.sql("INSERT INTO subscribers (source_id, user_id, media_mask) VALUES (?, ?, 0)").params(recent, reader.numericId()).update();
+        job().sweep(n -> { });
+        assertThat(jdbc.sql("SELECT status FROM crawl_state WHERE source_id = ?").param(recent).query(String.class).single())
+                .as("a feed retired within the grace is woken too").isEqualTo("ok");
     }
 
     @Test
