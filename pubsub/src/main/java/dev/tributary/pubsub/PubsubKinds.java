@@ -31,12 +31,14 @@ class PubsubKinds {
      * CJK bigrams, its media type and tags as filter terms; {@link SearchTerms}) with the term's
      * weight. Keyed by (term, item, source) so a search reads a term's rows newest first and stops
      * when it has enough, and checks each further term with one primary-key probe. Tombstones have none.
+     * Deferred: ~100 rows an item would double the cost of every publish, so they are written in
+     * batches just after it (search lags a publish by a fraction of a second).
      */
     static final IndexDefinition<Item> ITEM_TERMS = IndexDefinition.ofEntity("item_terms", "item_terms", ITEM,
             List.of(IndexColumn.varchar("term", 40), IndexColumn.bigint("item_id"), IndexColumn.bigint("source_id"),
                     IndexColumn.bigint("weight")),
             (id, item) -> SearchTerms.ofItem(item).entrySet().stream()
-                    .map(e -> IndexKey.of(e.getKey(), id, item.sourceId(), (long) e.getValue())).toList());
+                    .map(e -> IndexKey.of(e.getKey(), id, item.sourceId(), (long) e.getValue())).toList()).deferred();
 
     static final IndexDefinition<Source> SOURCE_URLS = IndexDefinition.unique("source_urls", "source_urls", SOURCE,
             List.of(IndexColumn.hash("url_hash")),

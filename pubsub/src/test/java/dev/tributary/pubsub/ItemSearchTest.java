@@ -6,6 +6,7 @@ import dev.tributary.pubsub.fanout.Fanout;
 import dev.tributary.pubsub.testing.Fixtures;
 import dev.tributary.pubsub.testing.WithEmbeddedPubsub;
 import dev.tributary.storage.IndexBackfill;
+import dev.tributary.storage.testing.DeferredIndexing;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,12 +42,18 @@ class ItemSearchTest {
         return created.getFirst();
     }
 
+    /** Searches once what was published is indexed (item_terms is written just after each publish). */
+    private SearchPage searchNow(long person, SearchQuery query) {
+        DeferredIndexing.awaitDrained(jdbc);
+        return search.search(person, query);
+    }
+
     private List<Long> ids(long person, String text) {
         return ids(person, SearchQuery.of(SearchText.parse(text), 100));
     }
 
     private List<Long> ids(long person, SearchQuery query) {
-        return search.search(person, query).hits().stream().map(h -> h.item().id()).toList();
+        return searchNow(person, query).hits().stream().map(h -> h.item().id()).toList();
     }
 
     @Test
@@ -76,7 +83,7 @@ class ItemSearchTest {
         long inTitle = publish(feed, item("t", "Kafka notes", null, 2));
         long inSummaryNew = publish(feed, item("s2", "more notes", "kafka again", 3));
 
-        List<SearchHit> hits = search.search(person, SearchQuery.of(SearchText.parse("kafka"), 10)).hits();
+        List<SearchHit> hits = searchNow(person, SearchQuery.of(SearchText.parse("kafka"), 10)).hits();
         assertThat(hits).extracting(h -> h.item().id()).containsExactly(inTitle, inSummaryNew, inSummaryOld);
         assertThat(hits.get(0).score()).isGreaterThan(hits.get(1).score());
     }
@@ -140,6 +147,7 @@ class ItemSearchTest {
         long feed = fixtures.feed();
         fixtures.subscribe(feed, List.of(person));
         long id = publish(feed, item("bf", "kubernetes operators", null, 1));
+        DeferredIndexing.awaitDrained(jdbc);
         // As if the item had been stored before item_terms existed: no rows, and the index not ready.
         jdbc.sql("DELETE FROM item_terms WHERE entity_id = ?").param(id).update();
         jdbc.sql("UPDATE entity_indexes SET state = 'backfilling', backfill_cursor = 0, backfill_high_water = NULL"
@@ -191,7 +199,7 @@ class ItemSearchTest {
         SearchCursor after = null;
         int pages = 0;
         do {
-            SearchPage page = search.search(person, new SearchQuery(SearchText.parse("spark"), 3, after, null, null, null, false));
+            SearchPage page = searchNow(person, new SearchQuery(SearchText.parse("spark"), 3, after, null, null, null, false));
             page.hits().forEach(h -> seen.add(h.item().id()));
             after = page.next();
             pages++;

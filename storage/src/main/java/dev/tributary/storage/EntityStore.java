@@ -34,12 +34,14 @@ public class EntityStore {
     private final IdGenerator ids;
     private final EntityCache cache;
     private final Transactions tx;
+    private final DeferredIndexes deferred;
     private final Clock clock;
 
     EntityStore(EntityRows rows, IndexTables indexTables, IndexRegistry indexes, KindRegistry kinds,
             EntityDecoder decoder, BodyCodec codec, IdGenerator ids, EntityCache cache, Transactions tx,
-            ObjectProvider<Clock> clock) {
+            DeferredIndexes deferred, ObjectProvider<Clock> clock) {
         this.cache = cache;
+        this.deferred = deferred;
         this.rows = rows;
         this.indexTables = indexTables;
         this.indexes = indexes;
@@ -78,6 +80,7 @@ public class EntityStore {
         tx.run("insert " + kind.name(), () -> {
             rows.insertAll(newRows);
             indexRows.forEach((index, list) -> insertIndexRows(index, list, entities));
+            queueDeferred(kind, entities.stream().map(Entity::id).toList());
         });
         return entities;
     }
@@ -105,8 +108,12 @@ public class EntityStore {
                 throw new WrongKindException(id, kind.name(), stored);
             }
             for (IndexDefinition<T> index : indexes.forKind(kind)) {
-                indexTables.deleteByEntities(index, List.of(id));
-                insertIndexRows(index, indexRows.getOrDefault(index, List.of()), List.of(entity));
+                if (index.isDeferred()) {
+                    deferred.queue(index, List.of(id));
+                } else {
+                    indexTables.deleteByEntities(index, List.of(id));
+                    insertIndexRows(index, indexRows.getOrDefault(index, List.of()), List.of(entity));
+                }
             }
         });
         return entity;
@@ -226,7 +233,11 @@ public class EntityStore {
             // Rows of an unregistered kind's indexes are left to the cleaner's orphan sweep.
             kinds.byName(kindName.get()).ifPresent(kind -> {
                 for (IndexDefinition<?> index : indexes.forKind(kind)) {
-                    indexTables.deleteByEntities(index, List.of(id));
+                    if (index.isDeferred()) {
+                        deferred.queue(index, List.of(id));
+                    } else {
+                        indexTables.deleteByEntities(index, List.of(id));
+                    }
                 }
             });
             cache.forget(id);
@@ -256,6 +267,9 @@ public class EntityStore {
     private <T> Map<IndexDefinition<T>, List<IndexTables.IndexRow>> indexRows(EntityKind<T> kind, List<Entity<T>> entities) {
         Map<IndexDefinition<T>, List<IndexTables.IndexRow>> result = new HashMap<>();
         for (IndexDefinition<T> index : indexes.forKind(kind)) {
+            if (index.isDeferred()) {
+                continue;
+            }
             List<IndexTables.IndexRow> list = new ArrayList<>();
             for (Entity<T> entity : entities) {
                 for (StoredKey key : index.keysOf(entity.id(), entity.body())) {
@@ -274,6 +288,15 @@ public class EntityStore {
             // Keys are de-duplicated per entity and its old rows deleted first, so a duplicate means
             // another entity already holds the key of a unique index.
             throw new DuplicateIndexKeyException(index.name(), entities.stream().map(Entity::id).toList(), e);
+        }
+    }
+
+    /** Queues new entities for their kind's deferred indexes, inside the writer's transaction. */
+    private <T> void queueDeferred(EntityKind<T> kind, List<Long> entityIds) {
+        for (IndexDefinition<T> index : indexes.forKind(kind)) {
+            if (index.isDeferred()) {
+                deferred.queue(index, entityIds);
+            }
         }
     }
 

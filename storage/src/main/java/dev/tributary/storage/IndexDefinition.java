@@ -22,6 +22,7 @@ import java.util.stream.Collectors;
  * keys, e.g. one per tag).
  * Declare it as a Spring bean and create its table in a Flyway migration ({@link #createTableSql()}).
  * Never change the columns or the meaning of the extractor under the same name: add a new index.
+ * A {@link #deferred()} index is written after the entity's transaction, by {@link DeferredIndexes}.
  */
 public record IndexDefinition<T>(
         String name,
@@ -29,7 +30,8 @@ public record IndexDefinition<T>(
         EntityKind<T> kind,
         List<IndexColumn> columns,
         boolean unique,
-        BiFunction<Long, T, List<IndexKey>> extractor) {
+        BiFunction<Long, T, List<IndexKey>> extractor,
+        boolean isDeferred) {
 
     private static final int INNODB_MAX_KEY_BYTES = 3072;
 
@@ -48,6 +50,10 @@ public record IndexDefinition<T>(
                 throw new IllegalArgumentException("index '" + name + "' repeats column " + column.name());
             }
         }
+        if (unique && isDeferred) {
+            // Uniqueness is a writer's answer; an index written later cannot give it.
+            throw new IllegalArgumentException("index '" + name + "' cannot be both unique and deferred");
+        }
         int keyBytes = columns.stream().mapToInt(c -> c.type().maxKeyBytes()).sum() + 8;
         if (keyBytes > INNODB_MAX_KEY_BYTES) {
             throw new IllegalArgumentException("index '" + name + "' key may take " + keyBytes
@@ -58,13 +64,13 @@ public record IndexDefinition<T>(
     /** A non-unique index: many entities may share a key. */
     public static <T> IndexDefinition<T> of(String name, String table, EntityKind<T> kind,
             List<IndexColumn> columns, Function<T, List<IndexKey>> extractor) {
-        return new IndexDefinition<>(name, table, kind, columns, false, (id, body) -> extractor.apply(body));
+        return new IndexDefinition<>(name, table, kind, columns, false, (id, body) -> extractor.apply(body), false);
     }
 
     /** A unique index: at most one entity per key, enforced by the table's primary key. */
     public static <T> IndexDefinition<T> unique(String name, String table, EntityKind<T> kind,
             List<IndexColumn> columns, Function<T, List<IndexKey>> extractor) {
-        return new IndexDefinition<>(name, table, kind, columns, true, (id, body) -> extractor.apply(body));
+        return new IndexDefinition<>(name, table, kind, columns, true, (id, body) -> extractor.apply(body), false);
     }
 
     /**
@@ -73,7 +79,17 @@ public record IndexDefinition<T>(
      */
     public static <T> IndexDefinition<T> ofEntity(String name, String table, EntityKind<T> kind,
             List<IndexColumn> columns, BiFunction<Long, T, List<IndexKey>> extractor) {
-        return new IndexDefinition<>(name, table, kind, columns, false, extractor);
+        return new IndexDefinition<>(name, table, kind, columns, false, extractor, false);
+    }
+
+    /**
+     * This index, written after each entity's transaction instead of in it: a writer only queues
+     * the entity (one row), and {@link DeferredIndexes} writes its keys in batches moments later.
+     * For indexes too costly to keep in every write (many keys an entity) whose readers can take a
+     * short lag; reads may meanwhile find an entity's old keys, or not yet its new ones.
+     */
+    public IndexDefinition<T> deferred() {
+        return new IndexDefinition<>(name, table, kind, columns, unique, extractor, true);
     }
 
     /**

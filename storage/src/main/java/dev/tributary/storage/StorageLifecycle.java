@@ -25,13 +25,15 @@ final class StorageLifecycle implements SmartInitializingSingleton, SmartLifecyc
     private final IndexTables tables;
     private final IndexBackfill backfill;
     private final IndexCleaner cleaner;
+    private final DeferredIndexes deferred;
     private final StorageTasks tasks;
     private final StorageSettings settings;
     private final List<Future<?>> running = new ArrayList<>();
     private volatile boolean started;
 
     StorageLifecycle(IndexRegistry registry, IndexStates states, IndexTables tables, IndexBackfill backfill,
-            IndexCleaner cleaner, StorageTasks tasks, StorageSettings settings) {
+            IndexCleaner cleaner, DeferredIndexes deferred, StorageTasks tasks, StorageSettings settings) {
+        this.deferred = deferred;
         this.registry = registry;
         this.states = states;
         this.tables = tables;
@@ -68,6 +70,9 @@ final class StorageLifecycle implements SmartInitializingSingleton, SmartLifecyc
             if (!pending.isEmpty()) {
                 running.add(tasks.submit(() -> backfillAll(pending)));
             }
+        }
+        if (registry.all().stream().anyMatch(IndexDefinition::isDeferred)) {
+            running.add(tasks.every(settings.deferredIndexInterval(), deferred::drainQuietly));
         }
         if (settings.cleaner().enabled()) {
             ScheduledFuture<?> schedule = tasks.afterDelayEvery(settings.cleaner().interval(), cleaner::cleanQuietly);

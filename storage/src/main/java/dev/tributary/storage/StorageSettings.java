@@ -33,9 +33,13 @@ public record StorageSettings(
         // MEDIUMBLOB holds 16 MiB; the deflated body is never larger than the JSON plus a few bytes.
         @Min(1024) @Max(15_000_000) @DefaultValue("1048576") int maxBodyBytes,
         @Valid @NotNull @DefaultValue Cleaner cleaner,
-        @Min(0) @Max(10_000_000) @DefaultValue("20000") int cacheEntries) {
+        @Min(0) @Max(10_000_000) @DefaultValue("20000") int cacheEntries,
+        @NotNull @DefaultValue("200ms") Duration deferredIndexInterval) {
 
     public StorageSettings {
+        if (deferredIndexInterval != null && (deferredIndexInterval.isZero() || deferredIndexInterval.isNegative())) {
+            throw new IllegalArgumentException("tributary.storage.deferred-index-interval must be positive, not " + deferredIndexInterval);
+        }
         if (nodeLeaseTtl != null && nodeLeaseTtl.compareTo(Duration.ofSeconds(3)) < 0) {
             throw new IllegalArgumentException("tributary.storage.node-lease-ttl must be at least 3s, not " + nodeLeaseTtl);
         }
@@ -61,6 +65,6 @@ public record StorageSettings(
     /** The defaults, for code that builds the store outside Spring (tests of pure logic). */
     static StorageSettings defaults() {
         return new StorageSettings(null, Duration.ofSeconds(60), 500, true, 256, 1_048_576,
-                new Cleaner(true, Duration.ofMinutes(10), 200), 20_000);
+                new Cleaner(true, Duration.ofMinutes(10), 200), 20_000, Duration.ofMillis(200));
     }
 }

@@ -8,7 +8,7 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 import org.springframework.stereotype.Component;
 
 /**
- * The storage module's own background threads (lease renewal, back-fill, cleaner). Owned here
+ * The storage module's own background threads (lease renewal, back-fill, cleaner, deferred indexes). Owned here
  * rather than exposed as a TaskScheduler bean, which would displace the application's.
  */
 @Component
@@ -17,7 +17,7 @@ final class StorageTasks implements DisposableBean {
     private final ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
 
     StorageTasks() {
-        scheduler.setPoolSize(2);
+        scheduler.setPoolSize(3);
         scheduler.setThreadNamePrefix("storage-");
         scheduler.setDaemon(true);
         scheduler.setWaitForTasksToCompleteOnShutdown(false);

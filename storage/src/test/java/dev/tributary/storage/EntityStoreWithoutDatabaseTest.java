@@ -61,9 +61,12 @@ class EntityStoreWithoutDatabaseTest {
         JdbcTemplate template = new JdbcTemplate(unreachable);
         BodyCodec codec = new BodyCodec(StorageSettings.defaults());
         IndexRegistry indexes = new IndexRegistry(beans.getBeanProvider(ResolvableType.forClass(IndexDefinition.class)), kinds);
-        return new EntityStore(new EntityRows(jdbc, template), new IndexTables(jdbc, template), indexes, kinds,
+        EntityRows rows = new EntityRows(jdbc, template);
+        IndexTables tables = new IndexTables(jdbc, template);
+        Transactions tx = new Transactions(new DataSourceTransactionManager(unreachable));
+        return new EntityStore(rows, tables, indexes, kinds,
                 new EntityDecoder(kinds, codec), codec, new IdGenerator(NodeSlot.fixed(1), System::currentTimeMillis),
-                new EntityCache(StorageSettings.defaults()), new Transactions(new DataSourceTransactionManager(unreachable)),
+                new EntityCache(StorageSettings.defaults()), tx, new DeferredIndexes(jdbc, indexes, rows, tables, codec, tx),
                 beans.getBeanProvider(ResolvableType.forClass(Clock.class)));
     }
 }

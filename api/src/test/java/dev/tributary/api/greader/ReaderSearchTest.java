@@ -11,6 +11,7 @@ import dev.tributary.pubsub.NewItem;
 import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Subscriptions;
+import dev.tributary.storage.testing.DeferredIndexing;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -20,6 +21,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
 /** {@code search/items/ids} as Google Reader clients call it, then the contents of what it found. */
@@ -30,6 +32,7 @@ class ReaderSearchTest {
     @Autowired Sources sources;
     @Autowired Subscriptions subscriptions;
     @Autowired Publisher publisher;
+    @Autowired JdbcClient jdbc;
 
     @Test
     void searchGivesIdsTheAppReadsWithItemContents() {
@@ -43,6 +46,7 @@ class ReaderSearchTest {
         String word = "r" + UUID.randomUUID().toString().substring(0, 8);
         long hit = deliveries.publish(feed, new NewItem(word, "Java垃圾回收调优 " + word, null, null, null, MediaType.TEXT,
                 List.of(), List.of(), Instant.now())).getFirst();
+        DeferredIndexing.awaitDrained(jdbc);
         String auth = reader.login(alice.username(), alice.token());
 
         JsonNode found = reader.ok("/reader/api/0/search/items/ids?output=json&num=50&q="

@@ -12,6 +12,7 @@ import dev.tributary.pubsub.NewItem;
 import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Subscriptions;
+import dev.tributary.storage.testing.DeferredIndexing;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
 @ApiTest
@@ -34,6 +36,7 @@ class SearchApiTest {
     @Autowired Sources sources;
     @Autowired Subscriptions subscriptions;
     @Autowired Publisher publisher;
+    @Autowired JdbcClient jdbc;
     private ApiClient api;
     private Deliveries deliveries;
     private TestUser alice;
@@ -64,6 +67,7 @@ class SearchApiTest {
         String word = "w" + UUID.randomUUID().toString().substring(0, 8);
         List<Long> ids = deliveries.publish(feed, entry("Java垃圾回收调优 " + word, "<p>G1</p>", MediaType.TEXT),
                 entry("MemcacheDB, Tokyo Tyrant, Redis performance test " + word, "<p>kv</p>", MediaType.TEXT));
+        DeferredIndexing.awaitDrained(jdbc);
 
         ApiResponse cjk = api.get(search("垃圾回收 " + word, ""), alice.token());
         assertThat(cjk.status()).isEqualTo(200);
@@ -81,6 +85,7 @@ class SearchApiTest {
         String group = api.post("/api/v1/groups", alice.token(), Map.of("name", "Searchers")).json().path("id").asString();
         String post = api.post("/api/v1/groups/" + group + "/posts", alice.token(), Map.of("text", "plans " + word))
                 .json().path("id").asString();
+        DeferredIndexing.awaitDrained(jdbc);
 
         assertThat(Deliveries.ids(api.get(search(word, ""), alice.token()).json())).containsExactly(post);
         assertThat(api.get(search(word, ""), bob.token()).json().size()).isZero();
@@ -99,6 +104,7 @@ class SearchApiTest {
                     i == 3 ? "Picked" : "plain")));
         }
         long elsewhere = deliveries.publish(other, entry(word + " title", "x", MediaType.TEXT)).getFirst();
+        DeferredIndexing.awaitDrained(jdbc);
 
         List<String> seen = new ArrayList<>();
         ApiResponse page = api.get(search(word, "&limit=2"), alice.token());

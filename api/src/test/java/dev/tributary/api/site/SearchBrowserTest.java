@@ -7,13 +7,16 @@ import dev.tributary.api.testing.ApiResponse;
 import dev.tributary.api.testing.Browser;
 import dev.tributary.api.testing.BrowserTest;
 import dev.tributary.api.testing.TestUser;
+import dev.tributary.storage.testing.DeferredIndexing;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 /** The search box in the navigation bar, the results page, its marked words, and hostile text kept as text. */
 @BrowserTest
@@ -22,6 +25,7 @@ class SearchBrowserTest {
     private static final String PASSWORD = "correct horse battery";
 
     @LocalServerPort int port;
+    @Autowired JdbcClient jdbc;
 
     @Test
     void theNavigationBoxSearchesAndMarksTheWordsWithoutRunningMarkup(Browser browser) {
@@ -36,6 +40,7 @@ class SearchBrowserTest {
         String hit = api.post("/api/v1/posts", poster.token(),
                 Map.of("text", "Java垃圾回收调优 " + word + " <img src=x onerror=alert(1)>")).json().path("id").asString();
         api.post("/api/v1/posts", poster.token(), Map.of("text", "nothing to see"));
+        DeferredIndexing.awaitDrained(jdbc);
 
         browser.open("/");
         browser.type("#search-q", "垃圾回收 " + word).press(Keys.ENTER);
