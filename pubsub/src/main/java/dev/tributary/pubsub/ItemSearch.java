@@ -19,9 +19,9 @@ import org.springframework.stereotype.Service;
  * members'. Every term must match; hits rank by the matched terms' weights (a title occurrence
  * outweighs a summary one), then newest first, and page by a {@link SearchCursor} on that order.
  *
- * <p>The terms live in the {@code item_terms} index (PubsubKinds.ITEM_TERMS), which storage keeps
- * in each item's transaction. Reads: the person's subscribed sources (keyed by person, as every
- * per-person table), each term's rarity (rows counted up to {@value #RARITY_PROBE}), then one query
+ * <p>The terms live in the {@code item_terms} index (PubsubKinds.ITEM_TERMS), which storage writes
+ * just after each item's transaction (a deferred index: search lags a publish by a moment).
+ * Reads: the person's subscribed sources (keyed by person, as every per-person table), each term's rarity (rows counted up to {@value #RARITY_PROBE}), then one query
  * driven by the rarest term: its rows newest first in the subscribed sources, up to
  * {@value #CANDIDATES} that hold every other term (one primary-key probe each), together with the
  * person's inbox rows from other sources and their stars; ranked and cut in SQL.
