@@ -287,8 +287,9 @@ class FeedFetcherTest {
         Set<Integer> clientPorts = new HashSet<>();
         server.seen().forEach(seen -> clientPorts.add(seen.remotePort()));
         // A connection goes back to the pool just after its response completes, so the next
-        // fetch may race it and open a second one; without keep-alive there would be ten.
-        assertThat(clientPorts).hasSizeLessThanOrEqualTo(2);
+        // fetch may race it and open another (three were seen on a quiet machine); without
+        // keep-alive there would be ten, one a fetch.
+        assertThat(clientPorts).as("most fetches reuse a connection").hasSizeLessThanOrEqualTo(5);
     }
 
     @Test
