@@ -17,10 +17,10 @@ import org.springframework.stereotype.Service;
  * body written is always indexed last.
  */
 @Service
-public class DeferredIndexes {
+class DeferredIndexes {
 
     /** Entities one drain transaction indexes. */
-    public static final int BATCH = 500;
+    static final int BATCH = 500;
 
     private static final Logger log = LoggerFactory.getLogger(DeferredIndexes.class);
 
@@ -57,7 +57,7 @@ public class DeferredIndexes {
     }
 
     /** Drains every deferred index until its queue is empty (or the thread is interrupted); entities indexed. */
-    public long drainAll() {
+    long drainAll() {
         long total = 0;
         for (IndexDefinition<?> index : registry.all()) {
             if (!index.isDeferred()) {

@@ -22,7 +22,7 @@ import java.util.stream.Collectors;
  * keys, e.g. one per tag).
  * Declare it as a Spring bean and create its table in a Flyway migration ({@link #createTableSql()}).
  * Never change the columns or the meaning of the extractor under the same name: add a new index.
- * A {@link #deferred()} index is written after the entity's transaction, by {@link DeferredIndexes}.
+ * A {@link #deferred()} index is written after the entity's transaction, by {@code DeferredIndexes}.
  */
 public record IndexDefinition<T>(
         String name,
@@ -84,7 +84,7 @@ public record IndexDefinition<T>(
 
     /**
      * This index, written after each entity's transaction instead of in it: a writer only queues
-     * the entity (one row), and {@link DeferredIndexes} writes its keys in batches moments later.
+     * the entity (one row), and {@code DeferredIndexes} writes its keys in batches moments later.
      * For indexes too costly to keep in every write (many keys an entity) whose readers can take a
      * short lag; reads may meanwhile find an entity's old keys, or not yet its new ones.
      */

@@ -173,7 +173,6 @@ public final class SearchBenchmark {
 
     // ---------------------------------------------------------------- the corpus
 
-    /** Publishes every item through Publisher, chunks of 500 per feed, on 2 threads; their ids. */
     /** Seconds until the deferred index has written every published item (bounded by --limit-seconds × 20). */
     private double awaitIndexed() {
         long start = System.nanoTime();
@@ -187,6 +186,7 @@ public final class SearchBenchmark {
         return (System.nanoTime() - start) / 1e9;
     }
 
+    /** Publishes every item through Publisher, chunks of 500 per feed, on 2 threads; their ids. */
     private long[] publishAll(long[] feedIds) {
         long[] itemIds = new long[items];
         AtomicInteger nextChunk = new AtomicInteger();
