@@ -231,9 +231,10 @@ public final class HttpBenchmark {
                     if (held != null) {
                         opened.add(held.opened());
                         System.out.println(Bench.format("streams: %,d open, %,d refused, in %.1f s; live heap %,.0f bytes per "
-                                + "open stream; a feed they follow gets an item every %.1f s", held.opened().open(),
-                                held.opened().failed(), held.opened().seconds(), held.opened().heapBytesPerStream(),
-                                1 / streamRate));
+                                + "open stream; %s", held.opened().open(), held.opened().failed(), held.opened().seconds(),
+                                held.opened().heapBytesPerStream(), streamRate > 0
+                                        ? Bench.format("a feed they follow gets an item every %.1f s", 1 / streamRate)
+                                        : "no items published to them"));
                     }
                     measure(all, loads, cells, jvm, open);
                     if (held != null) {
