@@ -294,7 +294,12 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
         } catch (InterruptedException shutdown) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
-            log.warn("Live stream of user {} failed", stream.userId(), e);
+            if (Thread.currentThread().isInterrupted() || stream.closed()) {
+                // Ended mid-read by shutdown or by its own close (the read was interrupted): not a failure.
+                log.debug("Live stream of user {} ended while reading: {}", stream.userId(), e.toString());
+            } else {
+                log.warn("Live stream of user {} failed", stream.userId(), e);
+            }
         } finally {
             close(stream);
         }

@@ -14,6 +14,9 @@ import org.springframework.validation.annotation.Validated;
  *        throw-away accounts behind one address cannot take the node's slots; people sharing an address still fit)
  * @param perNode streams a node serves at once; beyond it new streams get 503
  * @param maxDuration how long one stream lasts before the server ends it (the client resumes with Last-Event-ID)
+ * @param concurrentReads streams of this node reading the database at once to render their events; one item
+ *        announced to 10,000 streams would otherwise ask for 10,000 connections at once, time out the pool and
+ *        starve the timeline requests beside them
  */
 @ConfigurationProperties("tributary.api.stream")
 @Validated
@@ -22,7 +25,8 @@ public record StreamSettings(
         @DefaultValue("5") @Min(1) int perPerson,
         @DefaultValue("100") @Min(1) int perAddress,
         @DefaultValue("10000") @Min(1) int perNode,
-        @DefaultValue("1h") Duration maxDuration) {
+        @DefaultValue("1h") Duration maxDuration,
+        @DefaultValue("8") @Min(1) int concurrentReads) {
 
     public StreamSettings {
         if (heartbeat.isNegative() || heartbeat.isZero()) {

@@ -17,6 +17,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Semaphore;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
@@ -25,7 +26,10 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 /**
  * Writes a stream's events: {@code item} (id: the item's id, data: its JSON, as in timelines),
  * {@code delete} (data: the id), {@code unread} (data: the counts) and heartbeat comments.
- * A batch of announcements costs a fixed number of queries, like a timeline page.
+ * A batch of announcements costs a fixed number of queries, like a timeline page. Those reads
+ * take one of the node's {@link StreamSettings#concurrentReads()} permits and the writes to the
+ * client happen after it is released: an item announced to every open stream queues its
+ * renders here instead of at the connection pool, and a slow client holds no permit.
  */
 @Component
 class StreamWriter {
@@ -40,9 +44,11 @@ class StreamWriter {
     private final ItemViews views;
 
     private final Folders folders;
+    private final Semaphore reads;
 
-    StreamWriter(HomeFeed timeline, Items items, ItemViews views, Folders folders) {
+    StreamWriter(HomeFeed timeline, Items items, ItemViews views, Folders folders, StreamSettings settings) {
         this.folders = folders;
+        this.reads = new Semaphore(settings.concurrentReads());
         this.timeline = timeline;
         this.items = items;
         this.views = views;
@@ -52,13 +58,21 @@ class StreamWriter {
      * Sends the home-timeline entries newer than {@code lastEventId}, oldest first; returns their
      * ids, so that their announcements, queued meanwhile, are not sent twice.
      */
-    Set<Long> replay(HomeStream stream, long lastEventId) throws IOException {
+    Set<Long> replay(HomeStream stream, long lastEventId) throws IOException, InterruptedException {
         Set<Long> sent = new HashSet<>();
         long after = lastEventId;
         for (int page = 0; page < MAX_REPLAY_PAGES && !stream.closed(); page++) {
-            List<TimelineEntry> entries = timeline.page(stream.userId(),
-                    new TimelineQuery(null, null, after, REPLAY_PAGE, null, null, null, false)).reversed();
-            for (ItemView view : views.ofTimeline(stream.userId(), entries)) {
+            TimelineQuery query = new TimelineQuery(null, null, after, REPLAY_PAGE, null, null, null, false);
+            List<TimelineEntry> entries;
+            List<ItemView> rendered;
+            reads.acquire();
+            try {
+                entries = timeline.page(stream.userId(), query).reversed();
+                rendered = views.ofTimeline(stream.userId(), entries);
+            } finally {
+                reads.release();
+            }
+            for (ItemView view : rendered) {
                 item(stream, view);
             }
             entries.forEach(entry -> sent.add(entry.id()));
@@ -71,8 +85,16 @@ class StreamWriter {
     }
 
     /** Sends a batch of announcements in order, then the unread counts they changed (once). */
-    void send(HomeStream stream, List<InboxEvent> batch, Set<Long> replayed) throws IOException {
-        Map<Long, ItemView> fresh = itemViews(stream.userId(), batch, replayed);
+    void send(HomeStream stream, List<InboxEvent> batch, Set<Long> replayed) throws IOException, InterruptedException {
+        Map<Long, ItemView> fresh;
+        UnreadView counts;
+        reads.acquire();
+        try {
+            fresh = itemViews(stream.userId(), batch, replayed);
+            counts = counts(stream.userId());
+        } finally {
+            reads.release();
+        }
         for (InboxEvent event : batch) {
             switch (event.type()) {
                 case ITEM -> {
@@ -85,12 +107,26 @@ class StreamWriter {
                 case UNREAD -> { }
             }
         }
-        unread(stream);
+        unread(stream, counts);
     }
 
-    void unread(HomeStream stream) throws IOException {
-        stream.emitter().send(SseEmitter.event().name("unread")
-                .data(UnreadView.of(timeline.unread(stream.userId()), folders.sourcesByFolder(stream.userId())), MediaType.APPLICATION_JSON));
+    void unread(HomeStream stream) throws IOException, InterruptedException {
+        UnreadView counts;
+        reads.acquire();
+        try {
+            counts = counts(stream.userId());
+        } finally {
+            reads.release();
+        }
+        unread(stream, counts);
+    }
+
+    private UnreadView counts(long userId) {
+        return UnreadView.of(timeline.unread(userId), folders.sourcesByFolder(userId));
+    }
+
+    private static void unread(HomeStream stream, UnreadView counts) throws IOException {
+        stream.emitter().send(SseEmitter.event().name("unread").data(counts, MediaType.APPLICATION_JSON));
     }
 
     void heartbeat(HomeStream stream) throws IOException {

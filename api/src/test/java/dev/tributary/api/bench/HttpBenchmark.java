@@ -30,30 +30,42 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code ./bench/run http}: the running app over HTTP on 127.0.0.1, with 10,000 people whose
  * inboxes are full (800 entries of ~1 KB items), each with a personal access token. A closed-loop
  * load generator in the same JVM ({@link LoadGenerator}: keep-alive connections on virtual
- * threads, tokens in turn) drives each endpoint at 64 and 256 connections: requests/s, p50 and
- * p99, and every non-2xx response counted. <b>Baseline</b>, same run, same server:
- * {@code GET /api/v1/bench/constant} ({@link ConstantController}), the cheapest authenticated
- * endpoint, returning a constant body the size of a 50-item home-timeline page.
+ * threads, tokens in turn) drives each endpoint at 64, 256 and 1,000 connections, first with no
+ * live stream open, then with 10,000 idle streams ({@code GET /api/v1/streaming/home}) held by a
+ * {@link StreamHolders} process on the same machine while a feed all of them follow gets an item
+ * every 5 s (fan-out and the streams' announcements run beside the reads: {@link OpenStreams}).
+ * Per cell: requests/s, p50/p99/p999, every non-2xx response counted, and the JVM's stop-the-world
+ * GC pauses and allocation rate in the measured window ({@link JvmCounters}); per stream count,
+ * the live heap each open stream holds. <b>Baselines</b>, same run: {@code GET
+ * /api/v1/bench/constant} ({@link ConstantController}), the cheapest authenticated endpoint,
+ * returning a constant body the size of a 50-item home-timeline page; and under it the machine's
+ * floor, bare Reactor Netty serving the same body ({@link NettyFloor}).
  *
  * <p>Each round runs every endpoint at every connection count (the order of the endpoints
  * rotates from round to round), each cell a short warm-up then the measured window; figures are
- * medians over the rounds. Targets (issue 5): the home timeline at least 0.50 of the baseline's
- * requests/s, unread counts at least 0.80, p99 under 50 ms at 64 connections.
+ * medians over the rounds. Targets (issue 20): the home timeline at least 0.50 of the baseline's
+ * requests/s and unread counts at least 0.80 in every cell, p99 under 50 ms at 256 connections,
+ * no errors, at most 20 KB of heap per open stream.
  *
  * <p>Options: {@code --users=10000}, {@code --items=5000} (the pool), {@code --inbox=800},
- * {@code --connections=64,256}, {@code --rounds=3}, {@code --seconds=12} measured and
- * {@code --warmup=3} per cell, {@code --first-warmup=10} per endpoint before the first round,
- * {@code --max-requests=5000000} per cell, {@code --endpoints=home,unread} (known names: home,
- * unread, me; or {@code name=/path?query}, comma-separated, no comma inside a path); any option
- * with a dot is a Spring setting.
+ * {@code --connections=64,256,1000}, {@code --streams=0,10000} (open streams per phase),
+ * {@code --stream-rate=0.2} (items a second to the streams' feed), {@code --floor=true} (the Netty
+ * floor), {@code --rounds=3}, {@code --seconds=12} measured and {@code --warmup=3} per cell,
+ * {@code --first-warmup=10} per endpoint before the first round, {@code --max-requests=5000000}
+ * per cell, {@code --endpoints=home,unread} (known names: home, unread, me; or
+ * {@code name=/path?query}, comma-separated, no comma inside a path); any option with a dot is a
+ * Spring setting.
  */
 public final class HttpBenchmark {
 
     /** The constant endpoint's two bodies: a timeline page's size, and an unread answer's size. */
     private static final String BASELINE = "baseline";
     private static final String SMALL_BASELINE = "baseline-s";
+    /** Bare Reactor Netty serving the baseline's body: the machine's floor, not a Spring endpoint. */
+    private static final String FLOOR = "netty";
     private static final int PAGE = 50;
-    private static final int P99_CONNECTIONS = 64;
+    private static final int P99_CONNECTIONS = 256;
+    private static final double STREAM_BYTES_TARGET = 20 * 1024;
     private static final double P99_TARGET_MILLIS = 50;
 
     /** The endpoints known by name, with the share of the baseline's requests/s the issue asks of them (NaN: none). */
@@ -76,16 +88,25 @@ public final class HttpBenchmark {
         }
 
         boolean baseline() {
-            return name.equals(BASELINE) || name.equals(SMALL_BASELINE);
+            return name.equals(BASELINE) || name.equals(SMALL_BASELINE) || name.equals(FLOOR);
         }
     }
 
     /** One endpoint at one connection count, over the rounds. */
-    record Cell(Endpoint endpoint, int connections, Series rate, Series p50, Series p99, Map<Integer, Long> failed,
-            long[] ioErrors) {
-        Cell(Endpoint endpoint, int connections) {
-            this(endpoint, connections, new Series(endpoint.name() + " req/s"), new Series("p50"), new Series("p99"),
+    record Cell(Endpoint endpoint, int connections, int streams, Series rate, Series p50, Series p99, Series p999,
+            Series pauses, Series maxPause, Series allocation, Map<Integer, Long> failed, long[] ioErrors) {
+        Cell(Endpoint endpoint, int connections, int streams) {
+            this(endpoint, connections, streams, new Series(endpoint.name() + " req/s"), new Series("p50"), new Series("p99"),
+                    new Series("p999"), new Series("gc pauses"), new Series("max pause"), new Series("alloc MB/s"),
                     new TreeMap<>(), new long[1]);
+        }
+
+        String key() {
+            return key(endpoint.name(), connections, streams);
+        }
+
+        static String key(String endpoint, int connections, int streams) {
+            return endpoint + "@" + connections + "/" + streams;
         }
 
         long errors() {
@@ -98,6 +119,9 @@ public final class HttpBenchmark {
     private final int items;
     private final int inbox;
     private final int[] connections;
+    private final int[] streams;
+    private final double streamRate;
+    private final boolean floor;
     private final int rounds;
     private final Duration measured;
     private final Duration warmup;
@@ -114,7 +138,10 @@ public final class HttpBenchmark {
         this.users = args.integer("users", 10_000);
         this.items = args.integer("items", 5_000);
         this.inbox = args.integer("inbox", 800);
-        this.connections = Arrays.stream(args.text("connections", "64,256").split(",")).mapToInt(Integer::parseInt).toArray();
+        this.connections = Arrays.stream(args.text("connections", "64,256,1000").split(",")).mapToInt(Integer::parseInt).toArray();
+        this.streams = Arrays.stream(args.text("streams", "0,10000").split(",")).mapToInt(Integer::parseInt).sorted().toArray();
+        this.streamRate = Double.parseDouble(args.text("stream-rate", "0.2"));
+        this.floor = Boolean.parseBoolean(args.text("floor", "true"));
         this.rounds = args.integer("rounds", 3);
         this.measured = args.seconds("seconds", 12);
         this.warmup = args.seconds("warmup", 3);
@@ -129,12 +156,14 @@ public final class HttpBenchmark {
     public static void main(String[] args) {
         Args options = new Args(args);
         long errors;
-        // The web server on a free port of 127.0.0.1; no crawling, no fan-out workers (inboxes are
-        // filled directly), no rate limit (every request would be throttled), and the baseline endpoint.
+        // The web server on a free port of 127.0.0.1; no crawling, one fan-out worker (inboxes are
+        // filled directly; it only feeds the open streams), no rate limit (every request would be
+        // throttled), streams from one address allowed, and the baseline endpoint.
         try (ConfigurableApplicationContext context = Bench.start(TributaryApplication.class, options,
                 "spring.main.web-application-type=servlet", "server.address=127.0.0.1", "server.port=0",
                 "tributary.bench.constant-endpoint=true", "tributary.crawler.concurrency=0",
-                "tributary.fanout.workers=0", "tributary.api.rate-limit.enabled=false",
+                "tributary.fanout.workers=1", "tributary.api.rate-limit.enabled=false",
+                "tributary.api.stream.per-address=100000", "tributary.api.stream.per-node=100000",
                 "logging.level.org.springframework.boot.thymeleaf=error", "logging.level.org.springdoc=error")) {
             errors = new HttpBenchmark(context, options).run();
         }
@@ -149,7 +178,8 @@ public final class HttpBenchmark {
         int port = ((WebServerApplicationContext) context).getWebServer().getPort();
         InetSocketAddress server = new InetSocketAddress("127.0.0.1", port);
         String token = people.tokens().getFirst();
-        context.getBean(ConstantController.class).body(timelinePage(port, token, people.ids()[0]));
+        byte[] page = timelinePage(port, token, people.ids()[0]);
+        context.getBean(ConstantController.class).body(page);
 
         List<Endpoint> all = new ArrayList<>();
         all.add(new Endpoint(BASELINE, ConstantController.PATH, Double.NaN, BASELINE));
@@ -168,63 +198,122 @@ public final class HttpBenchmark {
         }
         LoadGenerator byToken = LoadGenerator.bearer(server, people.tokens());
         LoadGenerator bySession = cookies.isEmpty() ? byToken : new LoadGenerator(server, cookies);
-        System.out.println(Bench.format("warm-up: each endpoint %d s at %d connections; then %d rounds of every endpoint "
-                + "at %s connections, each %d s warm-up + %d s measured (cap %,d requests per cell); tokens of %,d people "
-                + "in turn%s", firstWarmup.toSeconds(), connections[0], rounds, Arrays.toString(connections),
-                warmup.toSeconds(), measured.toSeconds(), maxRequests, people.tokens().size(),
-                cookies.isEmpty() ? "" : Bench.format(" (browser sessions of %,d people for the web endpoints)", cookies.size())));
-        for (Endpoint endpoint : all) {
-            (endpoint.viaSession() ? bySession : byToken).run(endpoint.path(), endpoint.accept(), connections[0],
-                    firstWarmup, Duration.ZERO, maxRequests);
-        }
-
-        Map<String, Cell> cells = new LinkedHashMap<>();
-        for (Endpoint endpoint : all) {
-            for (int n : connections) {
-                cells.put(endpoint.name() + "@" + n, new Cell(endpoint, n));
+        try (NettyFloor netty = new NettyFloor(ConstantController.PATH, page)) {
+            LoadGenerator onNetty = LoadGenerator.bearer(netty.address(), people.tokens());
+            if (floor) {
+                all.add(1, new Endpoint(FLOOR, ConstantController.PATH, Double.NaN, FLOOR));
             }
+            Loads loads = new Loads(byToken, bySession, onNetty);
+            System.out.println(Bench.format("warm-up: each endpoint %d s at %d connections; then for %s open streams, "
+                    + "%d rounds of every endpoint at %s connections, each %d s warm-up + %d s measured (cap %,d requests "
+                    + "per cell); tokens of %,d people in turn%s; collector %s", firstWarmup.toSeconds(), connections[0],
+                    Arrays.toString(streams), rounds, Arrays.toString(connections), warmup.toSeconds(), measured.toSeconds(),
+                    maxRequests, people.tokens().size(), cookies.isEmpty() ? ""
+                            : Bench.format(" (browser sessions of %,d people for the web endpoints)", cookies.size()),
+                    JvmCounters.collectors()));
+            for (Endpoint endpoint : all) {
+                loads.of(endpoint).run(endpoint.path(), endpoint.accept(), connections[0], firstWarmup, Duration.ZERO,
+                        maxRequests);
+            }
+            Map<String, Cell> cells = new LinkedHashMap<>();
+            List<OpenStreams.Opened> opened = new ArrayList<>();
+            JvmCounters jvm = new JvmCounters();
+            for (int open : streams) {
+                for (Endpoint endpoint : all) {
+                    for (int n : connections) {
+                        Cell cell = new Cell(endpoint, n, open);
+                        cells.put(cell.key(), cell);
+                    }
+                }
+                OpenStreams held = open == 0 ? null : OpenStreams.open(context, port, people.ids(), people.tokens(), open,
+                        streamRate, lifetime(all.size()));
+                try {
+                    if (held != null) {
+                        opened.add(held.opened());
+                        System.out.println(Bench.format("streams: %,d open, %,d refused, in %.1f s; live heap %,.0f bytes per "
+                                + "open stream; %s", held.opened().open(), held.opened().failed(), held.opened().seconds(),
+                                held.opened().heapBytesPerStream(), streamRate > 0
+                                        ? Bench.format("a feed they follow gets an item every %.1f s", 1 / streamRate)
+                                        : "no items published to them"));
+                    }
+                    measure(all, loads, cells, jvm, open);
+                    if (held != null) {
+                        System.out.println("streams: " + held.progress());
+                    }
+                } finally {
+                    if (held != null) {
+                        held.close();
+                    }
+                }
+            }
+            return report(cells, opened);
         }
+    }
+
+    /** Longer than every round of one stream count could take. */
+    private Duration lifetime(int endpoints) {
+        return warmup.plus(measured).plusSeconds(60).multipliedBy((long) rounds * endpoints * connections.length).plusMinutes(10);
+    }
+
+    /** The load generators: by token and by browser session on the app, and by token on the Netty floor. */
+    private record Loads(LoadGenerator byToken, LoadGenerator bySession, LoadGenerator onNetty) {
+        LoadGenerator of(Endpoint endpoint) {
+            return endpoint.name().equals(FLOOR) ? onNetty : endpoint.viaSession() ? bySession : byToken;
+        }
+    }
+
+    private void measure(List<Endpoint> all, Loads loads, Map<String, Cell> cells, JvmCounters jvm, int open) {
         for (int round = 1; round <= rounds; round++) {
             for (int n : connections) {
                 for (int i = 0; i < all.size(); i++) {
                     // The order rotates each round, so no endpoint always follows the same one.
                     Endpoint endpoint = all.get((i + round - 1) % all.size());
-                    LoadGenerator.Result result = (endpoint.viaSession() ? bySession : byToken)
-                            .run(endpoint.path(), endpoint.accept(), n, warmup, measured, maxRequests);
-                    record(cells.get(endpoint.name() + "@" + n), result);
-                    System.out.println(Bench.format("  round %d  %3d conns  %-8s %,9d 2xx in %5.2f s = %,8.0f req/s, "
-                            + "p50 %7.2f ms, p99 %7.2f ms, errors %,d%s, reconnects %,d, body %,.0f bytes%s", round, n,
-                            endpoint.name(), result.requests(), result.seconds(), result.rate(),
-                            result.latencies().quantileMillis(0.50), result.latencies().quantileMillis(0.99),
+                    var window = jvm.window(warmup, measured);
+                    LoadGenerator.Result result = loads.of(endpoint).run(endpoint.path(), endpoint.accept(), n, warmup,
+                            measured, maxRequests);
+                    JvmCounters.Window gc = window.join();
+                    record(cells.get(Cell.key(endpoint.name(), n, open)), result, gc);
+                    System.out.println(Bench.format("  streams %,6d round %d %5d conns  %-10s %,9d 2xx in %5.2f s = %,8.0f "
+                            + "req/s, p50 %7.2f ms, p99 %7.2f ms, p999 %7.2f ms, errors %,d%s, reconnects %,d, body %,.0f "
+                            + "bytes, GC %d pauses (max %.1f ms), alloc %,.0f MB/s%s", open, round, n, endpoint.name(),
+                            result.requests(), result.seconds(), result.rate(), result.latencies().quantileMillis(0.50),
+                            result.latencies().quantileMillis(0.99), result.latencies().quantileMillis(0.999),
                             result.errors(), describe(result.failedStatuses(), result.ioErrors()), result.reconnects(),
-                            result.averageBodyBytes(), result.capped() ? " (request cap reached)" : ""));
+                            result.averageBodyBytes(), gc.pauses(), gc.maxPauseMillis(), gc.allocationMegabytesPerSecond(),
+                            result.capped() ? " (request cap reached)" : ""));
                 }
             }
         }
-        return report(cells);
     }
 
-    private static void record(Cell cell, LoadGenerator.Result result) {
+    private static void record(Cell cell, LoadGenerator.Result result, JvmCounters.Window gc) {
         cell.rate().add(true, result.rate());
         cell.p50().add(true, result.latencies().quantileMillis(0.50));
         cell.p99().add(true, result.latencies().quantileMillis(0.99));
+        cell.p999().add(true, result.latencies().quantileMillis(0.999));
+        cell.pauses().add(true, gc.pauses());
+        cell.maxPause().add(true, gc.maxPauseMillis());
+        cell.allocation().add(true, gc.allocationMegabytesPerSecond());
         result.failedStatuses().forEach((status, n) -> cell.failed().merge(status, n, Long::sum));
         cell.ioErrors()[0] += result.ioErrors();
     }
 
     /** Prints the table, the targets and the last line; returns the errors. */
-    private long report(Map<String, Cell> cells) {
+    private long report(Map<String, Cell> cells, List<OpenStreams.Opened> opened) {
         System.out.println();
-        System.out.println(Bench.format("%-10s %6s %10s %10s %10s %9s %9s %8s %10s", "endpoint", "conns", "median/s",
-                "min/s", "max/s", "p50 ms", "p99 ms", "errors", "vs base"));
+        System.out.println(Bench.format("%-10s %7s %6s %10s %10s %10s %9s %9s %9s %8s %8s %9s %9s %10s", "endpoint", "streams",
+                "conns", "median/s", "min/s", "max/s", "p50 ms", "p99 ms", "p999 ms", "errors", "GC n", "GC max", "alloc/s",
+                "vs base"));
         long errors = 0;
         Cell weakest = null;
         for (Cell cell : cells.values()) {
             double ratio = ratio(cells, cell);
             errors += cell.errors();
-            System.out.println(Bench.format("%-10s %6d %10.0f %10.0f %10.0f %9.2f %9.2f %8d %10s", cell.endpoint().name(),
-                    cell.connections(), cell.rate().median(), cell.rate().min(), cell.rate().max(), cell.p50().median(),
-                    cell.p99().median(), cell.errors(), cell.endpoint().baseline() ? "" : Bench.format("%.2f", ratio)));
+            System.out.println(Bench.format("%-10s %7d %6d %10.0f %10.0f %10.0f %9.2f %9.2f %9.2f %8d %8.0f %7.1fms %6.0fMB %10s",
+                    cell.endpoint().name(), cell.streams(), cell.connections(), cell.rate().median(), cell.rate().min(),
+                    cell.rate().max(), cell.p50().median(), cell.p99().median(), cell.p999().median(), cell.errors(),
+                    cell.pauses().median(), cell.maxPause().median(), cell.allocation().median(),
+                    cell.endpoint().baseline() ? floorRatio(cells, cell) : Bench.format("%.2f", ratio)));
             boolean counts = !cell.endpoint().baseline() && (headline.isEmpty()
                     ? !Double.isNaN(cell.endpoint().target()) || endpoints.stream().allMatch(e -> Double.isNaN(e.target()))
                     : headline.equals(cell.endpoint().name()));
@@ -233,42 +322,60 @@ public final class HttpBenchmark {
             }
         }
         System.out.println(Bench.format("(medians over %d rounds of each round's figure; vs base = median req/s over the "
-                + "baseline's median req/s at the same connections)", rounds));
+                + "baseline's median req/s at the same connections and streams; for the baseline, its share of bare Netty's; "
+                + "GC n and max = stop-the-world pauses in the measured window and the longest; alloc/s = bytes allocated "
+                + "by the whole JVM, load generator included, per second)", rounds));
 
         System.out.println();
         System.out.println("targets:");
         for (Cell cell : cells.values()) {
             if (!Double.isNaN(cell.endpoint().target())) {
                 double ratio = ratio(cells, cell);
-                System.out.println(Bench.format("  %-8s at %3d connections: %.2f of the baseline's req/s, target >= %.2f: %s",
-                        cell.endpoint().name(), cell.connections(), ratio, cell.endpoint().target(),
-                        verdict(ratio >= cell.endpoint().target(), cell)));
+                System.out.println(Bench.format("  %-8s at %4d connections, %,6d streams: %.2f of the baseline's req/s, "
+                        + "target >= %.2f: %s", cell.endpoint().name(), cell.connections(), cell.streams(), ratio,
+                        cell.endpoint().target(), verdict(ratio >= cell.endpoint().target(), cell)));
             }
         }
         for (Cell cell : cells.values()) {
             if (!cell.endpoint().baseline() && cell.connections() == P99_CONNECTIONS) {
                 double p99 = cell.p99().median();
-                System.out.println(Bench.format("  %-8s at %3d connections: p99 %.2f ms, target < %.0f ms: %s",
-                        cell.endpoint().name(), cell.connections(), p99, P99_TARGET_MILLIS,
+                System.out.println(Bench.format("  %-8s at %4d connections, %,6d streams: p99 %.2f ms, target < %.0f ms: %s",
+                        cell.endpoint().name(), cell.connections(), cell.streams(), p99, P99_TARGET_MILLIS,
                         verdict(p99 < P99_TARGET_MILLIS, cell)));
             }
+        }
+        for (OpenStreams.Opened streams : opened) {
+            System.out.println(Bench.format("  memory per open stream (%,d open): %,.0f bytes of live heap, target <= %,.0f: %s",
+                    streams.open(), streams.heapBytesPerStream(), STREAM_BYTES_TARGET,
+                    streams.failed() > 0 ? "NOT MET (" + streams.failed() + " refused)"
+                            : streams.heapBytesPerStream() <= STREAM_BYTES_TARGET ? "met" : "NOT MET"));
         }
         if (errors == 0) {
             System.out.println("  errors: none (every measured response was 2xx)");
         } else {
             System.out.println("  ERRORS: " + errors + " measured responses were not 2xx or failed:");
             cells.values().stream().filter(c -> c.errors() > 0).forEach(c -> System.out.println(Bench.format(
-                    "    %-8s at %3d connections:%s", c.endpoint().name(), c.connections(), describe(c.failed(), c.ioErrors()[0]))));
+                    "    %-8s at %4d connections, %,6d streams:%s", c.endpoint().name(), c.connections(), c.streams(),
+                    describe(c.failed(), c.ioErrors()[0]))));
         }
         if (weakest != null) {
-            Cell base = cells.get(weakest.endpoint().comparedWith() + "@" + weakest.connections());
-            System.out.println(Bench.format("(last line: %s at %d connections, %s)", weakest.endpoint().name(),
-                    weakest.connections(), headline.isEmpty() ? "the weakest ratio to the baseline"
+            Cell base = cells.get(Cell.key(weakest.endpoint().comparedWith(), weakest.connections(), weakest.streams()));
+            System.out.println(Bench.format("(last line: %s at %d connections with %,d streams, %s)", weakest.endpoint().name(),
+                    weakest.connections(), weakest.streams(), headline.isEmpty() ? "the weakest ratio to the baseline"
                             : "against " + weakest.endpoint().comparedWith()));
             System.out.println(Bench.format("%s: %.0f req/s vs baseline %.0f req/s = %.2f", label, weakest.rate().median(),
                     base.rate().median(), ratio(cells, weakest)));
         }
         return errors;
+    }
+
+    /** The baseline's share of bare Netty's req/s in the same cell, if Netty ran. */
+    private static String floorRatio(Map<String, Cell> cells, Cell cell) {
+        Cell netty = cells.get(Cell.key(FLOOR, cell.connections(), cell.streams()));
+        if (netty == null || cell.endpoint().name().equals(FLOOR) || !cell.endpoint().name().equals(BASELINE)) {
+            return "";
+        }
+        return Bench.format("%.2f N", cell.rate().median() / netty.rate().median());
     }
 
     /** A target counts as met only if the endpoint answered every measured request with a 2xx. */
@@ -280,7 +387,8 @@ public final class HttpBenchmark {
     }
 
     private static double ratio(Map<String, Cell> cells, Cell cell) {
-        return cell.rate().median() / cells.get(cell.endpoint().comparedWith() + "@" + cell.connections()).rate().median();
+        return cell.rate().median() / cells.get(Cell.key(cell.endpoint().comparedWith(), cell.connections(), cell.streams()))
+                .rate().median();
     }
 
     private static String describe(Map<Integer, Long> failed, long ioErrors) {

@@ -184,7 +184,7 @@ public final class Bench {
             + "page cursor window trim cleaner tombstone delete update guid hash author title url tag").split(" ");
 
     /** A feed entry with a title, url, two tags and an HTML summary of about 800 characters: ~1 KB as JSON. */
-    static NewItem entry(Random random, String guid, java.time.Instant published) {
+    public static NewItem entry(Random random, String guid, java.time.Instant published) {
         StringBuilder summary = new StringBuilder(900);
         while (summary.length() < 800) {
             summary.append(WORDS[random.nextInt(WORDS.length)]).append(random.nextInt(10) == 0 ? ". " : " ");
