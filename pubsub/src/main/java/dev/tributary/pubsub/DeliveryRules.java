@@ -56,8 +56,8 @@ public class DeliveryRules {
         }
         List<Long> itemIds = rows.stream().filter(row -> rulesByUser.containsKey(row.userId())).map(InboxRow::itemId).distinct()
                 .toList();
-        Map<Long, Item> bodies = new HashMap<>();
-        items.getAll(itemIds).forEach(item -> bodies.put(item.id(), item.body()));
+        Map<Long, RuleMatcher.ItemText> bodies = new HashMap<>();
+        items.getAll(itemIds).forEach(item -> bodies.put(item.id(), new RuleMatcher.ItemText(item.body())));
         Map<Long, Map<Long, Set<Long>>> folders = foldersOf(rulesByUser);
         Map<Long, RuleMatcher> matchers = new HashMap<>();
         rulesByUser.values().forEach(rules -> rules.forEach(rule -> matchers.put(rule.id(), matcher(rule))));
@@ -97,11 +97,11 @@ public class DeliveryRules {
 
         private record Effect(List<Rule> matched, boolean star) {}
 
-        Applied(List<InboxRow> rows, Map<Long, List<Rule>> rulesByUser, Map<Long, Item> bodies,
+        Applied(List<InboxRow> rows, Map<Long, List<Rule>> rulesByUser, Map<Long, RuleMatcher.ItemText> bodies,
                 Map<Long, Map<Long, Set<Long>>> folders, Map<Long, RuleMatcher> matchers) {
             for (InboxRow row : rows) {
                 List<Rule> rules = rulesByUser.get(row.userId());
-                Item item = bodies.get(row.itemId());
+                RuleMatcher.ItemText item = bodies.get(row.itemId());
                 if (rules == null || item == null) {
                     // No rules, or an item gone since (its retraction removes the row).
                     kept.add(row);
@@ -113,7 +113,7 @@ public class DeliveryRules {
             }
         }
 
-        private void decide(InboxRow row, Item item, List<Rule> applicable, Map<Long, RuleMatcher> matchers) {
+        private void decide(InboxRow row, RuleMatcher.ItemText item, List<Rule> applicable, Map<Long, RuleMatcher> matchers) {
             List<Rule> matched = applicable.stream().filter(rule -> matchers.get(rule.id()).matches(item)).toList();
             List<Rule> drops = matched.stream().filter(rule -> rule.action() == RuleAction.DROP).toList();
             // Keep-only: each scope that has keep-only rules must be satisfied by one of them.

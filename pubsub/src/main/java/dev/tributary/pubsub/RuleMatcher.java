@@ -2,9 +2,11 @@ package dev.tributary.pubsub;
 
 import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
-import java.util.List;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A rule's pattern made ready to match: a text case-folded as search folds
@@ -28,13 +30,16 @@ final class RuleMatcher {
     private static final java.util.regex.Pattern COUNTED = java.util.regex.Pattern.compile("\\{(\\d{1,9})(?:,(\\d{0,9}))?\\}");
 
     /** Matches no item. */
-    static final RuleMatcher NOTHING = new RuleMatcher(RuleField.ANY, text -> false);
+    static final RuleMatcher NOTHING = new RuleMatcher(RuleField.ANY, false, text -> false);
 
     private final RuleField field;
+    /** Whether {@link #test} reads case-folded text (a text pattern) or the text as written (a regex). */
+    private final boolean folded;
     private final Predicate<String> test;
 
-    private RuleMatcher(RuleField field, Predicate<String> test) {
+    private RuleMatcher(RuleField field, boolean folded, Predicate<String> test) {
         this.field = field;
+        this.folded = folded;
         this.test = test;
     }
 
@@ -47,10 +52,10 @@ final class RuleMatcher {
         check(syntax, pattern);
         if (syntax == RuleSyntax.TEXT) {
             String needle = SearchTerms.fold(pattern);
-            return new RuleMatcher(field, text -> SearchTerms.fold(text).contains(needle));
+            return new RuleMatcher(field, true, text -> text.contains(needle));
         }
         Pattern compiled = Pattern.compile(pattern, Pattern.CASE_INSENSITIVE);
-        return new RuleMatcher(field, text -> compiled.matcher(text).find());
+        return new RuleMatcher(field, false, text -> compiled.matcher(text).find());
     }
 
     /** Refuses a pattern no rule may have; the message is for the person who wrote it. */
@@ -81,23 +86,49 @@ final class RuleMatcher {
     }
 
     /** Whether the item's field (any of them for {@link RuleField#ANY}, any one tag for tags) matches. */
-    boolean matches(Item item) {
+    boolean matches(ItemText item) {
         return switch (field) {
-            case TITLE -> test(item.title());
-            case SUMMARY -> test(item.summary());
-            case URL -> test(item.url());
-            case AUTHOR -> test(item.author());
-            case TAGS -> anyTag(item.tags());
-            case ANY -> test(item.title()) || test(item.summary()) || test(item.url()) || test(item.author())
-                    || anyTag(item.tags());
+            case TITLE -> test(item, item.item().title());
+            case SUMMARY -> test(item, item.item().summary());
+            case URL -> test(item, item.item().url());
+            case AUTHOR -> test(item, item.item().author());
+            case TAGS -> anyTag(item);
+            case ANY -> test(item, item.item().title()) || test(item, item.item().summary()) || test(item, item.item().url())
+                    || test(item, item.item().author()) || anyTag(item);
         };
     }
 
-    private boolean anyTag(List<String> tags) {
-        return tags.stream().anyMatch(this::test);
+    private boolean anyTag(ItemText item) {
+        return item.item().tags().stream().anyMatch(tag -> test(item, tag));
     }
 
-    private boolean test(String text) {
-        return text != null && test.test(text.length() > MATCHED_CHARS ? text.substring(0, MATCHED_CHARS) : text);
+    private boolean test(ItemText item, @Nullable String text) {
+        return text != null && (folded ? test.test(item.folded(text)) : test.test(item.cut(text)));
+    }
+
+    /**
+     * An item's texts as rules read them, each cut and folded once however many rules read it (a
+     * person may have a hundred; folding 64 KB of summary is the costly part).
+     */
+    static final class ItemText {
+
+        private final Item item;
+        private final Map<String, String> folded = new HashMap<>();
+
+        ItemText(Item item) {
+            this.item = item;
+        }
+
+        Item item() {
+            return item;
+        }
+
+        String cut(String text) {
+            return text.length() > MATCHED_CHARS ? text.substring(0, MATCHED_CHARS) : text;
+        }
+
+        String folded(String text) {
+            return folded.computeIfAbsent(text, raw -> SearchTerms.fold(cut(raw)));
+        }
     }
 }
