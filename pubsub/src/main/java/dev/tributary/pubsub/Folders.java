@@ -124,10 +124,12 @@ public class Folders {
         }
     }
 
-    /** Deletes a folder and its memberships; the subscriptions filed in it stay. False if there was none. */
+    /** Deletes a folder, its memberships and its rules; the subscriptions filed in it stay. False if there was none. */
     public boolean delete(long userId, long folderId) {
         return tx.write("delete folder " + folderId, status -> {
             jdbc.sql("DELETE FROM folder_sources WHERE user_id = ? AND folder_id = ?").params(userId, folderId).update();
+            // A rule of the folder would apply to nothing again: it goes with it.
+            jdbc.sql("DELETE FROM rules WHERE user_id = ? AND folder_id = ?").params(userId, folderId).update();
             inbox.personChanged(userId);
             return jdbc.sql("DELETE FROM folders WHERE user_id = ? AND id = ?").params(userId, folderId).update() > 0;
         });

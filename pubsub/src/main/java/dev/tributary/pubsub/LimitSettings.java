@@ -15,6 +15,7 @@ import org.springframework.validation.annotation.Validated;
  * @param groupsOwned groups a person has created
  * @param memberships groups a person belongs to (owned ones included)
  * @param tokens personal access tokens a person holds
+ * @param rules filter rules a person holds (each one is matched against every item delivered to them)
  * @param postsPerMinute posts a person may publish per minute, to their profile and groups together
  * @param commentsPerMinute comments a person may write per minute
  */
@@ -26,6 +27,7 @@ public record LimitSettings(
         @Min(1) @Max(100_000) @DefaultValue("100") int groupsOwned,
         @Min(1) @Max(1_000_000) @DefaultValue("1000") int memberships,
         @Min(1) @Max(10_000) @DefaultValue("100") int tokens,
+        @Min(1) @Max(1_000) @DefaultValue("100") int rules,
         @Min(1) @Max(10_000) @DefaultValue("30") int postsPerMinute,
         @Min(1) @Max(10_000) @DefaultValue("30") int commentsPerMinute) {
 
@@ -37,6 +39,7 @@ public record LimitSettings(
             case GROUPS_OWNED -> groupsOwned;
             case MEMBERSHIPS -> memberships;
             case TOKENS -> tokens;
+            case RULES -> rules;
         };
     }
 }

@@ -6,7 +6,8 @@ public enum Quota {
     ATTACHED_FEEDS("too_many_attached_feeds", "feeds attached to your profile"),
     GROUPS_OWNED("too_many_groups", "groups of your own"),
     MEMBERSHIPS("too_many_memberships", "group memberships"),
-    TOKENS("too_many_tokens", "personal tokens");
+    TOKENS("too_many_tokens", "personal tokens"),
+    RULES("too_many_rules", "filter rules");
 
     private final String reason;
     private final String noun;

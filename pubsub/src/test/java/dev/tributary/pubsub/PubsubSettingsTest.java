@@ -50,6 +50,7 @@ class PubsubSettingsTest {
             assertThat(limits.of(Quota.GROUPS_OWNED)).isEqualTo(100);
             assertThat(limits.of(Quota.MEMBERSHIPS)).isEqualTo(1000);
             assertThat(limits.of(Quota.TOKENS)).isEqualTo(100);
+            assertThat(limits.of(Quota.RULES)).isEqualTo(100);
             assertThat(limits.postsPerMinute()).isEqualTo(30);
             assertThat(limits.commentsPerMinute()).isEqualTo(30);
         });

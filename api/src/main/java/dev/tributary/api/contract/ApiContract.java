@@ -67,6 +67,7 @@ class ApiContract implements OpenApiCustomizer {
             Map.entry("POST /api/v1/folders", List.of("409", "422")),
             Map.entry("PATCH /api/v1/folders/{id}", List.of("409", "422")),
             Map.entry("POST /api/v1/items/{id}/star", List.of("422")),
+            Map.entry("POST /api/v1/rules", List.of("422")),
             Map.entry("GET /api/v1/items/{id}/content", List.of("422")),
             Map.entry("GET /api/v1/timelines/home", List.of("304", "404")),
             Map.entry("POST /api/v1/markers", List.of("404")),

@@ -68,6 +68,11 @@ class SitePages {
         return page("search");
     }
 
+    @GetMapping("/rules")
+    ModelAndView rules() {
+        return page("rules");
+    }
+
     @GetMapping("/settings")
     ModelAndView settings() {
         return page("settings");

@@ -8,6 +8,6 @@ public final class SitePaths {
 
     /** Ant-style patterns of the signed-in pages. */
     public static String[] signedIn() {
-        return new String[] {"/", "/sources", "/sources/*", "/items/*", "/people/*", "/groups", "/groups/*", "/settings", "/starred", "/search"};
+        return new String[] {"/", "/sources", "/sources/*", "/items/*", "/people/*", "/groups", "/groups/*", "/settings", "/starred", "/search", "/rules"};
     }
 }

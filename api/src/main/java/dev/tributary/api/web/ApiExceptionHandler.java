@@ -8,6 +8,7 @@ import dev.tributary.pubsub.FolderNotFoundException;
 import dev.tributary.pubsub.Folders;
 import dev.tributary.pubsub.GroupNotFoundException;
 import dev.tributary.pubsub.InvalidNameException;
+import dev.tributary.pubsub.InvalidRuleException;
 import dev.tributary.pubsub.InvitationRefusedException;
 import dev.tributary.pubsub.ItemNotFoundException;
 import dev.tributary.pubsub.NotAMemberException;
@@ -164,6 +165,12 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
                 + ex.problem() + ".");
         problem.getBody().setProperty("errors", List.of(fieldError(ex.field(), ex.problem())));
         return render(problem, request);
+    }
+
+    /** A rule's pattern or scope refused (a regex with RE2's own message): 400 naming the field, like a validation failure. */
+    @ExceptionHandler(InvalidRuleException.class)
+    ResponseEntity<Object> invalidRule(InvalidRuleException ex, WebRequest request) {
+        return render(ApiProblem.invalid(ex.field(), ex.problem()), request);
     }
 
     private ResponseEntity<Object> render(ApiProblem problem, WebRequest request) {

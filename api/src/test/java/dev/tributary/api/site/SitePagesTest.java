@@ -20,7 +20,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 class SitePagesTest {
 
     private static final List<String> SIGNED_IN_PAGES = List.of("/", "/sources", "/sources/1", "/items/1",
-            "/people/somebody", "/groups", "/groups/1", "/settings", "/starred");
+            "/people/somebody", "/groups", "/groups/1", "/settings", "/starred", "/rules");
 
     @LocalServerPort int port;
 

@@ -1,5 +1,6 @@
 package dev.tributary.pubsub.fanout;
 
+import dev.tributary.pubsub.DeliveryRules;
 import dev.tributary.pubsub.FanoutSettings;
 import dev.tributary.pubsub.Items;
 import dev.tributary.pubsub.Stored;
@@ -52,9 +53,11 @@ class FanoutWorker {
     private final FanoutSettings settings;
     private final FanoutMetrics metrics;
     private final FanoutSignal signal;
+    private final DeliveryRules rules;
 
     FanoutWorker(Transactions tx, FanoutTasks tasks, Audiences audiences, Inbox inbox, Items items, FanoutSettings settings,
-            FanoutMetrics metrics, FanoutSignal signal) {
+            FanoutMetrics metrics, FanoutSignal signal, DeliveryRules rules) {
+        this.rules = rules;
         this.signal = signal;
         this.metrics = metrics;
         this.tx = tx;
@@ -273,7 +276,10 @@ class FanoutWorker {
                 }
             }
         }
-        List<InboxRow> inserted = savepoints == null ? inbox.deliverNewItems(rows) : inbox.deliverItems(rows, savepoints);
+        // People's filter rules drop, mark read or star rows before they are counted.
+        DeliveryRules.Plan plan = rules.plan(rows);
+        List<InboxRow> inserted = savepoints == null ? inbox.deliverNewItems(plan.rows()) : inbox.deliverItems(plan.rows(), savepoints);
+        plan.delivered(inserted);
         return new Batch(cursor, inserted, endUser);
     }
 

@@ -1,5 +1,6 @@
 package dev.tributary.pubsub.fanout;
 
+import dev.tributary.pubsub.DeliveryRules;
 import dev.tributary.pubsub.FanoutSettings;
 import dev.tributary.pubsub.InboxEvent;
 import dev.tributary.pubsub.Item;
@@ -40,9 +41,11 @@ public class SubscriptionBackfill {
     private final Inbox inbox;
     private final Transactions tx;
     private final int feedCount;
+    private final DeliveryRules rules;
 
     SubscriptionBackfill(Items items, Sources sources, CurrentItems current, Inbox inbox, Transactions tx,
-            FanoutSettings settings) {
+            FanoutSettings settings, DeliveryRules rules) {
+        this.rules = rules;
         this.items = items;
         this.sources = sources;
         this.current = current;
@@ -81,7 +84,13 @@ public class SubscriptionBackfill {
             return 0;
         }
         return tx.write("back-fill " + subscriptions.size() + " subscriptions",
-                status -> inbox.deliver(rows, status, new InboxEvent(InboxEvent.Type.UNREAD, 0)).size());
+                status -> {
+                    // People's filter rules apply as in fan-out: drop, mark read, star.
+                    DeliveryRules.Plan plan = rules.plan(rows);
+                    List<InboxRow> inserted = inbox.deliver(plan.rows(), status, new InboxEvent(InboxEvent.Type.UNREAD, 0));
+                    plan.delivered(inserted);
+                    return inserted.size();
+                });
     }
 
     private List<InboxRow> rows(Subscription subscription, boolean feed, List<Long> currentIds, Map<Long, Stored<Item>> currentItems) {

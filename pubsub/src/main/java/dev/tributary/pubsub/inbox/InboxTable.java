@@ -118,7 +118,7 @@ class InboxTable {
         for (int i = 0; i < rows.size(); i++) {
             InboxRow row = rows.get(i);
             sql.append(i == 0 ? "(" : ", (").append(row.userId()).append(", ").append(row.itemId()).append(", ")
-                    .append(row.sourceId()).append(", ").append(row.media().bit()).append(", FALSE)");
+                    .append(row.sourceId()).append(", ").append(row.media().bit()).append(row.read() ? ", TRUE)" : ", FALSE)");
         }
         String statement = sql.toString();
         Integer inserted = template.execute((StatementCallback<Integer>) plain -> {
