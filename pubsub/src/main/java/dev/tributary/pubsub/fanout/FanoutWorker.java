@@ -1,6 +1,7 @@
 package dev.tributary.pubsub.fanout;
 
 import dev.tributary.pubsub.FanoutSettings;
+import dev.tributary.pubsub.Item;
 import dev.tributary.pubsub.Items;
 import dev.tributary.pubsub.Stored;
 import dev.tributary.pubsub.inbox.Inbox;
@@ -8,6 +9,7 @@ import dev.tributary.pubsub.inbox.InboxRow;
 import dev.tributary.storage.Transactions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -156,12 +158,13 @@ class FanoutWorker {
     Batch runBatch(List<FanoutTask> group) {
         FanoutTask first = group.getFirst();
         String what = "fan-out batch of task " + first.id() + (group.size() > 1 ? " and " + (group.size() - 1) + " more" : "");
+        Map<Long, Long> stories = stories(group);
         Batch batch;
         try {
-            batch = tx.write(what, status -> deliver(group, null));
+            batch = tx.write(what, status -> deliver(group, stories, null));
         } catch (Inbox.Conflict conflict) {
-            // A person reached by two ways, or a batch redone after a crash.
-            batch = tx.write(what, status -> deliver(group, status));
+            // A person reached by two ways, holding the story already, or a batch redone after a crash.
+            batch = tx.write(what, status -> deliver(group, stories, status));
         }
         if (batch.endUser() != first.endUser()) {
             signal.wake();
@@ -237,6 +240,17 @@ class FanoutWorker {
         return batch;
     }
 
+    /** The stories of the group's items that have one (feed items): a person's inbox holds each once. */
+    private Map<Long, Long> stories(List<FanoutTask> group) {
+        Map<Long, Long> stories = new HashMap<>();
+        for (Stored<Item> item : items.getAll(group.stream().map(FanoutTask::itemId).toList())) {
+            if (item.body().story() != null) {
+                stories.put(item.id(), item.body().story());
+            }
+        }
+        return stories;
+    }
+
     private boolean deliverable(FanoutTask task) {
         return items.find(task.itemId()).isPresent();
     }
@@ -247,7 +261,7 @@ class FanoutWorker {
      * batch holds about {@code batch-size} rows whatever the group's size, and each person's
      * counters move once for all of the group's items.
      */
-    private Batch deliver(List<FanoutTask> group, @Nullable TransactionStatus savepoints) {
+    private Batch deliver(List<FanoutTask> group, Map<Long, Long> stories, @Nullable TransactionStatus savepoints) {
         FanoutTask first = group.getFirst();
         int pageSize = Math.max(1, settings.batchSize() / group.size());
         // One subscriber more than a page tells whether this is the last batch, so a task whose
@@ -269,7 +283,8 @@ class FanoutWorker {
         for (Subscriber subscriber : page) {
             for (FanoutTask task : group) {
                 if (subscriber.takes(task.media())) {
-                    rows.add(new InboxRow(subscriber.userId(), task.itemId(), task.sourceId(), task.media(), false));
+                    rows.add(new InboxRow(subscriber.userId(), task.itemId(), task.sourceId(), task.media(), false,
+                            stories.get(task.itemId())));
                 }
             }
         }
