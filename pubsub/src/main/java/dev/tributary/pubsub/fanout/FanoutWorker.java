@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
@@ -106,11 +107,16 @@ class FanoutWorker {
      */
     void run(List<FanoutTask> group, BooleanSupplier keepGoing) {
         List<FanoutTask> current = new ArrayList<>(group.size());
-        // One multi-get (of cached decoded items) for the whole group's tombstone check.
-        Set<Long> live = group.size() == 1 ? Set.of()
-                : items.getAll(group.stream().map(FanoutTask::itemId).toList()).stream().map(Stored::id).collect(Collectors.toSet());
+        if (group.size() == 1) {
+            run(group.getFirst(), keepGoing);
+            return;
+        }
+        // One multi-get (of cached decoded items) for the whole group's tombstone check and stories.
+        List<Stored<Item>> liveItems = items.getAll(group.stream().map(FanoutTask::itemId).toList());
+        Set<Long> live = liveItems.stream().map(Stored::id).collect(Collectors.toSet());
+        Map<Long, Long> stories = stories(liveItems);
         for (FanoutTask task : group) {
-            if (group.size() > 1 && !live.contains(task.itemId())) {
+            if (!live.contains(task.itemId())) {
                 tx.run("finish fan-out task", () -> tasks.finish(task));
             } else {
                 current.add(task);
@@ -129,7 +135,7 @@ class FanoutWorker {
                     tx.run("release fan-out tasks", () -> stopped.forEach(task -> tasks.release(task, Duration.ZERO)));
                     return;
                 }
-                Batch batch = runBatch(current);
+                Batch batch = runBatch(current, stories);
                 rows += batch.rows().size();
                 current = current.stream().map(task -> task.advancedTo(batch.cursor()).endingAt(batch.endUser())).toList();
             }
@@ -156,9 +162,13 @@ class FanoutWorker {
      * exactly the new rows.
      */
     Batch runBatch(List<FanoutTask> group) {
+        return runBatch(group, stories(items.getAll(group.stream().map(FanoutTask::itemId).toList())));
+    }
+
+    /** As {@link #runBatch(List)}, with the stories of the group's items read once for all its batches. */
+    private Batch runBatch(List<FanoutTask> group, Map<Long, Long> stories) {
         FanoutTask first = group.getFirst();
         String what = "fan-out batch of task " + first.id() + (group.size() > 1 ? " and " + (group.size() - 1) + " more" : "");
-        Map<Long, Long> stories = stories(group);
         Batch batch;
         try {
             batch = tx.write(what, status -> deliver(group, stories, null));
@@ -185,11 +195,16 @@ class FanoutWorker {
             if (task.takenOver()) {
                 recover(task);
             }
-            if (task.kind() == FanoutTask.Kind.DELIVER && !deliverable(task)) {
-                // A tombstoned or vanished item is done; its retraction cleans up what was delivered.
-                FanoutTask gone = task;
-                tx.run("finish fan-out task", () -> tasks.finish(gone));
-                return;
+            Map<Long, Long> stories = Map.of();
+            if (task.kind() == FanoutTask.Kind.DELIVER) {
+                Optional<Stored<Item>> item = items.find(task.itemId());
+                if (item.isEmpty()) {
+                    // A tombstoned or vanished item is done; its retraction cleans up what was delivered.
+                    FanoutTask gone = task;
+                    tx.run("finish fan-out task", () -> tasks.finish(gone));
+                    return;
+                }
+                stories = stories(List.of(item.get()));
             }
             while (task.cursorUser() != FanoutTask.DONE) {
                 if (!keepGoing.getAsBoolean()) {
@@ -197,7 +212,7 @@ class FanoutWorker {
                     tx.run("release fan-out task", () -> tasks.release(stopped, Duration.ZERO));
                     return;
                 }
-                Batch batch = runBatch(task);
+                Batch batch = task.kind() == FanoutTask.Kind.DELIVER ? runBatch(List.of(task), stories) : runBatch(task);
                 rows += batch.rows().size();
                 task = task.advancedTo(batch.cursor()).endingAt(batch.endUser());
             }
@@ -240,19 +255,15 @@ class FanoutWorker {
         return batch;
     }
 
-    /** The stories of the group's items that have one (feed items): a person's inbox holds each once. */
-    private Map<Long, Long> stories(List<FanoutTask> group) {
+    /** The stories of these items that have one (feed items): a person's inbox holds each once. */
+    private static Map<Long, Long> stories(List<Stored<Item>> live) {
         Map<Long, Long> stories = new HashMap<>();
-        for (Stored<Item> item : items.getAll(group.stream().map(FanoutTask::itemId).toList())) {
+        for (Stored<Item> item : live) {
             if (item.body().story() != null) {
                 stories.put(item.id(), item.body().story());
             }
         }
         return stories;
-    }
-
-    private boolean deliverable(FanoutTask task) {
-        return items.find(task.itemId()).isPresent();
     }
 
     /**
