@@ -8,6 +8,8 @@ import dev.tributary.pubsub.Stars;
 import dev.tributary.pubsub.TimelineEntry;
 import dev.tributary.pubsub.Stored;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +50,22 @@ public class ItemViews {
     /** The other feeds each of the reader's entries among these came through (one story, several feeds). */
     private Map<Long, List<Long>> alsoIn(long readerId, List<Stored<Item>> items) {
         return home.alsoIn(readerId, items.stream().map(Stored::id).toList());
+    }
+
+    /**
+     * The {@code also_in} of each of these entries of the reader that has one (for pages whose
+     * items are rendered for nobody in particular and joined with the reader's flags); two queries.
+     */
+    public Map<Long, List<SourceRef>> alsoInOf(long readerId, Collection<Long> itemIds) {
+        Map<Long, List<Long>> alsoIn = home.alsoIn(readerId, itemIds);
+        if (alsoIn.isEmpty()) {
+            return Map.of();
+        }
+        Map<Long, SourceRef> refs = sources.of(alsoIn.values().stream().flatMap(List::stream).distinct().toList());
+        Map<Long, List<SourceRef>> result = new HashMap<>();
+        alsoIn.forEach((id, sourceIds) -> result.put(id,
+                sourceIds.stream().map(source -> refs.getOrDefault(source, UNKNOWN_SOURCE)).toList()));
+        return result;
     }
 
     /** Items outside the home timeline (a source's or person's feed): read if read in the reader's inbox. */

@@ -74,11 +74,11 @@ public class Inbox {
 
     /**
      * The new entries of a delivery. Its copies of stories already held count nowhere and announce
-     * nothing; the entries they joined show them ({@code also_in}), so those entries' kept pages are void.
+     * nothing; the entries they joined show them ({@code also_in}, per person), so those people's kept pages are void.
      */
     private List<InboxRow> entries(InboxTable.Delivered delivered) {
         if (!delivered.copies().isEmpty()) {
-            stamps.itemsChanged(delivered.copies().stream().map(AlsoRow::leadItemId).distinct().toList());
+            stamps.peopleChanged(delivered.copies().stream().map(AlsoRow::userId).distinct().toList());
         }
         return delivered.entries();
     }
@@ -164,7 +164,7 @@ public class Inbox {
             counters.apply(deltas, Map.of(), announcements);
         }
         if (!copies.isEmpty()) {
-            stamps.itemsChanged(copies.stream().map(AlsoRow::leadItemId).distinct().toList());
+            stamps.peopleChanged(copies.stream().map(AlsoRow::userId).distinct().toList());
         }
         List<InboxRow> removed = new ArrayList<>(rows);
         copies.forEach(copy -> removed.add(new InboxRow(copy.userId(), copy.itemId(), copy.sourceId(), copy.media(), true)));
