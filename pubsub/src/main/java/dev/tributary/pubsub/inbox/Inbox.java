@@ -133,8 +133,10 @@ public class Inbox {
      * means none are left after the last.
      */
     public List<InboxRow> retract(long itemId, long afterUser, int limit) {
-        List<InboxRow> rows = table.lockRowsOfItem(itemId, afterUser, limit);
+        // Copies first: a copy of this item that another retraction promotes meanwhile is then either
+        // locked here (and the promotion waits, then finds it gone) or already an entry, read next.
         List<AlsoRow> copies = table.lockCopiesOfItem(itemId, afterUser, limit);
+        List<InboxRow> rows = table.lockRowsOfItem(itemId, afterUser, limit);
         // The two reads cover people up to the last of a full one: stop there, so the next batch misses nobody.
         long through = Long.MAX_VALUE;
         if (rows.size() >= limit) {
