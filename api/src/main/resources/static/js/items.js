@@ -22,7 +22,8 @@ export function itemCard(item, options = {}) {
             el('a', {class: 'item-source', href: sourceHref(item.source)}, item.source.title || item.source.url || 'Untitled source'),
             item.author ? el('span', {class: 'item-author'}, item.author) : null,
             el('a', {href: `/items/${encodeURIComponent(item.id)}`, class: 'item-time'}, time(item.published_at)),
-            el('span', {class: 'badge media-type'}, MEDIA_LABELS[item.media_type] ?? item.media_type)),
+            el('span', {class: 'badge media-type'}, MEDIA_LABELS[item.media_type] ?? item.media_type),
+            alsoIn(item)),
         heading(item),
         item.summary ? el('div', {class: 'item-summary'}, sanitize(item.summary)) : null,
         mediaStrip(item),
@@ -30,6 +31,21 @@ export function itemCard(item, options = {}) {
             item.tags.map(tag => el('a', {class: 'tag', href: `/?tag=${encodeURIComponent(tag)}`}, `#${tag}`))) : null,
         actions(item, options));
     return card;
+}
+
+/** "also in …": the other feeds that carried the same story, which the reader's one entry stands for. */
+function alsoIn(item) {
+    if (!item.also_in?.length) {
+        return null;
+    }
+    const links = [];
+    item.also_in.forEach((source, i) => {
+        if (i > 0) {
+            links.push(', ');
+        }
+        links.push(el('a', {href: sourceHref(source)}, source.title || source.url || 'Untitled source'));
+    });
+    return el('span', {class: 'item-also-in'}, 'also in ', ...links);
 }
 
 /** The title, linking to the original; a post has none, and its text speaks for itself. */

@@ -125,7 +125,7 @@ public class DeliveryRules {
             }
             boolean read = matched.stream().anyMatch(rule -> rule.action() == RuleAction.MARK_READ);
             boolean star = matched.stream().anyMatch(rule -> rule.action() == RuleAction.STAR);
-            InboxRow delivered = read && !row.read() ? new InboxRow(row.userId(), row.itemId(), row.sourceId(), row.media(), true) : row;
+            InboxRow delivered = read && !row.read() ? new InboxRow(row.userId(), row.itemId(), row.sourceId(), row.media(), true, row.story()) : row;
             kept.add(delivered);
             if (!matched.isEmpty()) {
                 effects.put(List.of(row.userId(), row.itemId()), new Effect(matched, star));

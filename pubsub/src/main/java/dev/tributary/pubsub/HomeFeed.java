@@ -114,12 +114,15 @@ public class HomeFeed {
         return inbox.holds(userId, itemId);
     }
 
-    /** Of these items, those in the person's inbox and whether each is read; one query. */
+    /**
+     * Of these items, those in the person's inbox and whether each is read; an item that reached
+     * them as another copy of a story they hold shares that entry's flag.
+     */
     public Map<Long, Boolean> readStates(long userId, Collection<Long> itemIds) {
         return itemIds.isEmpty() ? Map.of() : inbox.readStates(userId, itemIds);
     }
 
-    /** Which of these items are in the person's inbox, read or not; one query. */
+    /** Which of these items are in the person's inbox (as an entry or a copy of one), read or not. */
     public Set<Long> heldAmong(long userId, Collection<Long> itemIds) {
         return itemIds.isEmpty() ? Set.of() : inbox.heldAmong(userId, itemIds);
     }
@@ -127,6 +130,14 @@ public class HomeFeed {
     /** Which of these items the person has read (in their inbox and marked read); one query. */
     public Set<Long> readAmong(long userId, Collection<Long> itemIds) {
         return inbox.readAmong(userId, itemIds);
+    }
+
+    /**
+     * The other sources each of these entries came through: the feeds whose copies of the same
+     * story the person's one entry stands for (oldest first). Entries without copies are absent; one query.
+     */
+    public Map<Long, List<Long>> alsoIn(long userId, Collection<Long> itemIds) {
+        return itemIds.isEmpty() ? Map.of() : inbox.alsoIn(userId, itemIds);
     }
 
     /**

@@ -8,6 +8,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * A stored item (the body of an {@code item} entity). A tombstoned item keeps its identity
  * (so its guid is never published again) but loses its content and leaves every timeline.
+ * {@code story} (see {@link Stories}) is fixed at first sight, as the id is, and only feed items
+ * have one: people's posts linking the same page are conversations, not copies.
  */
 public record Item(
         long sourceId,
@@ -21,7 +23,8 @@ public record Item(
         List<String> tags,
         Instant publishedAt,
         Instant receivedAt,
-        @Nullable Instant deletedAt) {
+        @Nullable Instant deletedAt,
+        @Nullable Long story) {
 
     public Item {
         Objects.requireNonNull(guid, "guid");
@@ -41,9 +44,9 @@ public record Item(
         return List.copyOf(list);
     }
 
-    static Item from(long sourceId, NewItem entry, Instant receivedAt) {
+    static Item from(long sourceId, NewItem entry, Instant receivedAt, @Nullable Long story) {
         return new Item(sourceId, entry.guid(), entry.title(), entry.summary(), entry.url(), entry.author(),
-                entry.mediaType(), entry.media(), entry.tags(), entry.publishedAt(), receivedAt, null);
+                entry.mediaType(), entry.media(), entry.tags(), entry.publishedAt(), receivedAt, null, story);
     }
 
     public boolean deleted() {
@@ -64,10 +67,10 @@ public record Item(
      */
     Item updatedFrom(NewItem entry) {
         return new Item(sourceId, guid, entry.title(), entry.summary(), entry.url(), entry.author(),
-                entry.mediaType(), entry.media(), entry.tags(), publishedAt, receivedAt, null);
+                entry.mediaType(), entry.media(), entry.tags(), publishedAt, receivedAt, null, story);
     }
 
     Item tombstoned(Instant at) {
-        return new Item(sourceId, guid, null, null, null, null, mediaType, List.of(), List.of(), publishedAt, receivedAt, at);
+        return new Item(sourceId, guid, null, null, null, null, mediaType, List.of(), List.of(), publishedAt, receivedAt, at, story);
     }
 }

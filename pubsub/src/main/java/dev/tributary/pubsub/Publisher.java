@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Service;
 
@@ -112,13 +113,18 @@ public class Publisher {
             }
             fresh.sort(Comparator.comparing(NewItem::publishedAt));
             List<Entity<Item>> created = store.insertAll(PubsubKinds.ITEM,
-                    fresh.stream().map(entry -> Item.from(sourceId, entry, now)).toList());
+                    fresh.stream().map(entry -> Item.from(sourceId, entry, now, storyOf(source, entry))).toList());
             deliver(sourceId, created);
             inbox.itemsChanged(updated);
             created.forEach(item -> carried.add(item.id()));
             return new PublishResult(created.stream().map(Entity::id).toList(), updated, unchanged, carried);
         });
         return result;
+    }
+
+    /** A feed item's story; people's and groups' posts have none (the same link posted twice is two conversations). */
+    private static @Nullable Long storyOf(Source source, NewItem entry) {
+        return source.kind() == SourceKind.FEED ? Stories.of(entry.url(), entry.guid()) : null;
     }
 
     /**

@@ -12,7 +12,7 @@ class RuleMatcherTest {
 
     private static final Item ITEM = new Item(1, "g", "Ärger mit Java", "<p>GC pauses in the <b>JVM</b></p>",
             "https://Example.test/posts/42?utm_source=x", "Ｊａｎｅ Doe", MediaType.TEXT, List.of(), List.of("Release", "jdk-25"),
-            Instant.parse("2026-11-01T00:00:00Z"), Instant.parse("2026-11-01T00:00:00Z"), null);
+            Instant.parse("2026-11-01T00:00:00Z"), Instant.parse("2026-11-01T00:00:00Z"), null, null);
 
     private static boolean matches(RuleField field, RuleSyntax syntax, String pattern) {
         return RuleMatcher.of(field, syntax, pattern).matches(new RuleMatcher.ItemText(ITEM));

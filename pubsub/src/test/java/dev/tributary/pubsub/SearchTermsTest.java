@@ -54,7 +54,7 @@ class SearchTermsTest {
     @Test
     void anItemIsIndexedByTitleAndPlainSummaryWithTitleWeighingMore() {
         Item item = new Item(1, "g", "Redis notes", "<p>Redis &amp; <b>memcache</b><script>alert('x')</script> 垃圾</p>",
-                null, null, MediaType.LINK, List.of(), List.of("Databases"), Instant.EPOCH, Instant.EPOCH, null);
+                null, null, MediaType.LINK, List.of(), List.of("Databases"), Instant.EPOCH, Instant.EPOCH, null, null);
         Map<String, Integer> terms = SearchTerms.ofItem(item);
 
         assertThat(terms).containsEntry("redis", SearchTerms.TITLE_WEIGHT + 1).containsEntry("notes", SearchTerms.TITLE_WEIGHT)
@@ -62,10 +62,10 @@ class SearchTermsTest {
                 .containsEntry("#m:link", 0).containsEntry("#t:databases", 0)
                 .doesNotContainKeys("alert", "p", "b", "amp", "script");
         Item many = new Item(1, "g", null, IntStream.range(0, 1000).mapToObj(i -> "w" + i).collect(Collectors.joining(" ")),
-                null, null, MediaType.TEXT, List.of(), List.of(), Instant.EPOCH, Instant.EPOCH, null);
+                null, null, MediaType.TEXT, List.of(), List.of(), Instant.EPOCH, Instant.EPOCH, null, null);
         assertThat(SearchTerms.ofItem(many)).hasSize(SearchTerms.MAX_ITEM_TERMS + 1);
         assertThat(SearchTerms.ofItem(new Item(1, "g", "x", "y", null, null, MediaType.TEXT, List.of(), List.of(),
-                Instant.EPOCH, Instant.EPOCH, Instant.EPOCH))).as("a tombstone").isEmpty();
+                Instant.EPOCH, Instant.EPOCH, Instant.EPOCH, null))).as("a tombstone").isEmpty();
     }
 
     @Test

@@ -6,6 +6,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * An item as API.md defines it; {@code summary} is HTML sanitised when the item was stored.
+ * {@code alsoIn} names the other feeds the same story reached the reader through (their one
+ * inbox entry stands for all of them); empty elsewhere.
  * {@code starred} stays the last component: the cached newest page turns an item's JSON into its
  * starred form by its last field ({@code NewestPages}).
  */
@@ -24,17 +26,22 @@ public record ItemView(
         boolean read,
         long likesCount,
         long commentsCount,
+        List<SourceRef> alsoIn,
         boolean starred) {
+
+    public ItemView {
+        alsoIn = List.copyOf(alsoIn);
+    }
 
     /** The same item as a reader who has (or has not) read it sees it. */
     public ItemView withRead(boolean isRead) {
         return isRead == read ? this : new ItemView(id, source, author, title, summary, url, mediaType, media, tags,
-                publishedAt, receivedAt, isRead, likesCount, commentsCount, starred);
+                publishedAt, receivedAt, isRead, likesCount, commentsCount, alsoIn, starred);
     }
 
     /** The same item as a reader who has (or has not) starred it sees it. */
     public ItemView withStarred(boolean isStarred) {
         return isStarred == starred ? this : new ItemView(id, source, author, title, summary, url, mediaType, media, tags,
-                publishedAt, receivedAt, read, likesCount, commentsCount, isStarred);
+                publishedAt, receivedAt, read, likesCount, commentsCount, alsoIn, isStarred);
     }
 }

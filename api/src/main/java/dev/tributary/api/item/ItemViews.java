@@ -8,6 +8,8 @@ import dev.tributary.pubsub.Stars;
 import dev.tributary.pubsub.TimelineEntry;
 import dev.tributary.pubsub.Stored;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +18,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * Turns stored items into {@link ItemView}s for one reader: names their sources, adds like and
- * comment counts, and the reader's read and starred flags. A page costs a fixed number of queries, whatever
+ * comment counts, the reader's read and starred flags, and the other feeds the reader's entry of a
+ * story came through ({@code also_in}). A page costs a fixed number of queries, whatever
  * its size.
  */
 @Component
@@ -41,23 +44,45 @@ public class ItemViews {
         List<Stored<Item>> items = entries.stream().map(TimelineEntry::item).toList();
         Set<Long> read = new HashSet<>();
         entries.stream().filter(TimelineEntry::read).forEach(e -> read.add(e.id()));
-        return views(items, read, starredAmong(readerId, items));
+        return views(items, read, starredAmong(readerId, items), alsoIn(readerId, items));
+    }
+
+    /** The other feeds each of the reader's entries among these came through (one story, several feeds). */
+    private Map<Long, List<Long>> alsoIn(long readerId, List<Stored<Item>> items) {
+        return home.alsoIn(readerId, items.stream().map(Stored::id).toList());
+    }
+
+    /**
+     * The {@code also_in} of each of these entries of the reader that has one (for pages whose
+     * items are rendered for nobody in particular and joined with the reader's flags); two queries.
+     */
+    public Map<Long, List<SourceRef>> alsoInOf(long readerId, Collection<Long> itemIds) {
+        Map<Long, List<Long>> alsoIn = home.alsoIn(readerId, itemIds);
+        if (alsoIn.isEmpty()) {
+            return Map.of();
+        }
+        Map<Long, SourceRef> refs = sources.of(alsoIn.values().stream().flatMap(List::stream).distinct().toList());
+        Map<Long, List<SourceRef>> result = new HashMap<>();
+        alsoIn.forEach((id, sourceIds) -> result.put(id,
+                sourceIds.stream().map(source -> refs.getOrDefault(source, UNKNOWN_SOURCE)).toList()));
+        return result;
     }
 
     /** Items outside the home timeline (a source's or person's feed): read if read in the reader's inbox. */
     public List<ItemView> of(long readerId, List<Stored<Item>> items) {
-        return views(items, home.readAmong(readerId, items.stream().map(Stored::id).toList()), starredAmong(readerId, items));
+        return views(items, home.readAmong(readerId, items.stream().map(Stored::id).toList()), starredAmong(readerId, items),
+                alsoIn(readerId, items));
     }
 
     /** Items for nobody in particular (public exports): none read, none starred. */
     public List<ItemView> ofPublic(List<Stored<Item>> items) {
-        return views(items, Set.of(), Set.of());
+        return views(items, Set.of(), Set.of(), Map.of());
     }
 
     /** The reader's starred items, in the order asked: starred, and read if read in the reader's inbox. */
     public List<ItemView> ofStarred(long readerId, List<Stored<Item>> items) {
         return views(items, home.readAmong(readerId, items.stream().map(Stored::id).toList()),
-                new HashSet<>(items.stream().map(Stored::id).toList()));
+                new HashSet<>(items.stream().map(Stored::id).toList()), alsoIn(readerId, items));
     }
 
     private Set<Long> starredAmong(long readerId, List<Stored<Item>> items) {
@@ -68,12 +93,14 @@ public class ItemViews {
         return of(readerId, List.of(item)).getFirst();
     }
 
-    private List<ItemView> views(List<Stored<Item>> items, Set<Long> read, Set<Long> starred) {
+    private List<ItemView> views(List<Stored<Item>> items, Set<Long> read, Set<Long> starred, Map<Long, List<Long>> alsoIn) {
         if (items.isEmpty()) {
             return List.of();
         }
         List<Long> ids = items.stream().map(Stored::id).toList();
-        Map<Long, SourceRef> refs = sources.of(items.stream().map(i -> i.body().sourceId()).distinct().toList());
+        List<Long> sourceIds = new ArrayList<>(items.stream().map(i -> i.body().sourceId()).toList());
+        alsoIn.values().forEach(sourceIds::addAll);
+        Map<Long, SourceRef> refs = sources.of(sourceIds.stream().distinct().toList());
         Map<Long, ReactionCount> counts = reactions.of(ids);
         List<ItemView> views = new ArrayList<>(items.size());
         for (Stored<Item> entity : items) {
@@ -83,6 +110,7 @@ public class ItemViews {
                     item.author(), item.title(), item.summary(), item.url(), item.mediaType().wireName(),
                     item.media().stream().map(ItemViews::media).toList(), item.tags(), item.publishedAt(),
                     item.receivedAt(), read.contains(entity.id()), count.likes(), count.comments(),
+                    alsoIn.getOrDefault(entity.id(), List.of()).stream().map(id -> refs.getOrDefault(id, UNKNOWN_SOURCE)).toList(),
                     starred.contains(entity.id())));
         }
         return views;

@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tributary.api.item.ItemView;
 import dev.tributary.api.item.ItemViews;
+import dev.tributary.api.item.SourceRef;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.Item;
 import dev.tributary.pubsub.Feature;
@@ -25,6 +26,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -54,6 +56,9 @@ class NewestPages {
     /** The end of an item's JSON as not starred ({@code starred} is its last field), and what ends it as starred. */
     private static final byte[] NOT_STARRED = ",\"starred\":false}".getBytes(StandardCharsets.UTF_8);
     private static final byte[] STARRED_END = "true}".getBytes(StandardCharsets.UTF_8);
+    /** The end of an item's JSON with no {@code also_in}: a person's entry of a story several feeds carried puts theirs in. */
+    private static final byte[] NO_ALSO_IN = "[],\"starred\":false}".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] AFTER_ALSO_IN = ",\"starred\":".getBytes(StandardCharsets.UTF_8);
 
     /** A rendered page: the JSON array, its weak validator, and its ids (for the Link header). */
     record Page(byte[] json, String etag, List<Long> ids) {
@@ -62,8 +67,12 @@ class NewestPages {
     private record Key(long userId, int limit) {
     }
 
-    /** A person's newest entries, their read and starred flags, and the stamps they were read under. */
-    private record Entries(@Nullable String epoch, @Nullable String stamp, long[] ids, boolean[] read, boolean[] starred) {
+    /**
+     * A person's newest entries, their read and starred flags, the JSON of the {@code also_in} of
+     * those that have one (null elsewhere: items are rendered with none), and the stamps they were read under.
+     */
+    private record Entries(@Nullable String epoch, @Nullable String stamp, long[] ids, boolean[] read, boolean[] starred,
+            byte[][] alsoIn) {
     }
 
     /**
@@ -149,7 +158,13 @@ class NewestPages {
         for (int i = 0; i < ids.length; i++) {
             starred[i] = starredIds.contains(ids[i]);
         }
-        Entries fresh = new Entries(before.epoch(), before.person(), ids, read, starred);
+        byte[][] alsoIn = new byte[ids.length][];
+        Map<Long, List<SourceRef>> alsoInOf = views.alsoInOf(key.userId(), ids(ids));
+        for (int i = 0; i < ids.length; i++) {
+            List<SourceRef> refs = alsoInOf.get(ids[i]);
+            alsoIn[i] = refs == null ? null : json.writeValueAsBytes(refs);
+        }
+        Entries fresh = new Entries(before.epoch(), before.person(), ids, read, starred, alsoIn);
         Page assembled = assemble(fresh, home.stamps(key.userId(), ids(ids)), page);
         if (assembled == null) {
             // An item went between the two reads: answer from what was read, keep nothing.
@@ -193,8 +208,8 @@ class NewestPages {
             if (parts[i] == null) {
                 ItemView view = fresh.get(f++);
                 byte[] unread = json.writeValueAsBytes(view);
-                if (!endsWith(unread, NOT_STARRED)) {
-                    throw new IllegalStateException("an item's JSON must end with its starred flag");
+                if (!endsWith(unread, NO_ALSO_IN)) {
+                    throw new IllegalStateException("an item's JSON must end with an empty also_in and its starred flag");
                 }
                 Rendered part = new Rendered(Objects.toString(stamps.epoch(), ""), stamps.items().get(i), unread,
                         json.writeValueAsBytes(view.withRead(true)), Arrays.hashCode(unread));
@@ -212,10 +227,14 @@ class NewestPages {
         byte[][] chosen = new byte[parts.length][];
         int size = 2 + Math.max(0, parts.length - 1);
         int[] lengths = new int[parts.length];
-        ByteBuffer tag = ByteBuffer.allocate(4 + parts.length * 14);
+        ByteBuffer tag = ByteBuffer.allocate(4 + parts.length * 18);
         tag.putInt(parts.length);
         for (int i = 0; i < parts.length; i++) {
             chosen[i] = kept.read()[i] ? parts[i].read() : parts[i].unread();
+            if (kept.alsoIn()[i] != null) {
+                chosen[i] = withAlsoIn(chosen[i], kept.alsoIn()[i]);
+                tag.putInt(Arrays.hashCode(kept.alsoIn()[i]));
+            }
             boolean starred = kept.starred()[i];
             // "false}" becomes "true}": one byte shorter.
             lengths[i] = starred ? chosen[i].length - 1 : chosen[i].length;
@@ -242,6 +261,18 @@ class NewestPages {
         }
         json[at] = ']';
         return new Page(json, etag(tag.array()), ids(kept.ids()));
+    }
+
+    /** An item's JSON (ending {@code [],"starred":false}}) with the person's {@code also_in} in place of the empty one. */
+    private static byte[] withAlsoIn(byte[] item, byte[] alsoIn) {
+        int keep = item.length - NO_ALSO_IN.length;
+        byte[] joined = new byte[keep + alsoIn.length + AFTER_ALSO_IN.length + "false}".length()];
+        System.arraycopy(item, 0, joined, 0, keep);
+        System.arraycopy(alsoIn, 0, joined, keep, alsoIn.length);
+        System.arraycopy(AFTER_ALSO_IN, 0, joined, keep + alsoIn.length, AFTER_ALSO_IN.length);
+        System.arraycopy(NOT_STARRED, NOT_STARRED.length - "false}".length(), joined, keep + alsoIn.length + AFTER_ALSO_IN.length,
+                "false}".length());
+        return joined;
     }
 
     /** Without the cache: MySQL, then the page rendered as a whole. */

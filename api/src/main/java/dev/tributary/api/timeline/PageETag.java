@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The weak validator of a timeline page, from what the page shows: each entry's id, last write
- * of its item, read and starred flags and reaction counts. It changes whenever the page's JSON would, without
+ * of its item, read and starred flags, reaction counts and also_in. It changes whenever the page's JSON would, without
  * serialising the page twice; {@code If-None-Match} is compared weakly (RFC 9110 §13.1.2).
  */
 final class PageETag {
@@ -21,7 +21,7 @@ final class PageETag {
     }
 
     static String of(List<TimelineEntry> entries, List<ItemView> views) {
-        ByteBuffer buffer = ByteBuffer.allocate(8 + entries.size() * 38);
+        ByteBuffer buffer = ByteBuffer.allocate(8 + entries.size() * 42);
         buffer.putLong(entries.size());
         for (int i = 0; i < entries.size(); i++) {
             TimelineEntry entry = entries.get(i);
@@ -29,7 +29,7 @@ final class PageETag {
             Instant updated = entry.item().updated();
             buffer.putLong(entry.id()).putLong(updated.getEpochSecond()).putInt(updated.getNano())
                     .put((byte) (view.read() ? 1 : 0)).putLong(view.likesCount()).putLong(view.commentsCount())
-                    .put((byte) (view.starred() ? 1 : 0));
+                    .put((byte) (view.starred() ? 1 : 0)).putInt(view.alsoIn().hashCode());
         }
         return "W/\"" + HexFormat.of().formatHex(sha256(buffer.array()), 0, 16) + "\"";
     }

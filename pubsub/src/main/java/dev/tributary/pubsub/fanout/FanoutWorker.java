@@ -2,6 +2,7 @@ package dev.tributary.pubsub.fanout;
 
 import dev.tributary.pubsub.DeliveryRules;
 import dev.tributary.pubsub.FanoutSettings;
+import dev.tributary.pubsub.Item;
 import dev.tributary.pubsub.Items;
 import dev.tributary.pubsub.Stored;
 import dev.tributary.pubsub.inbox.Inbox;
@@ -9,9 +10,11 @@ import dev.tributary.pubsub.inbox.InboxRow;
 import dev.tributary.storage.Transactions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
@@ -107,11 +110,16 @@ class FanoutWorker {
      */
     void run(List<FanoutTask> group, BooleanSupplier keepGoing) {
         List<FanoutTask> current = new ArrayList<>(group.size());
-        // One multi-get (of cached decoded items) for the whole group's tombstone check.
-        Set<Long> live = group.size() == 1 ? Set.of()
-                : items.getAll(group.stream().map(FanoutTask::itemId).toList()).stream().map(Stored::id).collect(Collectors.toSet());
+        if (group.size() == 1) {
+            run(group.getFirst(), keepGoing);
+            return;
+        }
+        // One multi-get (of cached decoded items) for the whole group's tombstone check and stories.
+        List<Stored<Item>> liveItems = items.getAll(group.stream().map(FanoutTask::itemId).toList());
+        Set<Long> live = liveItems.stream().map(Stored::id).collect(Collectors.toSet());
+        Map<Long, Long> stories = stories(liveItems);
         for (FanoutTask task : group) {
-            if (group.size() > 1 && !live.contains(task.itemId())) {
+            if (!live.contains(task.itemId())) {
                 tx.run("finish fan-out task", () -> tasks.finish(task));
             } else {
                 current.add(task);
@@ -130,7 +138,7 @@ class FanoutWorker {
                     tx.run("release fan-out tasks", () -> stopped.forEach(task -> tasks.release(task, Duration.ZERO)));
                     return;
                 }
-                Batch batch = runBatch(current);
+                Batch batch = runBatch(current, stories);
                 rows += batch.rows().size();
                 current = current.stream().map(task -> task.advancedTo(batch.cursor()).endingAt(batch.endUser())).toList();
             }
@@ -157,14 +165,19 @@ class FanoutWorker {
      * exactly the new rows.
      */
     Batch runBatch(List<FanoutTask> group) {
+        return runBatch(group, stories(items.getAll(group.stream().map(FanoutTask::itemId).toList())));
+    }
+
+    /** As {@link #runBatch(List)}, with the stories of the group's items read once for all its batches. */
+    private Batch runBatch(List<FanoutTask> group, Map<Long, Long> stories) {
         FanoutTask first = group.getFirst();
         String what = "fan-out batch of task " + first.id() + (group.size() > 1 ? " and " + (group.size() - 1) + " more" : "");
         Batch batch;
         try {
-            batch = tx.write(what, status -> deliver(group, null));
+            batch = tx.write(what, status -> deliver(group, stories, null));
         } catch (Inbox.Conflict conflict) {
-            // A person reached by two ways, or a batch redone after a crash.
-            batch = tx.write(what, status -> deliver(group, status));
+            // A person reached by two ways, holding the story already, or a batch redone after a crash.
+            batch = tx.write(what, status -> deliver(group, stories, status));
         }
         if (batch.endUser() != first.endUser()) {
             signal.wake();
@@ -185,11 +198,16 @@ class FanoutWorker {
             if (task.takenOver()) {
                 recover(task);
             }
-            if (task.kind() == FanoutTask.Kind.DELIVER && !deliverable(task)) {
-                // A tombstoned or vanished item is done; its retraction cleans up what was delivered.
-                FanoutTask gone = task;
-                tx.run("finish fan-out task", () -> tasks.finish(gone));
-                return;
+            Map<Long, Long> stories = Map.of();
+            if (task.kind() == FanoutTask.Kind.DELIVER) {
+                Optional<Stored<Item>> item = items.find(task.itemId());
+                if (item.isEmpty()) {
+                    // A tombstoned or vanished item is done; its retraction cleans up what was delivered.
+                    FanoutTask gone = task;
+                    tx.run("finish fan-out task", () -> tasks.finish(gone));
+                    return;
+                }
+                stories = stories(List.of(item.get()));
             }
             while (task.cursorUser() != FanoutTask.DONE) {
                 if (!keepGoing.getAsBoolean()) {
@@ -197,7 +215,7 @@ class FanoutWorker {
                     tx.run("release fan-out task", () -> tasks.release(stopped, Duration.ZERO));
                     return;
                 }
-                Batch batch = runBatch(task);
+                Batch batch = task.kind() == FanoutTask.Kind.DELIVER ? runBatch(List.of(task), stories) : runBatch(task);
                 rows += batch.rows().size();
                 task = task.advancedTo(batch.cursor()).endingAt(batch.endUser());
             }
@@ -240,8 +258,15 @@ class FanoutWorker {
         return batch;
     }
 
-    private boolean deliverable(FanoutTask task) {
-        return items.find(task.itemId()).isPresent();
+    /** The stories of these items that have one (feed items): a person's inbox holds each once. */
+    private static Map<Long, Long> stories(List<Stored<Item>> live) {
+        Map<Long, Long> stories = new HashMap<>();
+        for (Stored<Item> item : live) {
+            if (item.body().story() != null) {
+                stories.put(item.id(), item.body().story());
+            }
+        }
+        return stories;
     }
 
     /**
@@ -250,7 +275,7 @@ class FanoutWorker {
      * batch holds about {@code batch-size} rows whatever the group's size, and each person's
      * counters move once for all of the group's items.
      */
-    private Batch deliver(List<FanoutTask> group, @Nullable TransactionStatus savepoints) {
+    private Batch deliver(List<FanoutTask> group, Map<Long, Long> stories, @Nullable TransactionStatus savepoints) {
         FanoutTask first = group.getFirst();
         int pageSize = Math.max(1, settings.batchSize() / group.size());
         // One subscriber more than a page tells whether this is the last batch, so a task whose
@@ -272,7 +297,8 @@ class FanoutWorker {
         for (Subscriber subscriber : page) {
             for (FanoutTask task : group) {
                 if (subscriber.takes(task.media())) {
-                    rows.add(new InboxRow(subscriber.userId(), task.itemId(), task.sourceId(), task.media(), false));
+                    rows.add(new InboxRow(subscriber.userId(), task.itemId(), task.sourceId(), task.media(), false,
+                            stories.get(task.itemId())));
                 }
             }
         }

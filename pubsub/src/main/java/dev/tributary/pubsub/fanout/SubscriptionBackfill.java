@@ -119,6 +119,7 @@ public class SubscriptionBackfill {
     }
 
     private static InboxRow row(Subscription subscription, Stored<Item> item) {
-        return new InboxRow(subscription.userId(), item.id(), subscription.sourceId(), item.body().mediaType(), false);
+        return new InboxRow(subscription.userId(), item.id(), subscription.sourceId(), item.body().mediaType(), false,
+                item.body().story());
     }
 }

@@ -54,7 +54,7 @@ public class Inbox {
      * for trimming once it commits.
      */
     public List<InboxRow> deliver(List<InboxRow> rows, TransactionStatus status, InboxEvent event) {
-        List<InboxRow> inserted = table.deliver(rows, status);
+        List<InboxRow> inserted = entries(table.deliver(rows, status));
         if (inserted.isEmpty()) {
             return inserted;
         }
@@ -69,7 +69,18 @@ public class Inbox {
      * them ({@code item <id>} each), so one batch may carry several items to a page of people.
      */
     public List<InboxRow> deliverItems(List<InboxRow> rows, TransactionStatus status) {
-        return moved(table.deliver(rows, status));
+        return moved(entries(table.deliver(rows, status)));
+    }
+
+    /**
+     * The new entries of a delivery. Its copies of stories already held count nowhere and announce
+     * nothing; the entries they joined show them ({@code also_in}, per person), so those people's kept pages are void.
+     */
+    private List<InboxRow> entries(InboxTable.Delivered delivered) {
+        if (!delivered.copies().isEmpty()) {
+            stamps.peopleChanged(delivered.copies().stream().map(AlsoRow::userId).distinct().toList());
+        }
+        return delivered.entries();
     }
 
     /**
@@ -114,17 +125,77 @@ public class Inbox {
     }
 
     /**
-     * Removes up to {@code limit} entries of a tombstoned item, of people after {@code afterUser},
-     * inside the caller's transaction; their counts move and the deletion is announced.
+     * Removes up to {@code limit} entries and copies of a tombstoned item, of people after
+     * {@code afterUser}, inside the caller's transaction; their counts move and the deletion is
+     * announced. Where the entry stood for other copies of its story, the oldest of them takes
+     * over (same read flag, counted under its own source and media type), so the story stays once.
+     * Returns the rows removed (entries and copies alike, by person): fewer than {@code limit}
+     * means none are left after the last.
      */
     public List<InboxRow> retract(long itemId, long afterUser, int limit) {
+        // Copies first: a copy of this item that another retraction promotes meanwhile is then either
+        // locked here (and the promotion waits, then finds it gone) or already an entry, read next.
+        List<AlsoRow> copies = table.lockCopiesOfItem(itemId, afterUser, limit);
         List<InboxRow> rows = table.lockRowsOfItem(itemId, afterUser, limit);
-        table.delete(rows);
-        if (!rows.isEmpty()) {
-            counters.apply(rows.stream().filter(row -> !row.read()).map(row -> UnreadDelta.of(row, -1)).toList(),
-                    new InboxEvent(InboxEvent.Type.DELETE, itemId), rows.stream().map(InboxRow::userId).toList());
+        // The two reads cover people up to the last of a full one: stop there, so the next batch misses nobody.
+        long through = Long.MAX_VALUE;
+        if (rows.size() >= limit) {
+            through = rows.getLast().userId();
         }
-        return rows;
+        if (copies.size() >= limit) {
+            through = Math.min(through, copies.getLast().userId());
+        }
+        long last = through;
+        rows = rows.stream().filter(row -> row.userId() <= last).toList();
+        copies = copies.stream().filter(copy -> copy.userId() <= last).toList();
+        table.deleteEntries(rows);
+        table.deleteCopies(copies);
+        List<InboxRow> promoted = promote(itemId, rows);
+        List<UnreadDelta> deltas = new ArrayList<>();
+        Map<Long, List<String>> announcements = new LinkedHashMap<>();
+        String deleted = new InboxEvent(InboxEvent.Type.DELETE, itemId).encode();
+        rows.forEach(row -> announcements.computeIfAbsent(row.userId(), user -> new ArrayList<>(2)).add(deleted));
+        rows.stream().filter(row -> !row.read()).forEach(row -> deltas.add(UnreadDelta.of(row, -1)));
+        for (InboxRow row : promoted) {
+            announcements.get(row.userId()).add(new InboxEvent(InboxEvent.Type.ITEM, row.itemId()).encode());
+            if (!row.read()) {
+                deltas.add(UnreadDelta.of(row, 1));
+            }
+        }
+        if (!announcements.isEmpty()) {
+            counters.apply(deltas, Map.of(), announcements);
+        }
+        if (!copies.isEmpty()) {
+            stamps.peopleChanged(copies.stream().map(AlsoRow::userId).distinct().toList());
+        }
+        List<InboxRow> removed = new ArrayList<>(rows);
+        copies.forEach(copy -> removed.add(new InboxRow(copy.userId(), copy.itemId(), copy.sourceId(), copy.media(), true)));
+        removed.sort(java.util.Comparator.comparingLong(InboxRow::userId));
+        return removed;
+    }
+
+    /**
+     * For each retracted entry that stood for copies, its oldest copy becomes the entry (the
+     * retracted one's slot for the story was freed in this transaction) and the others its copies.
+     */
+    private List<InboxRow> promote(long itemId, List<InboxRow> retracted) {
+        Map<Long, InboxRow> byUser = new LinkedHashMap<>();
+        retracted.stream().filter(row -> row.story() != null).forEach(row -> byUser.put(row.userId(), row));
+        Map<Long, AlsoRow> heirs = new LinkedHashMap<>();
+        for (AlsoRow copy : table.lockCopiesOfLead(itemId, byUser.keySet())) {
+            heirs.putIfAbsent(copy.userId(), copy);
+        }
+        if (heirs.isEmpty()) {
+            return List.of();
+        }
+        List<InboxRow> promoted = heirs.values().stream().map(heir -> {
+            InboxRow was = byUser.get(heir.userId());
+            return new InboxRow(heir.userId(), heir.itemId(), heir.sourceId(), heir.media(), was.read(), was.story());
+        }).toList();
+        table.deleteCopies(heirs.values());
+        table.insertPromoted(promoted);
+        heirs.values().forEach(heir -> table.repoint(heir.userId(), itemId, heir.itemId()));
+        return promoted;
     }
 
     /** Up to {@code limit} people after {@code afterUser} whose inbox holds the item (a plain read). */
@@ -167,17 +238,46 @@ public class Inbox {
 
     /** Sets one entry's read flag; false if it is not in the person's inbox or already was so. */
     public boolean setRead(long userId, long itemId, boolean read) {
-        return marks.set(userId, itemId, read);
+        return marks.set(userId, table.leadsOf(userId, List.of(itemId)).getOrDefault(itemId, itemId), read);
     }
 
     /** Marks read every entry up to and including {@code upToItemId}, of one source or all; how many changed. */
     public int markReadUpTo(long userId, long upToItemId, @Nullable Long sourceId) {
-        return marks.markReadUpTo(userId, upToItemId, sourceId);
+        int marked = marks.markReadUpTo(userId, upToItemId, sourceId);
+        if (sourceId == null) {
+            return marked;
+        }
+        // The source's copies of stories whose entry came through another source: the entry is the story's one mark.
+        List<Long> leads = table.leadsOfCopiesFrom(userId, sourceId, upToItemId);
+        return leads.isEmpty() ? marked : marked + marks.setAll(userId, leads, true);
     }
 
     /** Sets the read flag of those of these entries that are in the person's inbox; how many changed. */
     public int setRead(long userId, Collection<Long> itemIds, boolean read) {
-        return itemIds.isEmpty() ? 0 : marks.setAll(userId, itemIds, read);
+        return itemIds.isEmpty() ? 0 : marks.setAll(userId, asEntries(userId, itemIds), read);
+    }
+
+    /** These items with each copy of a story replaced by the person's entry of it: the one that holds the read flag. */
+    private Set<Long> asEntries(long userId, Collection<Long> itemIds) {
+        Map<Long, Long> leads = table.leadsOf(userId, itemIds);
+        Set<Long> entries = new java.util.LinkedHashSet<>(itemIds.size());
+        itemIds.forEach(id -> entries.add(leads.getOrDefault(id, id)));
+        return entries;
+    }
+
+    /**
+     * The other sources each of these entries of the person came through (their copies, oldest
+     * first); entries without copies are absent. One query.
+     */
+    public Map<Long, List<Long>> alsoIn(long userId, Collection<Long> itemIds) {
+        Map<Long, List<Long>> sources = new LinkedHashMap<>();
+        for (AlsoRow copy : table.copiesOf(userId, itemIds)) {
+            List<Long> of = sources.computeIfAbsent(copy.leadItemId(), lead -> new ArrayList<>(2));
+            if (!of.contains(copy.sourceId())) {
+                of.add(copy.sourceId());
+            }
+        }
+        return sources;
     }
 
     /** The ids a scan selects. */
@@ -187,22 +287,50 @@ public class Inbox {
 
     /** Whether the item is in the person's inbox (read or not). */
     public boolean holds(long userId, long itemId) {
-        return table.find(userId, itemId).isPresent();
+        return !heldAmong(userId, List.of(itemId)).isEmpty();
     }
 
-    /** Of these items, those in the person's inbox and their read flags; one query. */
+    /**
+     * Of these items, those in the person's inbox (as an entry or a copy of one) and their read
+     * flags (a copy's is its entry's); two queries.
+     */
     public Map<Long, Boolean> readStates(long userId, Collection<Long> itemIds) {
-        return table.readStates(userId, itemIds);
+        if (itemIds.isEmpty()) {
+            return Map.of();
+        }
+        Map<Long, Long> leads = table.leadsOf(userId, itemIds);
+        Map<Long, Boolean> states = table.readStates(userId, withEntries(leads, itemIds));
+        Map<Long, Boolean> result = new java.util.HashMap<>(states);
+        leads.forEach((copy, lead) -> {
+            Boolean read = states.get(lead);
+            if (read != null) {
+                result.put(copy, read);
+            }
+        });
+        result.keySet().retainAll(Set.copyOf(itemIds));
+        return result;
     }
 
-    /** Which of these items are in the person's inbox; one query. */
+    private static Set<Long> withEntries(Map<Long, Long> leads, Collection<Long> itemIds) {
+        Set<Long> entries = new java.util.LinkedHashSet<>(itemIds);
+        entries.addAll(leads.values());
+        return entries;
+    }
+
+    /** Which of these items are in the person's inbox, as an entry or a copy of one. */
     public Set<Long> heldAmong(long userId, Collection<Long> itemIds) {
-        return table.heldAmong(userId, itemIds);
+        return readStates(userId, itemIds).keySet();
     }
 
-    /** Which of these items the person has read; one query. */
+    /** Which of these items the person has read (a copy is read when its entry is). */
     public Set<Long> readAmong(long userId, Collection<Long> itemIds) {
-        return table.readAmong(userId, itemIds);
+        Set<Long> read = new java.util.HashSet<>();
+        readStates(userId, itemIds).forEach((id, isRead) -> {
+            if (isRead) {
+                read.add(id);
+            }
+        });
+        return read;
     }
 
     /** A page over the whole inbox by item id: after {@code sinceId} oldest first, else before {@code maxId} newest first. */

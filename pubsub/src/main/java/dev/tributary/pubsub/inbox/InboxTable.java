@@ -29,7 +29,11 @@ import org.springframework.transaction.TransactionStatus;
 class InboxTable {
 
     private static final RowMapper<InboxRow> ROW = (rs, n) -> new InboxRow(rs.getLong("user_id"), rs.getLong("item_id"),
-            rs.getLong("source_id"), MediaType.ofBit(rs.getInt("media")), rs.getBoolean("is_read"));
+            rs.getLong("source_id"), MediaType.ofBit(rs.getInt("media")), rs.getBoolean("is_read"), rs.getObject("story", Long.class));
+    private static final RowMapper<AlsoRow> ALSO = (rs, n) -> new AlsoRow(rs.getLong("user_id"), rs.getLong("item_id"),
+            rs.getLong("lead_item_id"), rs.getLong("source_id"), MediaType.ofBit(rs.getInt("media")));
+    /** Rounds of the careful delivery before giving up: each needs a concurrent commit of the same story to the same people. */
+    private static final int MAX_CAREFUL_ROUNDS = 10;
 
     private final JdbcClient jdbc;
     private final JdbcTemplate template;
@@ -39,28 +43,44 @@ class InboxTable {
         this.template = template;
     }
 
+    /** What a delivery wrote: the new entries (which count) and the other copies of stories already held (which do not). */
+    record Delivered(List<InboxRow> entries, List<AlsoRow> copies) {
+        static final Delivered NOTHING = new Delivered(List.of(), List.of());
+    }
+
     /**
-     * Inserts the rows (one item to many people, or many items to one) that are not there yet and returns exactly those, inside
-     * the caller's transaction. The common case is one multi-row INSERT IGNORE; only when some
-     * rows already existed (a person reached by two paths) does it roll back to a savepoint and
-     * insert the missing rows alone, so that unread counts never count an entry twice.
+     * Inserts the rows (one item to many people, or many items to one) that are not there yet, inside the caller's
+     * transaction, and returns exactly what it wrote. The common case is one multi-row INSERT IGNORE; only when some
+     * rows were refused (a person reached by two paths, or holding the item's story already) does it roll back to a
+     * savepoint and insert, under locks, the missing entries alone, each row of a story the person holds becoming a
+     * copy of that entry; so that unread counts never count an entry, or a story, twice.
      */
-    List<InboxRow> deliver(List<InboxRow> rows, TransactionStatus status) {
+    Delivered deliver(List<InboxRow> rows, TransactionStatus status) {
         if (rows.isEmpty()) {
-            return List.of();
+            return Delivered.NOTHING;
         }
         Object savepoint = status.createSavepoint();
         int inserted = insertIgnore(rows);
         if (inserted == rows.size()) {
             // No RELEASE SAVEPOINT: the commit releases it, and the common case saves a round trip.
-            return rows;
+            return new Delivered(rows, List.of());
         }
         status.rollbackToSavepoint(savepoint);
         status.releaseSavepoint(savepoint);
-        Set<InboxKey> present = present(rows);
-        List<InboxRow> missing = rows.stream().filter(row -> !present.contains(InboxKey.of(row))).toList();
-        insertIgnore(missing);
-        return missing;
+        for (int round = 0; round < MAX_CAREFUL_ROUNDS; round++) {
+            Object before = status.createSavepoint();
+            Set<InboxKey> present = present(rows);
+            Delivered plan = leadsAndCopies(rows.stream().filter(row -> !present.contains(InboxKey.of(row))).toList());
+            if (insertIgnore(plan.entries()) == plan.entries().size()) {
+                insertCopies(plan.copies());
+                return plan;
+            }
+            // A concurrent delivery committed one of these stories (or rows) to one of these people since the
+            // locking reads, which do not lock keys that are absent: read again.
+            status.rollbackToSavepoint(before);
+            status.releaseSavepoint(before);
+        }
+        throw new IllegalStateException("delivery of " + rows.size() + " inbox rows kept meeting concurrent deliveries");
     }
 
     /**
@@ -87,20 +107,104 @@ class InboxTable {
      * a back-fill many items to one person: both shapes are one indexed query per item or person.
      */
     private Set<InboxKey> present(List<InboxRow> rows) {
-        Map<Long, List<InboxRow>> byItem = rows.stream().collect(Collectors.groupingBy(InboxRow::itemId));
         Set<InboxKey> present = new HashSet<>();
+        present(rows, "inbox", present);
+        // A copy of a story is there too, as a copy (only items with a story can be one).
+        present(rows.stream().filter(row -> row.story() != null).toList(), "inbox_also", present);
+        return present;
+    }
+
+    private void present(List<InboxRow> rows, String table, Set<InboxKey> present) {
+        if (rows.isEmpty()) {
+            return;
+        }
+        Map<Long, List<InboxRow>> byItem = rows.stream().collect(Collectors.groupingBy(InboxRow::itemId));
         if (byItem.size() == 1) {
             long item = rows.getFirst().itemId();
-            jdbc.sql("SELECT user_id FROM inbox WHERE item_id = :item AND user_id IN (:users) FOR UPDATE")
+            jdbc.sql("SELECT user_id FROM " + table + " WHERE item_id = :item AND user_id IN (:users) FOR UPDATE")
                     .param("item", item).param("users", rows.stream().map(InboxRow::userId).toList())
                     .query(Long.class).list().forEach(user -> present.add(new InboxKey(user, item)));
-            return present;
+            return;
         }
         rows.stream().collect(Collectors.groupingBy(InboxRow::userId)).forEach((user, ofUser) ->
-                jdbc.sql("SELECT item_id FROM inbox WHERE user_id = :user AND item_id IN (:items) FOR UPDATE")
+                jdbc.sql("SELECT item_id FROM " + table + " WHERE user_id = :user AND item_id IN (:items) FOR UPDATE")
                         .param("user", user).param("items", ofUser.stream().map(InboxRow::itemId).toList())
                         .query(Long.class).list().forEach(item -> present.add(new InboxKey(user, item))));
-        return present;
+    }
+
+    /** (user, story) of an entry. */
+    private record StoryKey(long userId, long story) {}
+
+    /**
+     * Splits new rows into entries and copies: a row of a story the person holds (an entry locked
+     * here, or an earlier row of this delivery) is a copy of that entry; every other row is an entry.
+     */
+    private Delivered leadsAndCopies(List<InboxRow> rows) {
+        Map<StoryKey, Long> leads = heldStories(rows.stream().filter(row -> row.story() != null).toList());
+        List<InboxRow> entries = new ArrayList<>(rows.size());
+        List<AlsoRow> copies = new ArrayList<>();
+        for (InboxRow row : rows) {
+            if (row.story() == null) {
+                entries.add(row);
+                continue;
+            }
+            Long lead = leads.putIfAbsent(new StoryKey(row.userId(), row.story()), row.itemId());
+            if (lead == null) {
+                entries.add(row);
+            } else {
+                copies.add(AlsoRow.of(row, lead));
+            }
+        }
+        return new Delivered(entries, copies);
+    }
+
+    /**
+     * The entries these people hold of these rows' stories, locked: one query per story (fan-out
+     * delivers few items to many people) or per person (a back-fill, many items to one).
+     */
+    private Map<StoryKey, Long> heldStories(List<InboxRow> rows) {
+        Map<StoryKey, Long> held = new HashMap<>();
+        if (rows.isEmpty()) {
+            return held;
+        }
+        Map<Long, List<InboxRow>> byStory = rows.stream().collect(Collectors.groupingBy(InboxRow::story));
+        Map<Long, List<InboxRow>> byUser = rows.stream().collect(Collectors.groupingBy(InboxRow::userId));
+        if (byStory.size() <= byUser.size()) {
+            byStory.forEach((story, ofStory) -> jdbc.sql(
+                            "SELECT user_id, item_id FROM inbox WHERE story = :story AND user_id IN (:users) FOR UPDATE")
+                    .param("story", story).param("users", ofStory.stream().map(InboxRow::userId).distinct().toList())
+                    .query((rs, n) -> held.put(new StoryKey(rs.getLong(1), story), rs.getLong(2))).list());
+        } else {
+            byUser.forEach((user, ofUser) -> jdbc.sql(
+                            "SELECT story, item_id FROM inbox WHERE user_id = :user AND story IN (:stories) FOR UPDATE")
+                    .param("user", user).param("stories", ofUser.stream().map(InboxRow::story).distinct().toList())
+                    .query((rs, n) -> held.put(new StoryKey(user, rs.getLong(1)), rs.getLong(2))).list());
+        }
+        return held;
+    }
+
+    /** Records copies (numbers only, written into the text as {@link #insertIgnore} does); one already there stays. */
+    private void insertCopies(List<AlsoRow> copies) {
+        if (copies.isEmpty()) {
+            return;
+        }
+        StringBuilder sql = new StringBuilder(80 + copies.size() * 60)
+                .append("INSERT IGNORE INTO inbox_also (user_id, item_id, lead_item_id, source_id, media) VALUES ");
+        for (int i = 0; i < copies.size(); i++) {
+            AlsoRow copy = copies.get(i);
+            sql.append(i == 0 ? "(" : ", (").append(copy.userId()).append(", ").append(copy.itemId()).append(", ")
+                    .append(copy.leadItemId()).append(", ").append(copy.sourceId()).append(", ").append(copy.media().bit())
+                    .append(')');
+        }
+        execute(sql.toString());
+    }
+
+    private int execute(String statement) {
+        Integer changed = template.execute((StatementCallback<Integer>) plain -> {
+            plain.setEscapeProcessing(false);
+            return plain.executeUpdate(statement);
+        });
+        return changed == null ? 0 : changed;
     }
 
     /**
@@ -114,18 +218,14 @@ class InboxTable {
             return 0;
         }
         StringBuilder sql = new StringBuilder(80 + rows.size() * 52)
-                .append("INSERT IGNORE INTO inbox (user_id, item_id, source_id, media, is_read) VALUES ");
+                .append("INSERT IGNORE INTO inbox (user_id, item_id, source_id, media, is_read, story) VALUES ");
         for (int i = 0; i < rows.size(); i++) {
             InboxRow row = rows.get(i);
             sql.append(i == 0 ? "(" : ", (").append(row.userId()).append(", ").append(row.itemId()).append(", ")
-                    .append(row.sourceId()).append(", ").append(row.media().bit()).append(row.read() ? ", TRUE)" : ", FALSE)");
+                    .append(row.sourceId()).append(", ").append(row.media().bit()).append(row.read() ? ", TRUE, " : ", FALSE, ")
+                    .append(row.story() == null ? "NULL" : row.story().toString()).append(')');
         }
-        String statement = sql.toString();
-        Integer inserted = template.execute((StatementCallback<Integer>) plain -> {
-            plain.setEscapeProcessing(false);
-            return plain.executeUpdate(statement);
-        });
-        return inserted == null ? 0 : inserted;
+        return execute(sql.toString());
     }
 
     /** Up to {@code limit} users after {@code afterUser} whose inbox holds the item (a plain read). */
@@ -300,17 +400,101 @@ class InboxTable {
                 .params(itemId, afterUser, limit).query(ROW).list();
     }
 
-    /** Deletes exactly these entries (locked by the caller), so the deltas reported match what went. */
+    /**
+     * Deletes exactly these entries (locked by the caller), so the deltas reported match what went,
+     * and the other copies they stood for (trimming: the story leaves the horizon whole).
+     */
     void delete(Collection<InboxRow> rows) {
-        if (rows.isEmpty()) {
+        deleteEntries(rows);
+        if (rows.stream().anyMatch(row -> row.story() != null)) {
+            deletePairs("DELETE FROM inbox_also WHERE (user_id, lead_item_id) IN ",
+                    rows.stream().filter(row -> row.story() != null).map(row -> new long[] {row.userId(), row.itemId()}).toList());
+        }
+    }
+
+    /** Deletes exactly these entries, and nothing else: a retraction promotes their copies first. */
+    void deleteEntries(Collection<InboxRow> rows) {
+        deletePairs("DELETE FROM inbox WHERE (user_id, item_id) IN ", rows.stream().map(row -> new long[] {row.userId(), row.itemId()}).toList());
+    }
+
+    /** Deletes exactly these copies (locked by the caller). */
+    void deleteCopies(Collection<AlsoRow> copies) {
+        deletePairs("DELETE FROM inbox_also WHERE (user_id, item_id) IN ",
+                copies.stream().map(copy -> new long[] {copy.userId(), copy.itemId()}).toList());
+    }
+
+    private void deletePairs(String statement, List<long[]> pairs) {
+        if (pairs.isEmpty()) {
             return;
         }
-        String tuples = String.join(", ", Collections.nCopies(rows.size(), "(?, ?)"));
-        List<Object> args = new ArrayList<>(rows.size() * 2);
-        rows.forEach(row -> {
-            args.add(row.userId());
-            args.add(row.itemId());
+        String tuples = String.join(", ", Collections.nCopies(pairs.size(), "(?, ?)"));
+        List<Object> args = new ArrayList<>(pairs.size() * 2);
+        pairs.forEach(pair -> {
+            args.add(pair[0]);
+            args.add(pair[1]);
         });
-        template.update("DELETE FROM inbox WHERE (user_id, item_id) IN (" + tuples + ")", args.toArray());
+        template.update(statement + "(" + tuples + ")", args.toArray());
+    }
+
+    /** Locks up to {@code limit} copies that are this item, by user after {@code afterUser}: a retraction batch. */
+    List<AlsoRow> lockCopiesOfItem(long itemId, long afterUser, int limit) {
+        return jdbc.sql("SELECT * FROM inbox_also WHERE item_id = ? AND user_id > ? ORDER BY user_id LIMIT ? FOR UPDATE")
+                .params(itemId, afterUser, limit).query(ALSO).list();
+    }
+
+    /** Locks the copies these people's entry of {@code leadItemId} stands for, by person then item. */
+    List<AlsoRow> lockCopiesOfLead(long leadItemId, Collection<Long> users) {
+        if (users.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.sql("""
+                SELECT * FROM inbox_also WHERE lead_item_id = :lead AND user_id IN (:users)
+                ORDER BY user_id, item_id FOR UPDATE
+                """).param("lead", leadItemId).param("users", List.copyOf(users)).query(ALSO).list();
+    }
+
+    /**
+     * Writes entries that take over from a retracted one (its story's slot freed in this
+     * transaction, whose delete keeps it locked); every one must go in.
+     */
+    void insertPromoted(List<InboxRow> rows) {
+        int inserted = insertIgnore(rows);
+        if (inserted != rows.size()) {
+            throw new IllegalStateException("only " + inserted + " of " + rows.size() + " promoted inbox entries went in");
+        }
+    }
+
+    /** The person's copies of {@code oldLead} become copies of {@code newLead}. */
+    void repoint(long userId, long oldLead, long newLead) {
+        jdbc.sql("UPDATE inbox_also SET lead_item_id = ? WHERE user_id = ? AND lead_item_id = ?")
+                .params(newLead, userId, oldLead).update();
+    }
+
+    /** Of these items, those that are copies in the person's inbox, each with the entry it is a copy of. */
+    Map<Long, Long> leadsOf(long userId, Collection<Long> itemIds) {
+        Map<Long, Long> leads = new HashMap<>();
+        if (itemIds.isEmpty()) {
+            return leads;
+        }
+        jdbc.sql("SELECT item_id, lead_item_id FROM inbox_also WHERE user_id = :user AND item_id IN (:items)")
+                .param("user", userId).param("items", List.copyOf(itemIds))
+                .query((rs, n) -> leads.put(rs.getLong(1), rs.getLong(2))).list();
+        return leads;
+    }
+
+    /** The copies these entries of the person stand for. */
+    List<AlsoRow> copiesOf(long userId, Collection<Long> leadItemIds) {
+        if (leadItemIds.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.sql("SELECT * FROM inbox_also WHERE user_id = :user AND lead_item_id IN (:leads) ORDER BY item_id")
+                .param("user", userId).param("leads", List.copyOf(leadItemIds)).query(ALSO).list();
+    }
+
+    /** The entries standing for the person's copies from this source at or below {@code upToItemId}. */
+    List<Long> leadsOfCopiesFrom(long userId, long sourceId, long upToItemId) {
+        return jdbc.sql("""
+                SELECT DISTINCT lead_item_id FROM inbox_also WHERE user_id = ? AND source_id = ? AND item_id <= ?
+                """).params(userId, sourceId, upToItemId).query(Long.class).list();
     }
 }

@@ -28,7 +28,7 @@ class InboxDeliveryTest {
         tx.write("fan-out of item 2", status -> inbox.deliver(List.of(row(reader, 2)), status));
 
         List<InboxRow> delivered = tx.write("back-fill",
-                status -> inbox.deliver(List.of(row(reader, 3), row(reader, 2), row(reader, 1)), status));
+                status -> inbox.deliver(List.of(row(reader, 3), row(reader, 2), row(reader, 1)), status).entries());
 
         assertThat(delivered).extracting(InboxRow::itemId).containsExactly(3L, 1L);
         assertThat(inbox.find(reader, 1)).isPresent();
@@ -43,7 +43,7 @@ class InboxDeliveryTest {
         tx.write("back-fill of one reader", status -> inbox.deliver(List.of(row(second, 7)), status));
 
         List<InboxRow> delivered = tx.write("fan-out",
-                status -> inbox.deliver(List.of(row(first, 7), row(second, 7), row(third, 7)), status));
+                status -> inbox.deliver(List.of(row(first, 7), row(second, 7), row(third, 7)), status).entries());
 
         assertThat(delivered).extracting(InboxRow::userId).containsExactly(first, third);
         assertThat(inbox.find(third, 7)).isPresent();
