@@ -184,9 +184,16 @@ class ArticleApiTest {
         assertThat(read.json().path("content").asString()).contains("Paragraph 5");
         assertThat(site.requests("/teased/1")).hasSize(1);
 
+        assertThat(wishes(alice, source)).isEqualTo(1);
         assertThat(api.delete("/api/v1/subscriptions/" + id, alice.token()).status()).isEqualTo(204);
+        assertThat(wishes(alice, source)).as("the row went with the subscription").isZero();
         assertThat(api.post("/api/v1/subscriptions", alice.token(), Map.of("url", site.url("/teasers.xml").toString()))
                 .json().path("full_content").asBoolean()).as("unsubscribing withdrew the wish").isFalse();
+    }
+
+    private long wishes(TestUser person, long source) {
+        return jdbc.sql("SELECT COUNT(*) FROM article_readers WHERE user_id = ? AND source_id = ?")
+                .params(person.numericId(), source).query(Long.class).single();
     }
 
     @Test
