@@ -271,4 +271,17 @@ class ItemSearchTest {
         assertThat(single.truncated()).isTrue();
         assertThat(search.search(person, query).truncated()).as("the default cap, 20,000").isFalse();
     }
+
+    @Test
+    void findsAThaiWordInsideAPhraseWrittenWithoutSpaces() {
+        long person = fixtures.person();
+        long feed = fixtures.feed();
+        fixtures.subscribe(feed, List.of(person));
+        long rice = publish(feed, item("th-rice", "ฉันชอบกินข้าวมาก", null, 1));
+        long other = publish(feed, item("th-other", "ข้าวผัดอร่อย", null, 2));
+
+        assertThat(ids(person, "กินข้าว")).containsExactly(rice);
+        assertThat(ids(person, "ข้าว")).containsExactlyInAnyOrder(rice, other);
+        assertThat(ids(person, "ข้าวผัด")).containsExactly(other);
+    }
 }

@@ -49,8 +49,8 @@ class SearchController {
     @GetMapping("/api/v1/search")
     @Operation(summary = "Search the items in the caller's reach",
             description = "Items of the caller's subscriptions (as far back as each source goes), of their inbox and their "
-                    + "stars that hold every word of q (case and width folded; Chinese, Japanese and Korean text matched by "
-                    + "character pairs). Ranked by relevance (title matches weigh more than summary ones), then newest first. "
+                    + "stars that hold every word of q (case and width folded; Chinese, Japanese, Korean, Thai, Lao, Khmer "
+                    + "and Myanmar text matched by character pairs). Ranked by relevance (title matches weigh more than summary ones), then newest first. "
                     + "q: 1 to 500 characters with at most 16 distinct words, else 400 with reason empty_query, "
                     + "query_too_long or too_many_terms. The next page: the Link header's rel=\"next\" URL, which carries cursor. "
                     + "Search-Truncated: true when the search read only the newest 20,000 index rows of the query's rarest "
