@@ -123,6 +123,18 @@ class FullArticlesTest {
     }
 
     @Test
+    void aRefusedRedirectIsRecordedAndAnswersLaterReadersWithoutAFetch() {
+        site.redirect("/hop-loopback", 302, "http://[::1]:" + site.port() + "/kept");
+        long item = newItem();
+
+        assertRefused(() -> articles.article(item, site.url("/hop-loopback").toString()), RejectionReason.BLOCKED_ADDRESS);
+        assertRefused(() -> articles.kept(item), RejectionReason.BLOCKED_ADDRESS);
+        assertRefused(() -> articles.article(item, site.url("/hop-loopback").toString()), RejectionReason.BLOCKED_ADDRESS);
+
+        assertThat(site.requests("/hop-loopback")).as("the second reader is answered from the record").hasSize(1);
+    }
+
+    @Test
     void aPageNamingAPrivateAddressIsRefusedWithoutAConnection() {
         assertRefused(() -> articles.article(newItem(), "http://10.0.0.1/story"), RejectionReason.BLOCKED_ADDRESS);
         assertRefused(() -> articles.article(newItem(), "file:///etc/passwd"), RejectionReason.INVALID_URL);

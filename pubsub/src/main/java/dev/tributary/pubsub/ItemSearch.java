@@ -7,8 +7,11 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 
@@ -22,8 +25,10 @@ import org.springframework.stereotype.Service;
  * <p>The terms live in the {@code item_terms} index (PubsubKinds.ITEM_TERMS), which storage writes
  * just after each item's transaction (a deferred index: search lags a publish by a moment).
  * Reads: the person's subscribed sources (keyed by person, as every per-person table), each term's rarity (rows counted up to {@value #RARITY_PROBE}), then one query
- * driven by the rarest term: its rows newest first in the subscribed sources, up to
- * {@value #CANDIDATES} that hold every other term (one primary-key probe each), together with the
+ * driven by the rarest term: its rows newest first in the subscribed sources (each with its
+ * subscription's media filter, as the timeline received them), up to {@value #CANDIDATES} that hold
+ * every other term (one primary-key probe each) and no further than its newest
+ * {@link SearchSettings#maxRowsWalked()} rows (a search cut there says so), together with the
  * person's inbox rows from other sources and their stars; ranked and cut in SQL.
  */
 @Service
@@ -41,23 +46,31 @@ public class ItemSearch {
     private final JdbcClient jdbc;
     private final Items items;
     private final VisibleItems visible;
+    private final SearchSettings settings;
 
-    ItemSearch(JdbcClient jdbc, Items items, VisibleItems visible) {
+    ItemSearch(JdbcClient jdbc, Items items, VisibleItems visible, SearchSettings settings) {
         this.jdbc = jdbc;
         this.items = items;
         this.visible = visible;
+        this.settings = settings;
     }
 
     /** A page of the person's hits for {@code query}, best first. */
     public SearchPage search(long userId, SearchQuery query) {
         if (query.sourceIds() != null && query.sourceIds().isEmpty()) {
-            return new SearchPage(List.of(), null);
+            return new SearchPage(List.of(), null, false);
         }
-        List<String> terms = rarestFirst(query.text().terms());
-        List<Long> subscribed = jdbc.sql("SELECT source_id FROM subscriptions WHERE user_id = ? ORDER BY source_id")
-                .param(userId).query(Long.class).list();
+        Map<String, Long> rows = query.text().terms().size() == 1 ? Map.of() : termRows(query.text().terms());
+        List<String> terms = rarestFirst(query.text().terms(), rows);
+        Map<Long, Integer> subscribed = new LinkedHashMap<>();
+        jdbc.sql("SELECT source_id, media_mask FROM subscriptions WHERE user_id = ? ORDER BY source_id")
+                .param(userId).query(rs -> {
+                    subscribed.put(rs.getLong("source_id"), rs.getInt("media_mask"));
+                });
+        Map<Integer, List<Long>> reach = reachByMask(query, subscribed);
+        Long floor = reach.isEmpty() ? null : walkFloor(terms.getFirst(), rows);
         List<Object> args = new ArrayList<>();
-        String sql = sql(userId, query, terms, subscribed, args);
+        String sql = sql(userId, query, terms, subscribed.keySet(), reach, floor, args);
         Map<Long, Long> scores = new LinkedHashMap<>();
         jdbc.sql(sql).params(args).query(rs -> {
             scores.putIfAbsent(rs.getLong("item_id"), rs.getLong("score"));
@@ -74,14 +87,11 @@ public class ItemSearch {
                 .filter(item -> query.tag() == null || item.body().tags().stream().anyMatch(query.tag()::equalsIgnoreCase))
                 .map(item -> new SearchHit(item, scores.get(item.id())))
                 .toList();
-        return new SearchPage(hits, next);
+        return new SearchPage(hits, next, floor != null);
     }
 
-    /** The terms, fewest rows first (longer first among equals): the first drives the query. */
-    private List<String> rarestFirst(List<String> terms) {
-        if (terms.size() == 1) {
-            return terms;
-        }
+    /** Each term's index rows, counted up to {@value #RARITY_PROBE}. */
+    private Map<String, Long> termRows(List<String> terms) {
         String counts = terms.stream()
                 .map(t -> "SELECT ? AS term, COUNT(*) AS n FROM (SELECT 1 FROM item_terms WHERE term = ? LIMIT "
                         + RARITY_PROBE + ") x")
@@ -95,6 +105,14 @@ public class ItemSearch {
         jdbc.sql(counts).params(args).query(rs -> {
             rows.put(rs.getString("term"), rs.getLong("n"));
         });
+        return rows;
+    }
+
+    /** The terms, fewest rows first (longer first among equals): the first drives the query. */
+    private static List<String> rarestFirst(List<String> terms, Map<String, Long> rows) {
+        if (terms.size() == 1) {
+            return terms;
+        }
         return terms.stream()
                 .sorted(Comparator.<String>comparingLong(t -> rows.getOrDefault(t, 0L))
                         .thenComparing(Comparator.comparingInt(String::length).reversed()))
@@ -102,25 +120,71 @@ public class ItemSearch {
     }
 
     /**
-     * Two branches, each matching every term: (1) the driving term's rows newest first, kept to the
-     * person's subscribed sources, at most {@value #CANDIDATES}; (2) their inbox rows from other
-     * sources and their stars, probed. Then ranked, cut after the cursor, one more than the page.
+     * The subscribed sources in the query's reach, by the media types they let through: the
+     * subscription's media filter (what the timeline received) and the query's, both. A source
+     * whose filter and the query's share no type is out of reach.
      */
-    private static String sql(long userId, SearchQuery query, List<String> terms, List<Long> subscribed, List<Object> args) {
+    private static Map<Integer, List<Long>> reachByMask(SearchQuery query, Map<Long, Integer> subscribed) {
+        int wanted = query.media() == null ? MediaType.ALL : MediaType.maskOf(query.media());
+        Map<Integer, List<Long>> reach = new TreeMap<>();
+        subscribed.forEach((source, mask) -> {
+            int let = mask & wanted;
+            if (let != 0 && (query.sourceIds() == null || query.sourceIds().contains(source))) {
+                reach.computeIfAbsent(let, m -> new ArrayList<>()).add(source);
+            }
+        });
+        return reach;
+    }
+
+    /**
+     * The item id past which the driving term's walk stops: that of its row just beyond the newest
+     * {@link SearchSettings#maxRowsWalked()}, or null when it has no more rows than those (the
+     * rarity count, when taken, usually tells without reading further).
+     */
+    private @Nullable Long walkFloor(String term, Map<String, Long> rows) {
+        Long counted = rows.get(term);
+        if (counted != null && counted < RARITY_PROBE && counted <= settings.maxRowsWalked()) {
+            return null;
+        }
+        return jdbc.sql("SELECT item_id FROM item_terms WHERE term = ? ORDER BY item_id DESC LIMIT 1 OFFSET ?")
+                .params(term, settings.maxRowsWalked()).query(Long.class).optional().orElse(null);
+    }
+
+    /**
+     * Two branches, each matching every term: (1) the driving term's rows newest first, above the
+     * walk's floor, kept to the subscribed sources in reach (each with the media types its filter
+     * lets through), at most {@value #CANDIDATES}; (2) their inbox rows from other sources and their
+     * stars, probed. Then ranked, cut after the cursor, one more than the page.
+     */
+    private static String sql(long userId, SearchQuery query, List<String> terms, Set<Long> subscribed,
+            Map<Integer, List<Long>> reach, @Nullable Long floor, List<Object> args) {
         String score = IntStream.range(0, terms.size()).mapToObj(i -> "t" + i + ".weight")
                 .collect(Collectors.joining(" + ", "(", ")"));
-        List<Long> reachSources = subscribed;
-        if (query.sourceIds() != null) {
-            reachSources = subscribed.stream().filter(query.sourceIds()::contains).toList();
-        }
         StringBuilder sql = new StringBuilder("SELECT r.item_id, r.score FROM (");
-        if (!reachSources.isEmpty()) {
+        if (!reach.isEmpty()) {
             sql.append("(SELECT STRAIGHT_JOIN t0.item_id, ").append(score).append(" AS score FROM item_terms t0");
             probes(sql, query, terms, args);
-            sql.append(" WHERE t0.term = ? AND t0.source_id IN (").append(placeholders(reachSources.size()))
-                    .append(") ORDER BY t0.item_id DESC LIMIT ").append(CANDIDATES).append(") UNION ");
+            sql.append(" WHERE t0.term = ?");
             args.add(terms.getFirst());
-            args.addAll(reachSources);
+            if (floor != null) {
+                sql.append(" AND t0.item_id > ?");
+                args.add(floor);
+            }
+            sql.append(" AND (");
+            String or = "";
+            for (Map.Entry<Integer, List<Long>> let : reach.entrySet()) {
+                sql.append(or).append("(t0.source_id IN (").append(placeholders(let.getValue().size())).append(')');
+                args.addAll(let.getValue());
+                if (let.getKey() != MediaType.ALL) {
+                    List<String> media = MediaType.ofMask(let.getKey()).stream().map(SearchTerms::mediaTerm).sorted().toList();
+                    sql.append(" AND EXISTS (SELECT 1 FROM item_terms tm WHERE tm.term IN (").append(placeholders(media.size()))
+                            .append(") AND tm.item_id = t0.item_id AND tm.source_id = t0.source_id)");
+                    args.addAll(media);
+                }
+                sql.append(')');
+                or = " OR ";
+            }
+            sql.append(") ORDER BY t0.item_id DESC LIMIT ").append(CANDIDATES).append(") UNION ");
         }
         // The inbox's entries from sources not subscribed (relays, groups left, history) and the stars
         // (their sources through item_sources, which holds live items only).
@@ -136,6 +200,11 @@ public class ItemSearch {
         args.add(userId);
         args.add(terms.getFirst());
         probes(sql, query, terms, args);
+        if (query.media() != null) {
+            sql.append(" JOIN item_terms tm ON tm.term IN (").append(placeholders(query.media().size()))
+                    .append(") AND tm.item_id = t0.item_id AND tm.source_id = t0.source_id");
+            query.media().stream().map(SearchTerms::mediaTerm).sorted().forEach(args::add);
+        }
         if (query.sourceIds() != null) {
             sql.append(" WHERE t0.source_id IN (").append(placeholders(query.sourceIds().size())).append(')');
             query.sourceIds().stream().sorted().forEach(args::add);
@@ -156,17 +225,12 @@ public class ItemSearch {
         return sql.toString();
     }
 
-    /** Each further term, the media and the tag filter: one primary-key probe each on (term, item, source). */
+    /** Each further term and the tag filter: one primary-key probe each on (term, item, source). */
     private static void probes(StringBuilder sql, SearchQuery query, List<String> terms, List<Object> args) {
         for (int i = 1; i < terms.size(); i++) {
             sql.append(" JOIN item_terms t").append(i).append(" ON t").append(i).append(".term = ? AND t").append(i)
                     .append(".item_id = t0.item_id AND t").append(i).append(".source_id = t0.source_id");
             args.add(terms.get(i));
-        }
-        if (query.media() != null) {
-            sql.append(" JOIN item_terms tm ON tm.term IN (").append(placeholders(query.media().size()))
-                    .append(") AND tm.item_id = t0.item_id AND tm.source_id = t0.source_id");
-            query.media().stream().map(SearchTerms::mediaTerm).sorted().forEach(args::add);
         }
         if (query.tag() != null) {
             sql.append(" JOIN item_terms tg ON tg.term = ? AND tg.item_id = t0.item_id AND tg.source_id = t0.source_id");

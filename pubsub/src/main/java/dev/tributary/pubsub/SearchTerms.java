@@ -13,7 +13,9 @@ import java.util.regex.Pattern;
  * letters, digits and marks, and CJK (Han, Hiragana, Katakana, Hangul) as overlapping bigrams (a
  * lone CJK character as itself). Written without spaces, CJK has no words to split; bigrams find
  * any two-character substring, which is how most of its words are written, on MySQL and MariaDB
- * alike (MariaDB has no ngram parser). Anything else (punctuation, symbols, emoji) separates.
+ * alike (MariaDB has no ngram parser). Thai, Lao, Khmer and Myanmar are written without spaces
+ * between words too: they get the same pairs, of clusters (a letter with its marks) rather than
+ * characters. Anything else (punctuation, symbols, emoji) separates.
  */
 final class SearchTerms {
 
@@ -163,26 +165,29 @@ final class SearchTerms {
     private static void collect(String raw, Map<String, Integer> counts, int max) {
         String text = fold(raw.length() > MAX_TEXT_CHARS ? raw.substring(0, MAX_TEXT_CHARS) : raw);
         StringBuilder word = new StringBuilder();
-        List<Integer> cjk = new ArrayList<>();
+        Run run = new Run();
         int i = 0;
         while (i < text.length() && counts.size() < max) {
             int cp = text.codePointAt(i);
             i += Character.charCount(cp);
             if (isCjk(cp)) {
                 flushWord(word, counts, max);
-                cjk.add(cp);
+                run.append(cp, false, counts, max);
+            } else if (isUnspaced(cp) || isMark(cp) && run.unspaced()) {
+                flushWord(word, counts, max);
+                run.append(cp, true, counts, max);
             } else if (Character.isLetterOrDigit(cp) || isMark(cp) && !word.isEmpty()) {
-                flushCjk(cjk, counts, max);
+                run.flush(counts, max);
                 if (word.codePointCount(0, word.length()) < MAX_TERM_CHARS) {
                     word.appendCodePoint(cp);
                 }
             } else {
                 flushWord(word, counts, max);
-                flushCjk(cjk, counts, max);
+                run.flush(counts, max);
             }
         }
         flushWord(word, counts, max);
-        flushCjk(cjk, counts, max);
+        run.flush(counts, max);
     }
 
     private static void flushWord(StringBuilder word, Map<String, Integer> counts, int max) {
@@ -192,19 +197,68 @@ final class SearchTerms {
         }
     }
 
-    private static void flushCjk(List<Integer> run, Map<String, Integer> counts, int max) {
-        int n = run.size();
-        if (n == 1) {
-            add(Character.toString(run.getFirst()), counts, max);
-        }
-        for (int k = 0; k + 1 < n; k++) {
-            add(bigram(run, k), counts, max);
-        }
-        run.clear();
-    }
+    /**
+     * A run of text written without spaces between words, cut into overlapping pairs of units (a
+     * lone unit as itself). A CJK unit is one character; a Thai, Lao, Khmer or Myanmar one is a
+     * letter with the marks that follow it (vowel signs, tone marks) and, after a Khmer coeng or a
+     * Myanmar virama, the subscript letter, so no pair starts inside a syllable's cluster.
+     */
+    private static final class Run {
 
-    private static String bigram(List<Integer> run, int k) {
-        return Character.toString(run.get(k)) + Character.toString(run.get(k + 1));
+        /** Code points kept of one cluster: real syllables have a few; two fit {@link #MAX_TERM_CHARS}. */
+        private static final int MAX_CLUSTER = MAX_TERM_CHARS / 2;
+
+        private final List<String> units = new ArrayList<>();
+        private final StringBuilder unit = new StringBuilder();
+        private boolean clustered;
+
+        boolean unspaced() {
+            return clustered && !unit.isEmpty();
+        }
+
+        void append(int cp, boolean cluster, Map<String, Integer> counts, int max) {
+            if (cluster != clustered) {
+                flush(counts, max);
+                clustered = cluster;
+            }
+            if (cluster && !unit.isEmpty() && (isMark(cp) || endsWithStacker())) {
+                // A vowel sign, tone mark or stacker, or the letter stacked under one: the same cluster
+                // (a pile of marks past MAX_CLUSTER is dropped, so a pair stays within a term's width).
+                if (unit.codePointCount(0, unit.length()) < MAX_CLUSTER) {
+                    unit.appendCodePoint(cp);
+                }
+                return;
+            }
+            if (isMark(cp)) {
+                // A mark with no letter before it starts nothing.
+                return;
+            }
+            endUnit();
+            unit.appendCodePoint(cp);
+        }
+
+        private boolean endsWithStacker() {
+            return isStacker(unit.codePointBefore(unit.length()));
+        }
+
+        private void endUnit() {
+            if (!unit.isEmpty()) {
+                units.add(unit.toString());
+                unit.setLength(0);
+            }
+        }
+
+        void flush(Map<String, Integer> counts, int max) {
+            endUnit();
+            int n = units.size();
+            if (n == 1) {
+                SearchTerms.add(units.getFirst(), counts, max);
+            }
+            for (int k = 0; k + 1 < n; k++) {
+                SearchTerms.add(units.get(k) + units.get(k + 1), counts, max);
+            }
+            units.clear();
+        }
     }
 
     private static void add(String term, Map<String, Integer> counts, int max) {
@@ -228,6 +282,19 @@ final class SearchTerms {
         int type = Character.getType(cp);
         return type == Character.NON_SPACING_MARK || type == Character.COMBINING_SPACING_MARK
                 || type == Character.ENCLOSING_MARK;
+    }
+
+    /** Scripts written without spaces between words (Thai, Lao, Khmer, Myanmar): their letters and marks. */
+    static boolean isUnspaced(int cp) {
+        Character.UnicodeScript script = Character.UnicodeScript.of(cp);
+        return (script == Character.UnicodeScript.THAI || script == Character.UnicodeScript.LAO
+                || script == Character.UnicodeScript.KHMER || script == Character.UnicodeScript.MYANMAR)
+                && (Character.isLetter(cp) || isMark(cp));
+    }
+
+    /** Khmer's coeng and Myanmar's virama: the letter after one is written under the one before, in the same cluster. */
+    private static boolean isStacker(int cp) {
+        return cp == 0x17D2 || cp == 0x1039;
     }
 
     static boolean isCjk(int cp) {

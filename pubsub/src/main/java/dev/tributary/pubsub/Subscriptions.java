@@ -220,15 +220,22 @@ public class Subscriptions {
         return chunks;
     }
 
-    /** Ends a subscription, taking it out of every folder it was filed in; false if there was none. */
+    /**
+     * Ends a subscription, taking it out of every folder it was filed in; false if there was none.
+     * Once that commits, {@link SourceUnfollowed} tells the other modules.
+     */
     public boolean unsubscribe(long userId, long sourceId) {
-        return tx.write("unsubscribe " + userId + " from " + sourceId, status -> {
-            int removed = jdbc.sql("DELETE FROM subscriptions WHERE user_id = ? AND source_id = ?")
+        boolean removed = tx.write("unsubscribe " + userId + " from " + sourceId, status -> {
+            int rows = jdbc.sql("DELETE FROM subscriptions WHERE user_id = ? AND source_id = ?")
                     .params(userId, sourceId).update();
             jdbc.sql("DELETE FROM subscribers WHERE source_id = ? AND user_id = ?").params(sourceId, userId).update();
             jdbc.sql("DELETE FROM folder_sources WHERE user_id = ? AND source_id = ?").params(userId, sourceId).update();
-            return removed > 0;
+            return rows > 0;
         });
+        if (removed) {
+            events.publishEvent(new SourceUnfollowed(userId, sourceId));
+        }
+        return removed;
     }
 
     /** Ends the subscription with this id if it is the person's; false otherwise. */

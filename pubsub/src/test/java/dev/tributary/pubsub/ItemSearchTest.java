@@ -31,6 +31,8 @@ class ItemSearchTest {
     @Autowired Fanout fanout;
     @Autowired JdbcClient jdbc;
     @Autowired IndexBackfill backfill;
+    @Autowired Items items;
+    @Autowired VisibleItems visible;
 
     private static NewItem item(String guid, String title, @Nullable String summary, int second) {
         return new NewItem(guid, title, summary, null, null, MediaType.TEXT, List.of(), List.of(), BASE.plusSeconds(second));
@@ -208,5 +210,78 @@ class ItemSearchTest {
         assertThat(pages).isEqualTo(3);
         assertThat(seen).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(all);
         assertThat(seen.subList(0, 3)).containsExactly(all.get(6), all.get(3), all.get(0));
+    }
+
+    @Test
+    void aSubscriptionsMediaFilterKeepsWhatItExcludesOutOfSearch() {
+        long filtered = fixtures.person();
+        long everything = fixtures.person();
+        long feed = fixtures.feed();
+        fixtures.subscribe(feed, filtered, Set.of(MediaType.VIDEO, MediaType.AUDIO));
+        fixtures.subscribe(feed, List.of(everything));
+        long text = publish(feed, item("mf-t", "kestrel notes", null, 1));
+        long video = publish(feed, new NewItem("mf-v", "kestrel talk", null, null, null, MediaType.VIDEO, List.of(),
+                List.of(), BASE.plusSeconds(2)));
+        SearchText kestrel = SearchText.parse("kestrel");
+
+        assertThat(ids(filtered, "kestrel")).as("the timeline never showed the text item").containsExactly(video);
+        assertThat(ids(filtered, "kestrel talk")).containsExactly(video);
+        assertThat(ids(filtered, "kestrel notes")).isEmpty();
+        assertThat(ids(filtered, new SearchQuery(kestrel, 10, null, Set.of(MediaType.TEXT), null, null, false)))
+                .as("the query's filter cannot widen the subscription's").isEmpty();
+        assertThat(ids(filtered, new SearchQuery(kestrel, 10, null, Set.of(MediaType.TEXT, MediaType.VIDEO), null, null, false)))
+                .containsExactly(video);
+        assertThat(ids(filtered, new SearchQuery(kestrel, 10, null, null, null, Set.of(feed), false))).containsExactly(video);
+        assertThat(ids(everything, "kestrel")).containsExactlyInAnyOrder(text, video);
+    }
+
+    @Test
+    void theWalkOverTheRarestTermStopsAtItsCapAndTheAnswerSaysSo() {
+        long person = fixtures.person();
+        long feed = fixtures.feed();
+        fixtures.subscribe(feed, List.of(person));
+        String word = "cap" + System.nanoTime();
+        String a = word + "a";
+        String b = word + "b";
+        // The one item with both words is the oldest; then 40 newer items hold each word alone, so
+        // each word has 41 rows and every row but the last fails the conjunction.
+        long both = publish(feed, item(word + "-both", a + " " + b, null, 0));
+        List<NewItem> alone = new ArrayList<>();
+        for (int i = 1; i <= 40; i++) {
+            alone.add(item(word + "-a" + i, a + " only", null, i));
+            alone.add(item(word + "-b" + i, b + " only", null, i));
+        }
+        publisher.publish(feed, alone);
+        fanout.drain();
+        DeferredIndexing.awaitDrained(jdbc);
+        SearchQuery query = SearchQuery.of(SearchText.parse(a + " " + b), 10);
+
+        SearchPage cut = new ItemSearch(jdbc, items, visible, new SearchSettings(40)).search(person, query);
+        assertThat(cut.hits()).as("the 41st row is past a cap of 40").isEmpty();
+        assertThat(cut.truncated()).isTrue();
+
+        SearchPage whole = new ItemSearch(jdbc, items, visible, new SearchSettings(41)).search(person, query);
+        assertThat(whole.hits()).extracting(h -> h.item().id()).containsExactly(both);
+        assertThat(whole.truncated()).isFalse();
+
+        SearchPage single = new ItemSearch(jdbc, items, visible, new SearchSettings(40))
+                .search(person, SearchQuery.of(SearchText.parse(a), 100));
+        assertThat(single.hits()).as("a one-word query is capped too").hasSize(40).extracting(h -> h.item().id())
+                .doesNotContain(both);
+        assertThat(single.truncated()).isTrue();
+        assertThat(search.search(person, query).truncated()).as("the default cap, 20,000").isFalse();
+    }
+
+    @Test
+    void findsAThaiWordInsideAPhraseWrittenWithoutSpaces() {
+        long person = fixtures.person();
+        long feed = fixtures.feed();
+        fixtures.subscribe(feed, List.of(person));
+        long rice = publish(feed, item("th-rice", "ฉันชอบกินข้าวมาก", null, 1));
+        long other = publish(feed, item("th-other", "ข้าวผัดอร่อย", null, 2));
+
+        assertThat(ids(person, "กินข้าว")).containsExactly(rice);
+        assertThat(ids(person, "ข้าว")).containsExactlyInAnyOrder(rice, other);
+        assertThat(ids(person, "ข้าวผัด")).containsExactly(other);
     }
 }

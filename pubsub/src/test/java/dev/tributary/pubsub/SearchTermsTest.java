@@ -28,6 +28,24 @@ class SearchTermsTest {
     }
 
     @Test
+    void thaiLaoKhmerAndMyanmarRunsBecomePairsOfClusters() {
+        // กิ|น|ข้|า|ว: a vowel sign or tone mark stays with its letter, so no pair starts with a mark.
+        assertThat(SearchTerms.of("กินข้าว", 100)).containsExactly("กิน", "นข้", "ข้า", "าว");
+        assertThat(SearchTerms.of("ฉันชอบกินข้าวมาก", 100)).as("a word inside a phrase written without spaces")
+                .containsAll(SearchTerms.of("กินข้าว", 100)).doesNotContainAnyElementsOf(SearchTerms.of("ผัด", 100));
+        assertThat(SearchTerms.of("ສະບາຍດີຫຼາຍ", 100)).containsAll(SearchTerms.of("ສະບາຍດີ", 100));
+        // Khmer ខ + coeng + ម (written under it) + vowel sign, then រ: two clusters, one pair.
+        assertThat(SearchTerms.of("ខ្មែរ", 100)).containsExactly("ខ្មែរ");
+        assertThat(SearchTerms.of("ភាសាខ្មែរ", 100)).contains("ខ្មែរ")
+                .noneMatch(term -> term.startsWith("\u17D2") || term.startsWith("ម"));
+        // Myanmar မြ|န်|မာ (a medial and the asat stay with their letters).
+        assertThat(SearchTerms.of("မြန်မာ", 100)).containsExactly("မြန်", "န်မာ");
+        assertThat(SearchTerms.of("Thai ภาษา 2024 ไทย", 100)).containsExactly("thai", "ภา", "าษ", "ษา", "2024", "ไท", "ทย");
+        assertThat(SearchTerms.of("\u0E34\u0E49 ก", 100)).as("marks with nothing to mark; a lone cluster as itself")
+                .containsExactly("ก");
+    }
+
+    @Test
     void compatibilityFormsAndCombiningMarksNormaliseAlike() {
         assertThat(SearchTerms.of("ＲＥＤＩＳ ｶﾀｶﾅ", 100)).containsExactly("redis", "カタ", "タカ", "カナ");
         assertThat(SearchTerms.of("cafe\u0301", 100)).isEqualTo(SearchTerms.of("café", 100)).containsExactly("café");
@@ -49,6 +67,9 @@ class SearchTermsTest {
         assertThat(SearchTerms.of(manyWords, 50)).hasSize(50);
         String han = "漢字".repeat(500_000);
         assertThat(SearchTerms.of(han, 100)).containsExactly("漢字", "字漢");
+        String piledMarks = "ก" + "\u0E34".repeat(1_000_000) + "น";
+        assertThat(SearchTerms.of(piledMarks, 100)).singleElement()
+                .satisfies(term -> assertThat(term.codePointCount(0, term.length())).isLessThanOrEqualTo(SearchTerms.MAX_TERM_CHARS));
     }
 
     @Test

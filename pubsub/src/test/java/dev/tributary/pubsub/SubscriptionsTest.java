@@ -60,9 +60,12 @@ class SubscriptionsTest {
                 .as("once per new reader, not for a changed filter or a repeated attach")
                 .containsExactly(new SourceFollowed(subscribed), new SourceFollowed(attached));
 
-        subscriptions.unsubscribe(reader, subscribed);
+        assertThat(subscriptions.unsubscribe(reader, subscribed)).isTrue();
+        assertThat(subscriptions.unsubscribe(reader, subscribed)).isFalse();
         sources.detach(alice, attached);
         assertThat(sources.read(List.of(subscribed, attached))).isEmpty();
+        assertThat(events.stream(SourceUnfollowed.class)).as("once, for the subscription that ended")
+                .containsExactly(new SourceUnfollowed(reader, subscribed));
     }
 
     @Test

@@ -15,7 +15,7 @@ import java.util.Map;
  * The response headers a client acts on, declared where the server sends them: the rate limit's
  * on every {@code /api} answer, {@code Retry-After} on 429 and 503, {@code Link} on paged lists,
  * the validators where a conditional GET is answered, {@code WWW-Authenticate} on 401 and 403,
- * {@code Accept} on 415.
+ * {@code Accept} on 415, {@code Search-Truncated} on the search's answers.
  * Each is a component ({@code #/components/headers/...}) that the responses refer to; the test kit's
  * ResponseContract fails an answer that sends one its response does not declare or leaves out a required one.
  */
@@ -31,6 +31,7 @@ final class ResponseHeaders {
     static final String WWW_AUTHENTICATE = "WWW-Authenticate";
     static final String CONTENT_DISPOSITION = "Content-Disposition";
     static final String ACCEPT = "Accept";
+    static final String SEARCH_TRUNCATED = "Search-Truncated";
     private static final List<String> RATE_LIMIT = List.of(RATE_LIMIT_LIMIT, RATE_LIMIT_REMAINING, RATE_LIMIT_RESET);
 
     private ResponseHeaders() {
@@ -64,6 +65,8 @@ final class ResponseHeaders {
                 validators(own, ETAG, LAST_MODIFIED);
             } else if (path.equals("/api/v1/subscriptions.opml") && own.containsKey("200")) {
                 refer(own.get("200"), CONTENT_DISPOSITION);
+            } else if (path.equals("/api/v1/search") && own.containsKey("200")) {
+                refer(own.get("200"), SEARCH_TRUNCATED);
             }
         }));
     }
@@ -82,7 +85,11 @@ final class ResponseHeaders {
                 .addHeaders(WWW_AUTHENTICATE, text("The scheme to use (RFC 6750: Bearer, with error=\"invalid_token\" or "
                         + "error=\"insufficient_scope\"; Basic for token creation)"))
                 .addHeaders(CONTENT_DISPOSITION, text("attachment, with the file name to save as"))
-                .addHeaders(ACCEPT, text("The content types the operation reads (RFC 9110 §15.5.16)"));
+                .addHeaders(ACCEPT, text("The content types the operation reads (RFC 9110 §15.5.16)"))
+                .addHeaders(SEARCH_TRUNCATED, new Header().description("true when the search read only the newest "
+                        + "20,000 (tributary.search.max-rows-walked) index rows of the query's rarest word and it has more: "
+                        + "older matches may be missing (add a word or a filter); else false")
+                        .schema(new StringSchema()._enum(List.of("true", "false"))).required(true));
     }
 
     /** The operation's responses written in place; those that refer to a component get their headers there. */

@@ -33,6 +33,9 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 @RestController
 class SearchController {
 
+    /** Says whether the cap on the rows one search reads cut this one (SearchSettings.maxRowsWalked). */
+    static final String TRUNCATED = "Search-Truncated";
+
     private final ItemSearch search;
     private final ItemViews views;
     private final Folders folders;
@@ -46,10 +49,12 @@ class SearchController {
     @GetMapping("/api/v1/search")
     @Operation(summary = "Search the items in the caller's reach",
             description = "Items of the caller's subscriptions (as far back as each source goes), of their inbox and their "
-                    + "stars that hold every word of q (case and width folded; Chinese, Japanese and Korean text matched by "
-                    + "character pairs). Ranked by relevance (title matches weigh more than summary ones), then newest first. "
+                    + "stars that hold every word of q (case and width folded; Chinese, Japanese, Korean, Thai, Lao, Khmer "
+                    + "and Myanmar text matched by character pairs). Ranked by relevance (title matches weigh more than summary ones), then newest first. "
                     + "q: 1 to 500 characters with at most 16 distinct words, else 400 with reason empty_query, "
-                    + "query_too_long or too_many_terms. The next page: the Link header's rel=\"next\" URL, which carries cursor.")
+                    + "query_too_long or too_many_terms. The next page: the Link header's rel=\"next\" URL, which carries cursor. "
+                    + "Search-Truncated: true when the search read only the newest 20,000 index rows of the query's rarest "
+                    + "word and it has more (older matches may be missing).")
     @ApiResponse(responseCode = "200", description = "The hits, best first",
             content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(implementation = ItemView.class))))
     ResponseEntity<List<ItemView>> search(Caller caller,
@@ -77,7 +82,7 @@ class SearchController {
         SearchQuery query = params.query(sources);
         SearchPage page = search.search(caller.userId(), query);
         List<ItemView> body = views.of(caller.userId(), page.hits().stream().map(SearchHit::item).toList());
-        ResponseEntity.BodyBuilder response = ResponseEntity.ok();
+        ResponseEntity.BodyBuilder response = ResponseEntity.ok().header(TRUNCATED, Boolean.toString(page.truncated()));
         if (page.next() != null) {
             String next = ServletUriComponentsBuilder.fromCurrentRequest()
                     .replaceQueryParam("cursor", page.next().toString()).build().toUriString();

@@ -215,7 +215,7 @@ class SubscriptionController {
         if (own || !subscriptions.unsubscribe(caller.userId(), subscription.sourceId())) {
             throw ApiProblem.notFound("subscription");
         }
-        articles.readInFull(caller.userId(), subscription.sourceId(), false);
+        // The full-article wish goes with it: the crawler hears SourceUnfollowed, whatever the path.
     }
 
     private Stored<Source> target(Caller caller, SubscribeRequest request) {

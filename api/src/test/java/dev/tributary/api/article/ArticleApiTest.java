@@ -13,10 +13,19 @@ import dev.tributary.pubsub.NewItem;
 import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Subscriptions;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -132,6 +141,47 @@ class ArticleApiTest {
     }
 
     @Test
+    void aRedirectToLoopbackIsRefusedRecordedAndNamedAsAProblem() {
+        // The test server's 127.0.0.0/8 is allowed (tributary.crawler.allow-private); IPv6 loopback is not.
+        site.redirect("/to-loopback", 302, "http://[::1]:" + site.port() + "/admin");
+        long item = item(site.url("/to-loopback").toString());
+
+        assertRefused(item, "unreachable");
+        ApiResponse again = api.get("/api/v1/items/" + item + "/content", bob.token());
+        assertThat(again.status()).isEqualTo(422);
+        assertThat(again.json().path("reason").asString()).isEqualTo("unreachable");
+        assertThat(again.json().path("detail").asString()).doesNotContain("::1");
+        assertThat(site.requests("/to-loopback")).as("the refusal is kept: another reader causes no fetch").hasSize(1);
+    }
+
+    @Test
+    void aFiftyMegabytePageIsReadOnlyToTheLimitAndRefused() throws Exception {
+        AtomicLong sent = new AtomicLong();
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+                ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            // No Content-Length: the body is read until it crosses the 5 MB page limit, then the fetcher hangs up.
+            pool.submit(() -> {
+                try (Socket socket = server.accept(); OutputStream out = socket.getOutputStream()) {
+                    socket.getInputStream().read(new byte[8192]);
+                    out.write("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nConnection: close\r\n\r\n<html><body><p>"
+                            .getBytes(StandardCharsets.US_ASCII));
+                    byte[] chunk = "words and more words ".repeat(3000).getBytes(StandardCharsets.US_ASCII);
+                    while (sent.get() < 50L << 20) {
+                        out.write(chunk);
+                        sent.addAndGet(chunk.length);
+                    }
+                } catch (IOException closedByTheFetcher) {
+                    // expected: the fetcher hangs up once the page crosses its limit
+                }
+                return null;
+            });
+
+            assertRefused(item("http://127.0.0.1:" + server.getLocalPort() + "/huge"), "too_large");
+        }
+        assertThat(sent.get()).isLessThan(50L << 20);
+    }
+
+    @Test
     void aPersonMayCauseOnlySoManyFetchesAMinuteButReadKeptArticlesFreely() {
         site.feed("/kept", page("Kept"), "text/html", Map.of());
         long kept = item(site.url("/kept").toString());
@@ -184,9 +234,16 @@ class ArticleApiTest {
         assertThat(read.json().path("content").asString()).contains("Paragraph 5");
         assertThat(site.requests("/teased/1")).hasSize(1);
 
+        assertThat(wishes(alice, source)).isEqualTo(1);
         assertThat(api.delete("/api/v1/subscriptions/" + id, alice.token()).status()).isEqualTo(204);
+        assertThat(wishes(alice, source)).as("the row went with the subscription").isZero();
         assertThat(api.post("/api/v1/subscriptions", alice.token(), Map.of("url", site.url("/teasers.xml").toString()))
                 .json().path("full_content").asBoolean()).as("unsubscribing withdrew the wish").isFalse();
+    }
+
+    private long wishes(TestUser person, long source) {
+        return jdbc.sql("SELECT COUNT(*) FROM article_readers WHERE user_id = ? AND source_id = ?")
+                .params(person.numericId(), source).query(Long.class).single();
     }
 
     @Test

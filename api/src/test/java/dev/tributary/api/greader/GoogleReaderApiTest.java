@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -53,6 +54,7 @@ class GoogleReaderApiTest {
     @Autowired Sources sources;
     @Autowired Subscriptions subscriptions;
     @Autowired Publisher publisher;
+    @Autowired JdbcClient jdbc;
     private ApiClient api;
     private ReaderClient reader;
     private Deliveries deliveries;
@@ -151,6 +153,35 @@ class GoogleReaderApiTest {
         reader.ok("/reader/api/0/subscription/edit", auth, List.of(entry("T", t), entry("s", streamId), entry("ac", "unsubscribe")));
         assertThat(reader.ok("/reader/api/0/subscription/list?output=json", auth).json().path("subscriptions").size()).isZero();
         assertThat(api.get("/api/v1/subscriptions", alice.token()).json().size()).isZero();
+    }
+
+    @Test
+    void unsubscribingThroughSubscriptionEditWithdrawsTheFullArticleWish() {
+        TestUser carol = api.newUser("fullwish");
+        server.feed("/wish.xml", TestFeeds.numbered("Wish", 1, Instant.now().minus(1, ChronoUnit.HOURS)));
+        ApiResponse subscribed = api.post("/api/v1/subscriptions", carol.token(), Map.of("url", server.url("/wish.xml").toString()));
+        assertThat(subscribed.status()).as(subscribed.toString()).isEqualTo(201);
+        String id = subscribed.json().path("id").asString();
+        long source = Long.parseLong(subscribed.json().path("source").path("id").asString());
+        ApiResponse wished = api.send("PATCH", "/api/v1/subscriptions/" + id, carol.token(), Map.of("full_content", true),
+                "application/json");
+        assertThat(wished.json().path("full_content").asBoolean()).as(wished.toString()).isTrue();
+        assertThat(wishes(carol, source)).isEqualTo(1);
+
+        String auth = reader.login(carol.username(), carol.token());
+        String stream = reader.ok("/reader/api/0/subscription/list?output=json", auth).json().path("subscriptions").get(0)
+                .path("id").asString();
+        reader.ok("/reader/api/0/subscription/edit", auth, List.of(entry("ac", "unsubscribe"), entry("s", stream)));
+
+        assertThat(api.get("/api/v1/subscriptions", carol.token()).json().size()).isZero();
+        assertThat(wishes(carol, source)).as("the wish went with the subscription").isZero();
+        assertThat(api.post("/api/v1/subscriptions", carol.token(), Map.of("url", server.url("/wish.xml").toString()))
+                .json().path("full_content").asBoolean()).as("a new subscription starts without it").isFalse();
+    }
+
+    private long wishes(TestUser person, long source) {
+        return jdbc.sql("SELECT COUNT(*) FROM article_readers WHERE user_id = ? AND source_id = ?")
+                .params(person.numericId(), source).query(Long.class).single();
     }
 
     @Test

@@ -71,6 +71,7 @@ class SearchApiTest {
 
         ApiResponse cjk = api.get(search("垃圾回收 " + word, ""), alice.token());
         assertThat(cjk.status()).isEqualTo(200);
+        assertThat(cjk.header("Search-Truncated")).as("a rare word is read whole").isEqualTo("false");
         assertThat(Deliveries.ids(cjk.json())).containsExactly(String.valueOf(ids.get(0)));
         assertThat(cjk.json().get(0).path("title").asString()).isEqualTo("Java垃圾回收调优 " + word);
         assertThat(Deliveries.ids(api.get(search("Redis " + word, ""), alice.token()).json()))

@@ -8,6 +8,15 @@ import dev.tributary.api.testing.Browser;
 import dev.tributary.api.testing.BrowserTest;
 import dev.tributary.api.testing.TestUser;
 import dev.tributary.storage.testing.DeferredIndexing;
+import dev.tributary.api.timeline.Deliveries;
+import dev.tributary.pubsub.MediaType;
+import dev.tributary.pubsub.NewItem;
+import dev.tributary.pubsub.Publisher;
+import dev.tributary.pubsub.Sources;
+import dev.tributary.pubsub.Subscriptions;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -18,7 +27,10 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-/** The search box in the navigation bar, the results page, its marked words, and hostile text kept as text. */
+/**
+ * The search box in the navigation bar, the results page, its marked words, hostile text kept as
+ * text, and the timeline's filters on the results page (kept in the URL).
+ */
 @BrowserTest
 class SearchBrowserTest {
 
@@ -26,6 +38,9 @@ class SearchBrowserTest {
 
     @LocalServerPort int port;
     @Autowired JdbcClient jdbc;
+    @Autowired Sources sources;
+    @Autowired Subscriptions subscriptions;
+    @Autowired Publisher publisher;
 
     @Test
     void theNavigationBoxSearchesAndMarksTheWordsWithoutRunningMarkup(Browser browser) {
@@ -59,5 +74,71 @@ class SearchBrowserTest {
         browser.waitUntil("the refusal shown", () -> browser.find("#search-error").isDisplayed()
                 && browser.text("#search-error").contains("no words"));
         assertThat(browser.consoleErrorsBesidesApiRefusals()).isEmpty();
+    }
+
+    @Test
+    void theResultsPageFiltersByMediaFolderAndUnreadKeepsThemInTheUrlAndStillMarksTheWords(Browser browser) {
+        ApiClient api = new ApiClient(port);
+        Deliveries deliveries = new Deliveries(api, sources, subscriptions, publisher);
+        TestUser alice = api.newUser("searchfilter");
+        long feedA = deliveries.feed();
+        long feedB = deliveries.feed();
+        deliveries.follow(alice, feedA);
+        deliveries.follow(alice, feedB);
+        String word = "f" + UUID.randomUUID().toString().substring(0, 8);
+        List<Long> fromA = deliveries.deliver(feedA, List.of(alice), entry(word + " alpha", MediaType.TEXT),
+                entry(word + " beta", MediaType.VIDEO));
+        List<Long> fromB = deliveries.deliver(feedB, List.of(alice), entry(word + " gamma", MediaType.TEXT));
+        String folder = api.post("/api/v1/folders", alice.token(), Map.of("name", "Reading")).json().path("id").asString();
+        for (var subscription : api.get("/api/v1/subscriptions", alice.token()).json()) {
+            if (subscription.path("source").path("id").asString().equals(String.valueOf(feedB))) {
+                ApiResponse filed = api.send("PATCH", "/api/v1/subscriptions/" + subscription.path("id").asString(),
+                        alice.token(), Map.of("folder_ids", List.of(folder)), "application/json");
+                assertThat(filed.status()).as(filed.toString()).isEqualTo(200);
+            }
+        }
+        DeferredIndexing.awaitDrained(jdbc);
+        browser.signIn(alice.username(), alice.password());
+
+        browser.open("/search?q=" + word);
+        awaitHits(browser, "every hit", fromA.get(0), fromA.get(1), fromB.get(0));
+        browser.click("#search-filters input[name=media][value=video]");
+        awaitHits(browser, "the video only", fromA.get(1));
+        assertThat(browser.url()).contains("q=" + word).contains("media=video");
+        assertThat(browser.all("#search-results mark").stream().map(WebElement::getText).toList()).contains(word, word);
+        browser.click("#search-filters input[name=media][value=video]");
+        awaitHits(browser, "every hit again", fromA.get(0), fromA.get(1), fromB.get(0));
+
+        browser.waitFor("#search-scope option[value='folder:" + folder + "']");
+        browser.script("const s = arguments[0]; s.value = arguments[1]; s.dispatchEvent(new Event('change', {bubbles: true}));",
+                browser.find("#search-scope"), "folder:" + folder);
+        awaitHits(browser, "the folder's source only", fromB.get(0));
+        assertThat(browser.url()).contains("folder_id=" + folder);
+        browser.open(browser.url().substring(browser.base().length()));
+        awaitHits(browser, "the folder's source after a reload", fromB.get(0));
+        browser.waitUntil("the folder picked again", () -> ("folder:" + folder).equals(browser.find("#search-scope").getAttribute("value")));
+        browser.script("history.back()");
+        awaitHits(browser, "every hit after Back", fromA.get(0), fromA.get(1), fromB.get(0));
+
+        assertThat(api.post("/api/v1/items/" + fromA.get(0) + "/read", alice.token(), null).status()).isLessThan(300);
+        browser.click("#search-unread");
+        awaitHits(browser, "the unread ones", fromA.get(1), fromB.get(0));
+        assertThat(browser.url()).contains("unread=true");
+        browser.click("#search-clear");
+        awaitHits(browser, "every hit once cleared", fromA.get(0), fromA.get(1), fromB.get(0));
+        assertThat(browser.find("#search-truncated").isDisplayed()).as("a rare word is searched whole").isFalse();
+        assertThat(browser.consoleErrorsBesidesApiRefusals()).isEmpty();
+    }
+
+    private static NewItem entry(String title, MediaType type) {
+        String guid = UUID.randomUUID().toString();
+        return new NewItem(guid, title, "<p>Summary</p>", "https://example.test/" + guid, "author", type, List.of(), List.of(),
+                Instant.now().minus(1, ChronoUnit.HOURS));
+    }
+
+    private static void awaitHits(Browser browser, String what, Long... ids) {
+        List<String> expected = Arrays.stream(ids).map(String::valueOf).sorted().toList();
+        browser.waitUntil(what, () -> browser.all("#search-results .search-hit").stream()
+                .map(card -> card.getAttribute("data-id")).sorted().toList().equals(expected));
     }
 }
