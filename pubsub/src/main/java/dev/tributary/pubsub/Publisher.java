@@ -48,10 +48,12 @@ public class Publisher {
     private final Inbox inbox;
     private final CurrentItems currentItems;
     private final StarredItems starred;
+    private final LinkShares shares;
 
     Publisher(EntityStore store, IndexReader indexes, Sources sources, FanoutQueue fanout, Transactions tx, Inbox inbox,
-            CurrentItems currentItems, StarredItems starred, ObjectProvider<Clock> clock) {
+            CurrentItems currentItems, StarredItems starred, LinkShares shares, ObjectProvider<Clock> clock) {
         this.store = store;
+        this.shares = shares;
         this.starred = starred;
         this.currentItems = currentItems;
         this.inbox = inbox;
@@ -114,6 +116,9 @@ public class Publisher {
             fresh.sort(Comparator.comparing(NewItem::publishedAt));
             List<Entity<Item>> created = store.insertAll(PubsubKinds.ITEM,
                     fresh.stream().map(entry -> Item.from(sourceId, entry, now, storyOf(source, entry))).toList());
+            if (source.kind() == SourceKind.USER) {
+                shares.recordAll(source.ownerId(), sourceId, created);
+            }
             deliver(sourceId, created);
             inbox.itemsChanged(updated);
             created.forEach(item -> carried.add(item.id()));
@@ -185,6 +190,7 @@ public class Publisher {
             Item body = item.get().body();
             store.put(PubsubKinds.ITEM, itemId, body.tombstoned(now()));
             fanout.retract(itemId, body.sourceId(), body.mediaType());
+            shares.removeAll(List.of(itemId));
             inbox.itemsChanged(List.of(itemId));
             return true;
         });

@@ -7,7 +7,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * An item as API.md defines it; {@code summary} is HTML sanitised when the item was stored.
  * {@code alsoIn} names the other feeds the same story reached the reader through (their one
- * inbox entry stands for all of them); empty elsewhere.
+ * inbox entry stands for all of them); empty elsewhere. {@code sharedBy} names the people who posted
+ * the item's link (null when nobody but its own author did).
  * {@code starred} stays the last component: the cached newest page turns an item's JSON into its
  * starred form by its last field ({@code NewestPages}).
  */
@@ -26,6 +27,7 @@ public record ItemView(
         boolean read,
         long likesCount,
         long commentsCount,
+        @Nullable SharedByView sharedBy,
         List<SourceRef> alsoIn,
         boolean starred) {
 
@@ -36,12 +38,12 @@ public record ItemView(
     /** The same item as a reader who has (or has not) read it sees it. */
     public ItemView withRead(boolean isRead) {
         return isRead == read ? this : new ItemView(id, source, author, title, summary, url, mediaType, media, tags,
-                publishedAt, receivedAt, isRead, likesCount, commentsCount, alsoIn, starred);
+                publishedAt, receivedAt, isRead, likesCount, commentsCount, sharedBy, alsoIn, starred);
     }
 
     /** The same item as a reader who has (or has not) starred it sees it. */
     public ItemView withStarred(boolean isStarred) {
         return isStarred == starred ? this : new ItemView(id, source, author, title, summary, url, mediaType, media, tags,
-                publishedAt, receivedAt, read, likesCount, commentsCount, alsoIn, isStarred);
+                publishedAt, receivedAt, read, likesCount, commentsCount, sharedBy, alsoIn, isStarred);
     }
 }

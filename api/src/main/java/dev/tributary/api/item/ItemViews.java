@@ -4,6 +4,7 @@ import dev.tributary.api.web.Ids;
 import dev.tributary.pubsub.Item;
 import dev.tributary.pubsub.Media;
 import dev.tributary.pubsub.HomeFeed;
+import dev.tributary.pubsub.LinkShares;
 import dev.tributary.pubsub.Stars;
 import dev.tributary.pubsub.TimelineEntry;
 import dev.tributary.pubsub.Stored;
@@ -14,12 +15,14 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 
 /**
  * Turns stored items into {@link ItemView}s for one reader: names their sources, adds like and
  * comment counts, the reader's read and starred flags, and the other feeds the reader's entry of a
- * story came through ({@code also_in}). A page costs a fixed number of queries, whatever
+ * story came through ({@code also_in}), and the people who posted each item's link
+ * ({@code shared_by}, the same for every reader). A page costs a fixed number of queries, whatever
  * its size.
  */
 @Component
@@ -31,9 +34,11 @@ public class ItemViews {
     private final ReactionCounts reactions;
     private final HomeFeed home;
     private final Stars stars;
+    private final LinkShares shares;
 
-    ItemViews(SourceRefs sources, ReactionCounts reactions, HomeFeed home, Stars stars) {
+    ItemViews(SourceRefs sources, ReactionCounts reactions, HomeFeed home, Stars stars, LinkShares shares) {
         this.sources = sources;
+        this.shares = shares;
         this.reactions = reactions;
         this.home = home;
         this.stars = stars;
@@ -100,6 +105,8 @@ public class ItemViews {
         List<Long> ids = items.stream().map(Stored::id).toList();
         List<Long> sourceIds = new ArrayList<>(items.stream().map(i -> i.body().sourceId()).toList());
         alsoIn.values().forEach(sourceIds::addAll);
+        Map<Long, LinkShares.SharedBy> sharedBy = shares.of(items);
+        sharedBy.values().forEach(s -> s.people().forEach(person -> sourceIds.add(person.sourceId())));
         Map<Long, SourceRef> refs = sources.of(sourceIds.stream().distinct().toList());
         Map<Long, ReactionCount> counts = reactions.of(ids);
         List<ItemView> views = new ArrayList<>(items.size());
@@ -110,10 +117,22 @@ public class ItemViews {
                     item.author(), item.title(), item.summary(), item.url(), item.mediaType().wireName(),
                     item.media().stream().map(ItemViews::media).toList(), item.tags(), item.publishedAt(),
                     item.receivedAt(), read.contains(entity.id()), count.likes(), count.comments(),
+                    sharedByView(sharedBy.get(entity.id()), refs),
                     alsoIn.getOrDefault(entity.id(), List.of()).stream().map(id -> refs.getOrDefault(id, UNKNOWN_SOURCE)).toList(),
                     starred.contains(entity.id())));
         }
         return views;
+    }
+
+    /** The sharers named by their sources' refs (a person's source is named by their username). */
+    private static @Nullable SharedByView sharedByView(LinkShares.@Nullable SharedBy shared, Map<Long, SourceRef> refs) {
+        if (shared == null) {
+            return null;
+        }
+        return new SharedByView(shared.count(), shared.people().stream()
+                .map(person -> new SharedByView.PersonRef(Ids.format(person.userId()),
+                        refs.getOrDefault(person.sourceId(), UNKNOWN_SOURCE).title()))
+                .toList());
     }
 
     private static MediaView media(Media media) {
