@@ -1,5 +1,6 @@
 package dev.tributary.api.item;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -8,7 +9,7 @@ import org.jspecify.annotations.Nullable;
  * An item as API.md defines it; {@code summary} is HTML sanitised when the item was stored.
  * {@code alsoIn} names the other feeds the same story reached the reader through (their one
  * inbox entry stands for all of them); empty elsewhere. {@code sharedBy} names the people who posted
- * the item's link (null when nobody but its own author did).
+ * the item's link (absent when nobody but its own author did).
  * {@code starred} stays the last component: the cached newest page turns an item's JSON into its
  * starred form by its last field ({@code NewestPages}).
  */
@@ -27,7 +28,7 @@ public record ItemView(
         boolean read,
         long likesCount,
         long commentsCount,
-        @Nullable SharedByView sharedBy,
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable SharedByView sharedBy,
         List<SourceRef> alsoIn,
         boolean starred) {
 
