@@ -25,6 +25,7 @@ export function itemCard(item, options = {}) {
             el('span', {class: 'badge media-type'}, MEDIA_LABELS[item.media_type] ?? item.media_type),
             alsoIn(item)),
         heading(item),
+        sharedBy(item),
         item.summary ? el('div', {class: 'item-summary'}, sanitize(item.summary)) : null,
         mediaStrip(item),
         item.tags?.length ? el('div', {class: 'item-tags'},
@@ -46,6 +47,25 @@ function alsoIn(item) {
         links.push(el('a', {href: sourceHref(source)}, source.title || source.url || 'Untitled source'));
     });
     return el('span', {class: 'item-also-in'}, 'also in ', ...links);
+}
+
+/** "N people shared this": who else posted the item's link, the newest ten named (the count is all of them). */
+function sharedBy(item) {
+    const shared = item.shared_by;
+    if (!shared?.count) {
+        return null;
+    }
+    const names = [];
+    shared.people.forEach((person, i) => {
+        if (i > 0) {
+            names.push(', ');
+        }
+        names.push(el('a', {href: `/people/${encodeURIComponent(person.username)}`}, person.username));
+    });
+    const more = shared.count - shared.people.length;
+    return el('div', {class: 'item-shared-by'},
+        `${shared.count} ${shared.count === 1 ? 'person' : 'people'} shared this`,
+        names.length ? ': ' : null, ...names, more > 0 ? ` and ${more} more` : null);
 }
 
 /** The title, linking to the original; a post has none, and its text speaks for itself. */

@@ -129,9 +129,10 @@ public class ItemViews {
         if (shared == null) {
             return null;
         }
+        // A sharer whose source went (an account deleted) is counted but cannot be named.
         return new SharedByView(shared.count(), shared.people().stream()
-                .map(person -> new SharedByView.PersonRef(Ids.format(person.userId()),
-                        refs.getOrDefault(person.sourceId(), UNKNOWN_SOURCE).title()))
+                .filter(person -> refs.containsKey(person.sourceId()) && refs.get(person.sourceId()).title() != null)
+                .map(person -> new SharedByView.PersonRef(Ids.format(person.userId()), refs.get(person.sourceId()).title()))
                 .toList());
     }
 
