@@ -42,6 +42,14 @@ public class HomeFeed {
     }
 
     /**
+     * The same, with {@code stories.get(i)} the story whose sharers item {@code i} shows
+     * ({@link LinkShares#storyShown}; null: none): a share of it voids the item's kept rendering.
+     */
+    public TimelineStamps stamps(long userId, List<Long> itemIds, List<@Nullable Long> stories) {
+        return inbox.stamps(userId, itemIds, stories);
+    }
+
+    /**
      * How long {@link #listening} marks a person as listening; a stream renews it well within
      * this (a third of it is the most a renewal may be late by).
      */

@@ -1,5 +1,6 @@
 package dev.tributary.pubsub;
 
+import dev.tributary.pubsub.inbox.Inbox;
 import dev.tributary.storage.Entity;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -26,9 +27,11 @@ public class LinkShares {
     public static final int MAX_LISTED = 10;
 
     private final JdbcClient jdbc;
+    private final Inbox inbox;
 
-    LinkShares(JdbcClient jdbc) {
+    LinkShares(JdbcClient jdbc, Inbox inbox) {
         this.jdbc = jdbc;
+        this.inbox = inbox;
     }
 
     /** One person who posted the link: their id and their own source (which names them). */
@@ -45,20 +48,34 @@ public class LinkShares {
 
     /** Records the new posts of a person's source that carry a link; in the caller's (publishing) transaction. */
     void recordAll(long userId, long sourceId, List<Entity<Item>> posts) {
+        List<Long> stories = new ArrayList<>();
         for (Entity<Item> post : posts) {
             Long story = storyOfLink(post.body().url());
             if (story != null) {
                 jdbc.sql("INSERT IGNORE INTO link_shares (story, item_id, user_id, source_id) VALUES (?, ?, ?, ?)")
                         .params(story, post.id(), userId, sourceId).update();
+                stories.add(story);
             }
         }
+        inbox.storiesChanged(stories);
     }
 
     /** Removes the shares of these items (tombstoned); in the caller's transaction. */
     void removeAll(Collection<Long> itemIds) {
-        if (!itemIds.isEmpty()) {
-            jdbc.sql("DELETE FROM link_shares WHERE item_id IN (:items)").param("items", List.copyOf(itemIds)).update();
+        if (itemIds.isEmpty()) {
+            return;
         }
+        List<Long> stories = jdbc.sql("SELECT story FROM link_shares WHERE item_id IN (:items) FOR UPDATE")
+                .param("items", List.copyOf(itemIds)).query(Long.class).list();
+        if (!stories.isEmpty()) {
+            jdbc.sql("DELETE FROM link_shares WHERE item_id IN (:items)").param("items", List.copyOf(itemIds)).update();
+            inbox.storiesChanged(stories);
+        }
+    }
+
+    /** The story whose sharers an item shows: a feed item's own, else its link's (a post's); null if none. */
+    public static @Nullable Long storyShown(Item item) {
+        return item.story() != null ? item.story() : storyOfLink(item.url());
     }
 
     /**
@@ -69,7 +86,7 @@ public class LinkShares {
     public Map<Long, SharedBy> of(List<Stored<Item>> items) {
         Map<Long, Long> storyOf = new LinkedHashMap<>();
         for (Stored<Item> item : items) {
-            Long story = item.body().story() != null ? item.body().story() : storyOfLink(item.body().url());
+            Long story = storyShown(item.body());
             if (story != null) {
                 storyOf.put(item.id(), story);
             }

@@ -7,6 +7,7 @@ import dev.tributary.api.item.ItemViews;
 import dev.tributary.api.item.SourceRef;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.Item;
+import dev.tributary.pubsub.LinkShares;
 import dev.tributary.pubsub.Feature;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -69,10 +70,12 @@ class NewestPages {
 
     /**
      * A person's newest entries, their read and starred flags, the JSON of the {@code also_in} of
-     * those that have one (null elsewhere: items are rendered with none), and the stamps they were read under.
+     * those that have one (null elsewhere: items are rendered with none), the story whose sharers
+     * each shows ({@code shared_by}, rendered with the item: its stamp is part of the item's), and
+     * the stamps they were read under.
      */
     private record Entries(@Nullable String epoch, @Nullable String stamp, long[] ids, boolean[] read, boolean[] starred,
-            byte[][] alsoIn) {
+            byte[][] alsoIn, List<@Nullable Long> stories) {
     }
 
     /**
@@ -126,7 +129,7 @@ class NewestPages {
             Key key = new Key(userId, limit);
             Entries kept = entries.getIfPresent(key);
             if (kept != null) {
-                TimelineStamps stamps = home.stamps(userId, ids(kept.ids()));
+                TimelineStamps stamps = home.stamps(userId, ids(kept.ids()), kept.stories());
                 if (Objects.equals(stamps.epoch(), kept.epoch()) && Objects.equals(stamps.person(), kept.stamp())) {
                     Page page = assemble(kept, stamps, null);
                     if (page != null) {
@@ -164,8 +167,9 @@ class NewestPages {
             List<SourceRef> refs = alsoInOf.get(ids[i]);
             alsoIn[i] = refs == null ? null : json.writeValueAsBytes(refs);
         }
-        Entries fresh = new Entries(before.epoch(), before.person(), ids, read, starred, alsoIn);
-        Page assembled = assemble(fresh, home.stamps(key.userId(), ids(ids)), page);
+        List<@Nullable Long> stories = page.stream().map(entry -> LinkShares.storyShown(entry.item().body())).toList();
+        Entries fresh = new Entries(before.epoch(), before.person(), ids, read, starred, alsoIn, stories);
+        Page assembled = assemble(fresh, home.stamps(key.userId(), ids(ids), stories), page);
         if (assembled == null) {
             // An item went between the two reads: answer from what was read, keep nothing.
             return page(views.ofTimeline(key.userId(), page));

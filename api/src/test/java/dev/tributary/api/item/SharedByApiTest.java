@@ -125,4 +125,28 @@ class SharedByApiTest {
         assertThat(page.valueStream().filter(i -> i.path("id").asString().equals(String.valueOf(feedItem)))
                 .map(i -> i.path("shared_by").path("count").asInt()).toList()).as("the newest page too").containsExactly(12);
     }
+
+    private Integer countOnNewestPage(TestUser reader, long itemId) {
+        JsonNode page = api.get("/api/v1/timelines/home?limit=20", reader.token()).json();
+        return page.valueStream().filter(i -> i.path("id").asString().equals(String.valueOf(itemId)))
+                .map(i -> i.path("shared_by").path("count").asInt()).findFirst().orElse(null);
+    }
+
+    @Test
+    void aNewShareOrADeletedOneVoidsTheKeptNewestPageAtOnce() {
+        TestUser reader = api.newUser("shkreader");
+        TestUser alice = api.newUser("shkalice");
+        TestUser bob = api.newUser("shkbob");
+        String url = "https://k" + UUID.randomUUID() + ".test/kept";
+        long feedItem = feedItem(reader, url);
+        deliveries.awaitInTimeline(reader, List.of(feedItem));
+        post(alice, url);
+        assertThat(countOnNewestPage(reader, feedItem)).isEqualTo(1);
+        assertThat(countOnNewestPage(reader, feedItem)).as("served from the kept page").isEqualTo(1);
+
+        String bobs = post(bob, url);
+        assertThat(countOnNewestPage(reader, feedItem)).as("the share moved the story's stamp, no minute's wait").isEqualTo(2);
+        assertThat(api.delete("/api/v1/posts/" + bobs, bob.token()).status()).isEqualTo(204);
+        assertThat(countOnNewestPage(reader, feedItem)).isEqualTo(1);
+    }
 }

@@ -231,6 +231,16 @@ public class Inbox {
         return stamps.read(userId, itemIds);
     }
 
+    /** The same, with the stamp of the story each item shows the sharers of joined to the item's (null: none). */
+    public TimelineStamps stamps(long userId, List<Long> itemIds, List<@Nullable Long> stories) {
+        return stamps.read(userId, itemIds, stories);
+    }
+
+    /** Voids every kept rendering of the items of these stories (their sharers changed), once the caller's transaction commits. */
+    public void storiesChanged(Collection<Long> stories) {
+        stamps.storiesChanged(stories);
+    }
+
     /** The person's exact unread counts. */
     public Unread unread(long userId) {
         return counters.read(userId);

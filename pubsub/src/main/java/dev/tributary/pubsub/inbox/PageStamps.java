@@ -53,13 +53,37 @@ class PageStamps {
 
     /** The epoch, the person's stamp and the items' stamps, in one round trip. */
     TimelineStamps read(long userId, List<Long> itemIds) {
-        List<String> keys = new ArrayList<>(itemIds.size() + 2);
+        return read(userId, itemIds, List.of());
+    }
+
+    /**
+     * The same, where {@code stories.get(i)} (when present and not null) is the story whose
+     * sharers item {@code i} shows ({@code shared_by}): that story's stamp joins the item's, so a
+     * new or deleted share voids every kept rendering of the items of its link.
+     */
+    TimelineStamps read(long userId, List<Long> itemIds, List<@Nullable Long> stories) {
+        List<String> keys = new ArrayList<>(itemIds.size() * 2 + 2);
         keys.add(EPOCH);
         keys.add(personKey(userId));
         itemIds.forEach(id -> keys.add(itemKey(id)));
+        List<Integer> storyAt = new ArrayList<>();
+        for (int i = 0; i < stories.size() && i < itemIds.size(); i++) {
+            if (stories.get(i) != null) {
+                storyAt.add(i);
+                keys.add(storyKey(stories.get(i)));
+            }
+        }
         List<String> values = redis.opsForValue().multiGet(keys);
         String epoch = values.get(0) != null ? values.get(0) : newEpoch();
-        return new TimelineStamps(epoch, values.get(1), values.subList(2, values.size()));
+        List<@Nullable String> items = new ArrayList<>(values.subList(2, 2 + itemIds.size()));
+        for (int k = 0; k < storyAt.size(); k++) {
+            String story = values.get(2 + itemIds.size() + k);
+            if (story != null) {
+                int i = storyAt.get(k);
+                items.set(i, items.get(i) + "/" + story);
+            }
+        }
+        return new TimelineStamps(epoch, values.get(1), items);
     }
 
     /** Moves these people's stamps once the caller's transaction commits (at once outside one). */
@@ -76,6 +100,14 @@ class PageStamps {
     void itemsChanged(Collection<Long> itemIds) {
         if (!itemIds.isEmpty()) {
             List<String> keys = itemIds.stream().map(PageStamps::itemKey).toList();
+            tx.afterCommit(() -> bump(keys, cluster ? 1 : KEYS_PER_CALL));
+        }
+    }
+
+    /** Moves these stories' stamps (their shares changed) once the caller's transaction commits. */
+    void storiesChanged(Collection<Long> stories) {
+        if (!stories.isEmpty()) {
+            List<String> keys = stories.stream().distinct().map(PageStamps::storyKey).toList();
             tx.afterCommit(() -> bump(keys, cluster ? 1 : KEYS_PER_CALL));
         }
     }
@@ -114,6 +146,10 @@ class PageStamps {
     /** Tagged like the person's counters ({@link PersonSlots}): one slot per bucket of people. */
     private static String personKey(long userId) {
         return "tributary:tl:" + PersonSlots.tag(userId) + ":" + userId;
+    }
+
+    private static String storyKey(long story) {
+        return "tributary:tl:story:" + story;
     }
 
     private static String itemKey(long itemId) {
