@@ -1,6 +1,7 @@
 package dev.tributary.pubsub;
 
 import dev.tributary.pubsub.inbox.Inbox;
+import dev.tributary.pubsub.pull.PulledFeed;
 import dev.tributary.storage.IdGenerator;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,15 +15,19 @@ import org.springframework.stereotype.Service;
 
 /**
  * A person's home feed as readers see it: the bounded home timeline, read marks, exact unread
- * counts, and the stamps that tell whether a kept page still holds.
+ * counts, and the stamps that tell whether a kept page still holds. Entries reach a person pushed
+ * (their inbox) or pulled (items of the pulled sources they follow, read at timeline time); every
+ * method here answers for both alike.
  */
 @Service
 public class HomeFeed {
 
     private final Inbox inbox;
+    private final PulledFeed pulled;
 
-    HomeFeed(Inbox inbox) {
+    HomeFeed(Inbox inbox, PulledFeed pulled) {
         this.inbox = inbox;
+        this.pulled = pulled;
     }
 
     /**
@@ -30,7 +35,7 @@ public class HomeFeed {
      * the whole unread horizon for unread-only and per-source pages ({@link TimelineQuery#readsHorizon()}).
      */
     public List<TimelineEntry> page(long userId, TimelineQuery query) {
-        return inbox.page(userId, query);
+        return pulled.page(userId, query);
     }
 
     /**
@@ -38,7 +43,7 @@ public class HomeFeed {
      * is still the one {@link #page} would give.
      */
     public TimelineStamps stamps(long userId, List<Long> itemIds) {
-        return inbox.stamps(userId, itemIds);
+        return inbox.stamps(userId, itemIds, pulled.sourcesOf(userId));
     }
 
     /**
@@ -60,22 +65,22 @@ public class HomeFeed {
 
     /** The person's exact unread counts. */
     public Unread unread(long userId) {
-        return inbox.unread(userId);
+        return pulled.unread(userId, inbox.unread(userId));
     }
 
     /** Marks one entry read; false if it is not in the person's inbox or was read already. */
     public boolean markRead(long userId, long itemId) {
-        return inbox.setRead(userId, itemId, true);
+        return inbox.setRead(userId, itemId, true) || pulled.setRead(userId, itemId, true);
     }
 
     /** Marks one entry unread again; false if it is not in the person's inbox or was unread. */
     public boolean markUnread(long userId, long itemId) {
-        return inbox.setRead(userId, itemId, false);
+        return inbox.setRead(userId, itemId, false) || pulled.setRead(userId, itemId, false);
     }
 
     /** Marks read every entry up to and including {@code upToItemId}, of one source or all; how many changed. */
     public int markReadUpTo(long userId, long upToItemId, @Nullable Long sourceId) {
-        return inbox.markReadUpTo(userId, upToItemId, sourceId);
+        return inbox.markReadUpTo(userId, upToItemId, sourceId) + pulled.markReadUpTo(userId, upToItemId, sourceId);
     }
 
     /**
@@ -83,12 +88,22 @@ public class HomeFeed {
      * Ids not in the person's inbox, or read already, are skipped.
      */
     public int markRead(long userId, Collection<Long> itemIds) {
-        return inbox.setRead(userId, checkedMarks(itemIds), true);
+        return setRead(userId, checkedMarks(itemIds), true);
     }
 
     /** Marks these entries unread again (at most {@link #MAX_MARKS}); how many changed. */
     public int markUnread(long userId, Collection<Long> itemIds) {
-        return inbox.setRead(userId, checkedMarks(itemIds), false);
+        return setRead(userId, checkedMarks(itemIds), false);
+    }
+
+    /** Inbox entries through the inbox, the rest as pulled entries (each part in one transaction). */
+    private int setRead(long userId, Collection<Long> itemIds, boolean read) {
+        if (itemIds.isEmpty()) {
+            return 0;
+        }
+        Set<Long> held = inbox.heldAmong(userId, itemIds);
+        List<Long> rest = itemIds.stream().filter(id -> !held.contains(id)).distinct().toList();
+        return inbox.setRead(userId, held, read) + pulled.setRead(userId, rest, read);
     }
 
     /** Most entries one {@link #markRead(long, Collection)} changes. */
@@ -182,6 +197,6 @@ public class HomeFeed {
      */
     public int markReadBefore(long userId, Instant before, @Nullable Long sourceId) {
         long upTo = IdGenerator.lowestIdAt(before.plusSeconds(1).truncatedTo(ChronoUnit.SECONDS)) - 1;
-        return inbox.markReadUpTo(userId, upTo, sourceId);
+        return markReadUpTo(userId, upTo, sourceId);
     }
 }

@@ -11,6 +11,7 @@ import dev.tributary.pubsub.Stored;
 import dev.tributary.pubsub.Subscription;
 import dev.tributary.pubsub.inbox.Inbox;
 import dev.tributary.pubsub.inbox.InboxRow;
+import dev.tributary.pubsub.pull.PulledFeed;
 import dev.tributary.storage.Transactions;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -40,9 +41,11 @@ public class SubscriptionBackfill {
     private final Inbox inbox;
     private final Transactions tx;
     private final int feedCount;
+    private final PulledFeed pulled;
 
     SubscriptionBackfill(Items items, Sources sources, CurrentItems current, Inbox inbox, Transactions tx,
-            FanoutSettings settings) {
+            FanoutSettings settings, PulledFeed pulled) {
+        this.pulled = pulled;
         this.items = items;
         this.sources = sources;
         this.current = current;
@@ -77,6 +80,10 @@ public class SubscriptionBackfill {
             rows.addAll(rows(subscription, kinds.get(subscription.sourceId()) == SourceKind.FEED,
                     currentIds.getOrDefault(subscription.sourceId(), List.of()), currentItems));
         }
+        // Pulled items reach their followers at timeline time (PulledFeed.followed set where from).
+        java.util.Set<Long> pulledIds = pulled.pulledAmong(rows.stream().map(row -> new long[] {row.sourceId(), row.itemId()})
+                .toList());
+        rows.removeIf(row -> pulledIds.contains(row.itemId()));
         if (rows.isEmpty()) {
             return 0;
         }

@@ -1,0 +1,308 @@
+package dev.tributary.pubsub.pull;
+
+import dev.tributary.pubsub.FanoutSettings;
+import dev.tributary.pubsub.InboxSettings;
+import dev.tributary.pubsub.Item;
+import dev.tributary.pubsub.Items;
+import dev.tributary.pubsub.MediaType;
+import dev.tributary.pubsub.Stored;
+import dev.tributary.pubsub.TimelineEntry;
+import dev.tributary.pubsub.TimelineQuery;
+import dev.tributary.pubsub.TimelineSettings;
+import dev.tributary.pubsub.Unread;
+import dev.tributary.pubsub.inbox.Inbox;
+import dev.tributary.storage.IdGenerator;
+import dev.tributary.storage.Transactions;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.stereotype.Component;
+
+/**
+ * The pulled half of a person's home feed: the items of the pulled sources they follow, read at
+ * timeline time and merged with their inbox, their read state (a position per source and the
+ * exceptions to it) and its unread counts. A person who follows no pulled source costs one
+ * indexed join per call.
+ */
+@Component
+public class PulledFeed {
+
+    /** Rounds a pulled read may take to refill what the tag filter and tombstones removed. */
+    private static final int MAX_ROUNDS = 8;
+    private static final int TAG_CHUNK = 200;
+
+    private final PulledTable table;
+    private final Inbox inbox;
+    private final Items items;
+    private final Transactions tx;
+    private final TimelineSettings timeline;
+    private final InboxSettings horizon;
+    private final FanoutSettings fanout;
+    private final Clock clock;
+
+    PulledFeed(PulledTable table, Inbox inbox, Items items, Transactions tx, TimelineSettings timeline, InboxSettings horizon,
+            FanoutSettings fanout, ObjectProvider<Clock> clock) {
+        this.table = table;
+        this.inbox = inbox;
+        this.items = items;
+        this.tx = tx;
+        this.timeline = timeline;
+        this.horizon = horizon;
+        this.fanout = fanout;
+        this.clock = clock.getIfAvailable(Clock::systemUTC);
+    }
+
+    /** Publishing stores these items of the source pulled, inside the caller's transaction (which holds the source's row). */
+    public void published(long sourceId, Map<Long, MediaType> created) {
+        table.add(sourceId, created);
+        inbox.sourcesChanged(List.of(sourceId));
+    }
+
+    /** A tombstone of the item, inside the caller's transaction: it leaves every follower's timeline and counts at once. */
+    public void tombstoned(long sourceId, long itemId) {
+        if (table.remove(sourceId, itemId)) {
+            inbox.sourcesChanged(List.of(sourceId));
+        }
+    }
+
+    /** Which of these (source id, item id) pairs are pulled items (a back-fill must not also push them); one statement. */
+    public java.util.Set<Long> pulledAmong(Collection<long[]> pairs) {
+        return table.pulledAmong(pairs);
+    }
+
+    /**
+     * The person began following a source that has pulled items, inside the subscribing
+     * transaction (which holds the source's row, so no pulled publish runs meanwhile): they see
+     * its newest {@code tributary.fanout.backfill} pulled items and everything after.
+     */
+    public void followed(long userId, long sourceId) {
+        long from = fanout.backfill() == 0
+                ? table.newest(sourceId).map(id -> id + 1).orElse(0L)
+                : table.nthNewest(sourceId, fanout.backfill()).orElse(0L);
+        table.start(userId, sourceId, from);
+    }
+
+    /** The pulled sources the person follows (their stamps fold into the person's page stamp). */
+    public List<Long> sourcesOf(long userId) {
+        return table.follows(userId).stream().map(PulledFollow::sourceId).toList();
+    }
+
+    /** One page of the home timeline: the inbox's page merged with the pulled sources' items, exactly as one timeline. */
+    public List<TimelineEntry> page(long userId, TimelineQuery query) {
+        List<PulledFollow> follows = follows(userId, query);
+        if (follows.isEmpty()) {
+            return inbox.page(userId, query);
+        }
+        boolean ascending = query.minId() != null && query.maxId() == null && query.sinceId() == null;
+        long keep = keepFloor();
+        long floor = 0;
+        TimelineQuery inboxQuery = query;
+        if (!query.readsHorizon() && !(query.readsFromTheTop() && query.tag() == null && query.limit() <= timeline.maxEntries())) {
+            // The window is the newest max-entries of the merged timeline, not of the inbox alone.
+            floor = windowFloor(userId, table.follows(userId), keep);
+            if (floor > 0) {
+                inboxQuery = ascending
+                        ? withLowest(query, query.minId(), null, floor)
+                        : withLowest(query, null, query.sinceId(), floor);
+            }
+        }
+        List<TimelineEntry> merged = new ArrayList<>(inbox.page(userId, inboxQuery));
+        Long above = ascending ? query.minId() : query.sinceId() != null ? query.sinceId() : query.minId();
+        for (PulledFollow follow : follows) {
+            List<Integer> media = media(follow, query);
+            PulledTable.Bounds bounds = new PulledTable.Bounds(Math.max(floor, Math.max(keep, follow.fromId())),
+                    query.maxId(), above, ascending);
+            merged.addAll(read(userId, follow, bounds, media, query));
+        }
+        Map<Long, TimelineEntry> byId = new LinkedHashMap<>();
+        merged.forEach(entry -> byId.putIfAbsent(entry.item().id(), entry)); // the inbox's entry first: it is the person's state
+        Comparator<TimelineEntry> order = Comparator.comparingLong(entry -> entry.item().id());
+        List<TimelineEntry> page = byId.values().stream().sorted(ascending ? order : order.reversed()).limit(query.limit())
+                .toList();
+        return ascending ? page.reversed() : page;
+    }
+
+    private List<TimelineEntry> read(long userId, PulledFollow follow, PulledTable.Bounds bounds, List<Integer> media,
+            TimelineQuery query) {
+        int chunk = query.tag() == null ? query.limit() : Math.max(query.limit(), TAG_CHUNK);
+        List<TimelineEntry> entries = new ArrayList<>();
+        PulledTable.Bounds next = bounds;
+        for (int round = 0; round < MAX_ROUNDS && entries.size() < query.limit(); round++) {
+            List<PulledTable.Row> rows = table.rows(userId, follow, next, media, query.unreadOnly(), chunk);
+            entries.addAll(hydrate(rows, query.tag()));
+            if (rows.size() < chunk) {
+                break;
+            }
+            long last = rows.getLast().itemId();
+            next = bounds.ascending()
+                    ? new PulledTable.Bounds(next.lowest(), next.below(), last, true)
+                    : new PulledTable.Bounds(next.lowest(), last, next.above(), false);
+        }
+        return entries;
+    }
+
+    private List<TimelineEntry> hydrate(List<PulledTable.Row> rows, @Nullable String tag) {
+        Map<Long, Boolean> read = new HashMap<>();
+        rows.forEach(row -> read.put(row.itemId(), row.read()));
+        List<TimelineEntry> entries = new ArrayList<>(rows.size());
+        for (Stored<Item> item : items.getAll(rows.stream().map(PulledTable.Row::itemId).toList())) {
+            if (tag == null || item.body().tags().stream().anyMatch(tag::equalsIgnoreCase)) {
+                entries.add(new TimelineEntry(item, read.get(item.id())));
+            }
+        }
+        return entries;
+    }
+
+    /** The N-th newest id of the merged timeline (N = the window), 0 if it holds fewer. */
+    private long windowFloor(long userId, List<PulledFollow> follows, long keep) {
+        int size = timeline.maxEntries();
+        List<Long> ids = new ArrayList<>(inbox.newestIds(userId, size));
+        List<Integer> all = java.util.Arrays.stream(MediaType.values()).map(MediaType::bit).toList();
+        for (PulledFollow follow : follows) {
+            List<Integer> media = all.stream().filter(bit -> (follow.mask() & bit) != 0).toList();
+            PulledTable.Bounds bounds = new PulledTable.Bounds(Math.max(keep, follow.fromId()), null, null, false);
+            table.rows(userId, follow, bounds, media, false, size).forEach(row -> ids.add(row.itemId()));
+        }
+        if (ids.size() < size) {
+            return 0;
+        }
+        ids.sort(Comparator.reverseOrder());
+        return ids.get(size - 1);
+    }
+
+    private static TimelineQuery withLowest(TimelineQuery query, @Nullable Long minId, @Nullable Long sinceId, long floor) {
+        Long lowest = floor - 1;
+        return minId != null
+                ? new TimelineQuery(query.maxId(), query.sinceId(), Math.max(minId, lowest), query.limit(), query.media(), query.tag(),
+                        query.sourceId(), query.unreadOnly(), query.sourceIds())
+                : new TimelineQuery(query.maxId(), sinceId == null ? lowest : Math.max(sinceId, lowest), query.minId(), query.limit(),
+                        query.media(), query.tag(), query.sourceId(), query.unreadOnly(), query.sourceIds());
+    }
+
+    /** The person's follows of pulled sources that this query's source, folder and media filters let through. */
+    private List<PulledFollow> follows(long userId, TimelineQuery query) {
+        return table.follows(userId).stream()
+                .filter(follow -> query.sourceId() == null || query.sourceId() == follow.sourceId())
+                .filter(follow -> query.sourceIds() == null || query.sourceIds().contains(follow.sourceId()))
+                .filter(follow -> !media(follow, query).isEmpty())
+                .toList();
+    }
+
+    private static List<Integer> media(PulledFollow follow, TimelineQuery query) {
+        List<Integer> bits = new ArrayList<>();
+        for (MediaType type : MediaType.values()) {
+            if (follow.takes(type) && (query.media() == null || query.media().contains(type))) {
+                bits.add(type.bit());
+            }
+        }
+        return bits;
+    }
+
+    /** The person's unread counts: the inbox's (Redis) plus their pulled sources' (one statement). */
+    public Unread unread(long userId, Unread pushed) {
+        List<PulledTable.UnreadGroup> groups = table.unread(userId, keepFloor());
+        if (groups.isEmpty()) {
+            return pushed;
+        }
+        long total = pushed.total();
+        Map<Long, Long> bySource = new HashMap<>(pushed.bySource());
+        Map<MediaType, Long> byMedia = new EnumMap<>(MediaType.class);
+        byMedia.putAll(pushed.byMedia());
+        for (PulledTable.UnreadGroup group : groups) {
+            total += group.count();
+            bySource.merge(group.sourceId(), group.count(), Long::sum);
+            byMedia.merge(group.media(), group.count(), Long::sum);
+        }
+        return new Unread(total, bySource, byMedia, pushed.trimmedUnread());
+    }
+
+    /**
+     * Sets a pulled item's read state for the person; false if it is not one of their pulled
+     * entries (not pulled, not followed, before their start, filtered out, or in their inbox) or
+     * already was so.
+     */
+    public boolean setRead(long userId, long itemId, boolean read) {
+        Optional<Stored<Item>> item = items.find(itemId);
+        if (item.isEmpty()) {
+            return false;
+        }
+        return tx.write("mark pulled item " + itemId + " of " + userId, status -> set(userId, item.get().body().sourceId(), itemId, read));
+    }
+
+    /** {@link #setRead(long, long, boolean)} for several items, in one transaction; how many changed. */
+    public int setRead(long userId, Collection<Long> itemIds, boolean read) {
+        if (itemIds.isEmpty()) {
+            return 0;
+        }
+        List<Stored<Item>> found = items.getAll(itemIds);
+        return tx.write("mark " + found.size() + " pulled items of " + userId, status -> {
+            int changed = 0;
+            for (Stored<Item> item : found.stream().sorted(Comparator.comparingLong(Stored<Item>::id)).toList()) {
+                changed += set(userId, item.body().sourceId(), item.id(), read) ? 1 : 0;
+            }
+            return changed;
+        });
+    }
+
+    private boolean set(long userId, long sourceId, long itemId, boolean read) {
+        Optional<PulledFollow> follow = table.lockFollow(userId, sourceId);
+        if (follow.isEmpty()) {
+            return false;
+        }
+        Optional<MediaType> media = table.lockedItem(sourceId, itemId);
+        if (media.isEmpty() || !follow.get().takes(media.get()) || itemId < Math.max(keepFloor(), follow.get().fromId())
+                || inbox.holds(userId, itemId)) {
+            return false;
+        }
+        boolean byPosition = itemId <= follow.get().readUpto();
+        boolean now = table.mark(userId, sourceId, itemId).orElse(byPosition);
+        if (now == read) {
+            return false;
+        }
+        if (read == byPosition) {
+            table.deleteMark(userId, sourceId, itemId);
+        } else {
+            table.putMark(userId, sourceId, itemId, read);
+        }
+        inbox.personChanged(userId);
+        return true;
+    }
+
+    /** Marks read the person's pulled entries up to and including {@code upTo}, of one source or all; how many changed. */
+    public int markReadUpTo(long userId, long upTo, @Nullable Long sourceId) {
+        int changed = 0;
+        for (PulledFollow follow : table.follows(userId)) {
+            if (sourceId != null && sourceId != follow.sourceId()) {
+                continue;
+            }
+            changed += tx.write("mark pulled source " + follow.sourceId() + " of " + userId + " read", status -> {
+                Optional<PulledFollow> locked = table.lockFollow(userId, follow.sourceId());
+                if (locked.isEmpty()) {
+                    return 0;
+                }
+                long lowest = Math.max(keepFloor(), locked.get().fromId());
+                int flipped = (int) table.unreadUpTo(userId, locked.get(), lowest, upTo);
+                table.readUpTo(userId, follow.sourceId(), upTo);
+                if (flipped > 0) {
+                    inbox.personChanged(userId);
+                }
+                return flipped;
+            });
+        }
+        return changed;
+    }
+
+    /** The oldest item id the horizon still holds: pulled items older than {@code tributary.inbox.keep} are no one's. */
+    private long keepFloor() {
+        return IdGenerator.lowestIdAt(clock.instant().minus(horizon.keep()));
+    }
+}

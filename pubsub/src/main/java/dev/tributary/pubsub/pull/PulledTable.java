@@ -1,0 +1,214 @@
+package dev.tributary.pubsub.pull;
+
+import dev.tributary.pubsub.MediaType;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/**
+ * The SQL of {@code pulled_items}, {@code pulled_reads} and {@code pulled_marks}. A pulled item's
+ * read state for a person is, in this order: their inbox row if one exists (the item reached
+ * them pushed through a relaying profile), else their exception in {@code pulled_marks}, else
+ * whether it is at or below their {@code read_upto}. Every read below applies the same rule.
+ */
+@Component
+class PulledTable {
+
+    /** One pulled item as a person sees it. */
+    record Row(long itemId, boolean read) {}
+
+    /** Unread pulled items of a person by source and media. */
+    record UnreadGroup(long sourceId, MediaType media, long count) {}
+
+    /** Bounds of a read: item ids at least {@code lowest}, below {@code below}, above {@code above}. */
+    record Bounds(long lowest, @Nullable Long below, @Nullable Long above, boolean ascending) {}
+
+    private static final String READ = "COALESCE(m.is_read, p.item_id <= :upto)";
+    private static final String NOT_IN_INBOX = "NOT EXISTS (SELECT 1 FROM inbox i WHERE i.user_id = :user AND i.item_id = p.item_id)";
+
+    private final JdbcClient jdbc;
+
+    PulledTable(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** The person's follows of sources that have ever been pulled: one join over their subscriptions. */
+    List<PulledFollow> follows(long userId) {
+        return jdbc.sql("""
+                SELECT s.source_id, s.media_mask, COALESCE(r.from_id, 0), COALESCE(r.read_upto, 0)
+                FROM subscriptions s
+                JOIN source_audiences a ON a.source_id = s.source_id AND a.ever_pulled
+                LEFT JOIN pulled_reads r ON r.user_id = s.user_id AND r.source_id = s.source_id
+                WHERE s.user_id = ? ORDER BY s.source_id
+                """).param(userId)
+                .query((rs, n) -> new PulledFollow(rs.getLong(1), rs.getInt(2), rs.getLong(3), rs.getLong(4)))
+                .list();
+    }
+
+    void add(long sourceId, Map<Long, MediaType> items) {
+        if (items.isEmpty()) {
+            return;
+        }
+        List<Object> args = new ArrayList<>(items.size() * 3);
+        items.forEach((itemId, media) -> args.addAll(List.of(sourceId, itemId, media.bit())));
+        jdbc.sql("INSERT IGNORE INTO pulled_items (source_id, item_id, media) VALUES "
+                + String.join(", ", java.util.Collections.nCopies(items.size(), "(?, ?, ?)"))).params(args).update();
+    }
+
+    /** Removes a tombstoned item; true if it was pulled. */
+    boolean remove(long sourceId, long itemId) {
+        return jdbc.sql("DELETE FROM pulled_items WHERE source_id = ? AND item_id = ?").params(sourceId, itemId).update() > 0;
+    }
+
+    /** Which of these (source id, item id) pairs are pulled items, as item ids: one statement. */
+    Set<Long> pulledAmong(Collection<long[]> pairs) {
+        if (pairs.isEmpty()) {
+            return Set.of();
+        }
+        List<Object> args = new ArrayList<>(pairs.size() * 2);
+        pairs.forEach(pair -> {
+            args.add(pair[0]);
+            args.add(pair[1]);
+        });
+        return new HashSet<>(jdbc.sql("SELECT item_id FROM pulled_items WHERE (source_id, item_id) IN ("
+                + String.join(", ", java.util.Collections.nCopies(pairs.size(), "(?, ?)")) + ")")
+                .params(args).query(Long.class).list());
+    }
+
+    /** The id of the {@code count}-th newest pulled item of the source; empty if it has fewer. */
+    Optional<Long> nthNewest(long sourceId, int count) {
+        return jdbc.sql("SELECT item_id FROM pulled_items WHERE source_id = ? ORDER BY item_id DESC LIMIT 1 OFFSET ?")
+                .params(sourceId, count - 1).query(Long.class).optional();
+    }
+
+    /** The newest pulled item of the source; empty if it has none. */
+    Optional<Long> newest(long sourceId) {
+        return jdbc.sql("SELECT MAX(item_id) FROM pulled_items WHERE source_id = ?").param(sourceId)
+                .query((rs, n) -> (Long) rs.getObject(1, Long.class)).optional();
+    }
+
+    /** A new follow: the person's pulled items begin at {@code fromId}; a read position kept from an earlier follow stays. */
+    void start(long userId, long sourceId, long fromId) {
+        jdbc.sql("""
+                INSERT INTO pulled_reads (user_id, source_id, from_id, read_upto) VALUES (?, ?, ?, 0)
+                ON DUPLICATE KEY UPDATE from_id = VALUES(from_id)
+                """).params(userId, sourceId, fromId).update();
+    }
+
+    /**
+     * Up to {@code limit} of the person's pulled items of one follow, within the bounds, of these
+     * media (bits), unread ones only if asked; newest first or oldest first.
+     */
+    List<Row> rows(long userId, PulledFollow follow, Bounds bounds, List<Integer> media, boolean unreadOnly, int limit) {
+        StringBuilder sql = new StringBuilder("SELECT p.item_id, " + READ + " FROM pulled_items p"
+                + " LEFT JOIN pulled_marks m ON m.user_id = :user AND m.source_id = p.source_id AND m.item_id = p.item_id"
+                + " WHERE p.source_id = :source AND p.item_id >= :lowest AND p.media IN (:media) AND " + NOT_IN_INBOX);
+        if (bounds.below() != null) {
+            sql.append(" AND p.item_id < :below");
+        }
+        if (bounds.above() != null) {
+            sql.append(" AND p.item_id > :above");
+        }
+        if (unreadOnly) {
+            sql.append(" AND ").append(READ).append(" = FALSE");
+        }
+        sql.append(bounds.ascending() ? " ORDER BY p.item_id ASC" : " ORDER BY p.item_id DESC").append(" LIMIT :limit");
+        JdbcClient.StatementSpec spec = jdbc.sql(sql.toString())
+                .param("user", userId).param("source", follow.sourceId()).param("lowest", bounds.lowest())
+                .param("media", media).param("upto", follow.readUpto()).param("limit", limit);
+        if (bounds.below() != null) {
+            spec = spec.param("below", bounds.below());
+        }
+        if (bounds.above() != null) {
+            spec = spec.param("above", bounds.above());
+        }
+        return spec.query((rs, n) -> new Row(rs.getLong(1), rs.getBoolean(2))).list();
+    }
+
+    /**
+     * The person's unread pulled items by source and media, over every source they follow that
+     * has pulled items, items at least {@code keepFloor}: one statement.
+     */
+    List<UnreadGroup> unread(long userId, long keepFloor) {
+        return jdbc.sql("""
+                SELECT p.source_id, p.media, COUNT(*) FROM subscriptions s
+                JOIN source_audiences a ON a.source_id = s.source_id AND a.ever_pulled
+                LEFT JOIN pulled_reads r ON r.user_id = s.user_id AND r.source_id = s.source_id
+                JOIN pulled_items p ON p.source_id = s.source_id AND p.item_id >= GREATEST(COALESCE(r.from_id, 0), :keep)
+                     AND (s.media_mask & p.media) <> 0
+                LEFT JOIN pulled_marks m ON m.user_id = s.user_id AND m.source_id = p.source_id AND m.item_id = p.item_id
+                WHERE s.user_id = :user AND COALESCE(m.is_read, p.item_id <= COALESCE(r.read_upto, 0)) = FALSE
+                  AND NOT EXISTS (SELECT 1 FROM inbox i WHERE i.user_id = s.user_id AND i.item_id = p.item_id)
+                GROUP BY p.source_id, p.media
+                """).param("user", userId).param("keep", keepFloor)
+                .query((rs, n) -> new UnreadGroup(rs.getLong(1), MediaType.ofBit(rs.getInt(2)), rs.getLong(3)))
+                .list();
+    }
+
+    /**
+     * Locks the person's follow of the source for a change of read state: their subscription
+     * (shared, so it cannot end meanwhile) and their read position (created at 0, 0 if absent).
+     */
+    Optional<PulledFollow> lockFollow(long userId, long sourceId) {
+        Optional<Integer> mask = jdbc.sql("SELECT media_mask FROM subscriptions WHERE user_id = ? AND source_id = ? LOCK IN SHARE MODE")
+                .params(userId, sourceId).query(Integer.class).optional();
+        if (mask.isEmpty()) {
+            return Optional.empty();
+        }
+        jdbc.sql("INSERT IGNORE INTO pulled_reads (user_id, source_id, from_id, read_upto) VALUES (?, ?, 0, 0)")
+                .params(userId, sourceId).update();
+        return jdbc.sql("SELECT from_id, read_upto FROM pulled_reads WHERE user_id = ? AND source_id = ? FOR UPDATE")
+                .params(userId, sourceId)
+                .query((rs, n) -> new PulledFollow(sourceId, mask.get(), rs.getLong(1), rs.getLong(2)))
+                .optional();
+    }
+
+    /** The pulled item's media, its row shared-locked (a tombstone cannot remove it meanwhile); empty if not pulled. */
+    Optional<MediaType> lockedItem(long sourceId, long itemId) {
+        return jdbc.sql("SELECT media FROM pulled_items WHERE source_id = ? AND item_id = ? LOCK IN SHARE MODE")
+                .params(sourceId, itemId).query((rs, n) -> MediaType.ofBit(rs.getInt(1))).optional();
+    }
+
+    Optional<Boolean> mark(long userId, long sourceId, long itemId) {
+        return jdbc.sql("SELECT is_read FROM pulled_marks WHERE user_id = ? AND source_id = ? AND item_id = ?")
+                .params(userId, sourceId, itemId).query(Boolean.class).optional();
+    }
+
+    void putMark(long userId, long sourceId, long itemId, boolean read) {
+        jdbc.sql("""
+                INSERT INTO pulled_marks (user_id, source_id, item_id, is_read) VALUES (?, ?, ?, ?)
+                ON DUPLICATE KEY UPDATE is_read = VALUES(is_read)
+                """).params(userId, sourceId, itemId, read).update();
+    }
+
+    void deleteMark(long userId, long sourceId, long itemId) {
+        jdbc.sql("DELETE FROM pulled_marks WHERE user_id = ? AND source_id = ? AND item_id = ?")
+                .params(userId, sourceId, itemId).update();
+    }
+
+    /** The person's unread pulled items of a (locked) follow from {@code lowest} up to and including {@code upTo}. */
+    long unreadUpTo(long userId, PulledFollow follow, long lowest, long upTo) {
+        return jdbc.sql("SELECT COUNT(*) FROM pulled_items p"
+                        + " LEFT JOIN pulled_marks m ON m.user_id = :user AND m.source_id = p.source_id AND m.item_id = p.item_id"
+                        + " WHERE p.source_id = :source AND p.item_id >= :lowest AND p.item_id <= :target"
+                        + " AND (p.media & :mask) <> 0 AND " + READ + " = FALSE AND " + NOT_IN_INBOX)
+                .param("user", userId).param("source", follow.sourceId()).param("lowest", lowest).param("target", upTo)
+                .param("mask", follow.mask()).param("upto", follow.readUpto())
+                .query(Long.class).single();
+    }
+
+    /** Everything up to {@code upTo} becomes read: the position rises to it and the exceptions below it go. */
+    void readUpTo(long userId, long sourceId, long upTo) {
+        jdbc.sql("UPDATE pulled_reads SET read_upto = GREATEST(read_upto, ?) WHERE user_id = ? AND source_id = ?")
+                .params(upTo, userId, sourceId).update();
+        jdbc.sql("DELETE FROM pulled_marks WHERE user_id = ? AND source_id = ? AND item_id <= ?")
+                .params(userId, sourceId, upTo).update();
+    }
+}
