@@ -121,27 +121,38 @@ public class HomeFeed {
         if (scan.sourceIds() != null && scan.sourceIds().isEmpty()) {
             return List.of();
         }
-        return inbox.ids(userId, scan);
+        return pulled.ids(userId, scan, inbox.ids(userId, scan));
     }
 
     /** Whether the item is in the person's inbox, read or not. */
     public boolean holds(long userId, long itemId) {
-        return inbox.holds(userId, itemId);
+        return inbox.holds(userId, itemId) || !pulled.readStates(userId, List.of(itemId)).isEmpty();
     }
 
     /** Of these items, those in the person's inbox and whether each is read; one query. */
     public Map<Long, Boolean> readStates(long userId, Collection<Long> itemIds) {
-        return itemIds.isEmpty() ? Map.of() : inbox.readStates(userId, itemIds);
+        if (itemIds.isEmpty()) {
+            return Map.of();
+        }
+        Map<Long, Boolean> states = new java.util.HashMap<>(inbox.readStates(userId, itemIds));
+        states.putAll(pulled.readStates(userId, itemIds.stream().filter(id -> !states.containsKey(id)).toList()));
+        return states;
     }
 
     /** Which of these items are in the person's inbox, read or not; one query. */
     public Set<Long> heldAmong(long userId, Collection<Long> itemIds) {
-        return itemIds.isEmpty() ? Set.of() : inbox.heldAmong(userId, itemIds);
+        return readStates(userId, itemIds).keySet();
     }
 
     /** Which of these items the person has read (in their inbox and marked read); one query. */
     public Set<Long> readAmong(long userId, Collection<Long> itemIds) {
-        return inbox.readAmong(userId, itemIds);
+        Set<Long> read = new java.util.HashSet<>();
+        readStates(userId, itemIds).forEach((id, isRead) -> {
+            if (isRead) {
+                read.add(id);
+            }
+        });
+        return read;
     }
 
     /**
@@ -162,7 +173,7 @@ public class HomeFeed {
         if (limit < 1 || limit > TimelineQuery.MAX_LIMIT) {
             throw new IllegalArgumentException("limit must be 1.." + TimelineQuery.MAX_LIMIT + ", not " + limit);
         }
-        return inbox.horizon(userId, sinceId, maxId, limit);
+        return pulled.horizon(userId, sinceId, maxId, limit, inbox.horizon(userId, sinceId, maxId, limit));
     }
 
     /** The person's entries among these items, newest first; other people's and unknown ids are absent. */
@@ -170,7 +181,7 @@ public class HomeFeed {
         if (itemIds.size() > TimelineQuery.MAX_LIMIT) {
             throw new IllegalArgumentException("at most " + TimelineQuery.MAX_LIMIT + " ids, not " + itemIds.size());
         }
-        return inbox.among(userId, itemIds);
+        return pulled.among(userId, itemIds, inbox.among(userId, itemIds));
     }
 
     /**
@@ -179,7 +190,7 @@ public class HomeFeed {
      * newest ones (the counts from {@link #unread} stay exact).
      */
     public List<Long> unreadIds(long userId) {
-        return inbox.unreadIds(userId, MAX_UNREAD_IDS);
+        return pulled.unreadIds(userId, MAX_UNREAD_IDS, inbox.unreadIds(userId, MAX_UNREAD_IDS));
     }
 
     /** Most ids {@link #unreadIds} returns. */
@@ -187,7 +198,7 @@ public class HomeFeed {
 
     /** Entries in the person's inbox, read or not (the whole horizon). */
     public int inboxSize(long userId) {
-        return inbox.size(userId);
+        return Math.toIntExact(inbox.size(userId) + pulled.size(userId));
     }
 
     /**

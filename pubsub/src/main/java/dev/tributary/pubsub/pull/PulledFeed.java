@@ -19,6 +19,9 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
+import dev.tributary.pubsub.InboxScan;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -299,6 +302,131 @@ public class PulledFeed {
             });
         }
         return changed;
+    }
+
+    /**
+     * Of these items (none of them in the person's inbox), the person's pulled entries and
+     * whether each is read: one statement per pulled source among them.
+     */
+    public Map<Long, Boolean> readStates(long userId, Collection<Long> itemIds) {
+        if (itemIds.isEmpty()) {
+            return Map.of();
+        }
+        Map<Long, PulledFollow> follows = new HashMap<>();
+        table.follows(userId).forEach(follow -> follows.put(follow.sourceId(), follow));
+        if (follows.isEmpty()) {
+            return Map.of();
+        }
+        Map<Long, List<Long>> bySource = new HashMap<>();
+        for (Stored<Item> item : items.getAll(itemIds)) {
+            if (follows.containsKey(item.body().sourceId())) {
+                bySource.computeIfAbsent(item.body().sourceId(), source -> new ArrayList<>()).add(item.id());
+            }
+        }
+        long keep = keepFloor();
+        Map<Long, Boolean> states = new HashMap<>();
+        bySource.forEach((source, ids) -> {
+            PulledFollow follow = follows.get(source);
+            table.rows(userId, follow, new PulledTable.Bounds(lowest(follow, keep), null, null, false), allMedia(follow), null,
+                    ids, ids.size()).forEach(row -> states.put(row.itemId(), row.read()));
+        });
+        return states;
+    }
+
+    /** The ids a scan selects among the person's inbox ids ({@code inboxIds}, the same scan's) and pulled entries, in its order. */
+    public List<Long> ids(long userId, InboxScan scan, List<Long> inboxIds) {
+        List<PulledFollow> follows = table.follows(userId).stream()
+                .filter(follow -> scan.sourceIds() == null || scan.sourceIds().contains(follow.sourceId())).toList();
+        if (follows.isEmpty()) {
+            return inboxIds;
+        }
+        long keep = keepFloor();
+        Boolean read = switch (scan.reads()) {
+            case ANY -> null;
+            case UNREAD -> Boolean.FALSE;
+            case READ -> Boolean.TRUE;
+        };
+        List<Long> ids = new ArrayList<>(inboxIds);
+        for (PulledFollow follow : follows) {
+            long lowest = lowest(follow, keep);
+            if (scan.newerThan() != null) {
+                lowest = Math.max(lowest, IdGenerator.lowestIdAt(scan.newerThan()));
+            }
+            Long below = scan.olderThan() == null ? null : IdGenerator.lowestIdAt(scan.olderThan());
+            Long above = null;
+            if (scan.after() != null) {
+                if (scan.oldestFirst()) {
+                    above = scan.after();
+                } else {
+                    below = below == null ? scan.after() : Math.min(below, scan.after());
+                }
+            }
+            table.rows(userId, follow, new PulledTable.Bounds(lowest, below, above, scan.oldestFirst()), allMedia(follow), read, null,
+                    scan.limit()).forEach(row -> ids.add(row.itemId()));
+        }
+        return ids.stream().distinct().sorted(scan.oldestFirst() ? Comparator.naturalOrder() : Comparator.reverseOrder())
+                .limit(scan.limit()).toList();
+    }
+
+    /**
+     * A page over the whole horizon ({@link dev.tributary.pubsub.HomeFeed#inboxPage}): the
+     * inbox's page ({@code inboxPart}, same bounds) merged with the person's pulled entries.
+     */
+    public List<TimelineEntry> horizon(long userId, @Nullable Long sinceId, @Nullable Long maxId, int limit,
+            List<TimelineEntry> inboxPart) {
+        List<PulledFollow> follows = table.follows(userId);
+        if (follows.isEmpty()) {
+            return inboxPart;
+        }
+        boolean ascending = sinceId != null;
+        long keep = keepFloor();
+        List<TimelineEntry> merged = new ArrayList<>(inboxPart);
+        TimelineQuery any = TimelineQuery.newest(limit);
+        for (PulledFollow follow : follows) {
+            PulledTable.Bounds bounds = new PulledTable.Bounds(lowest(follow, keep), ascending ? null : maxId, sinceId, ascending);
+            merged.addAll(read(userId, follow, bounds, allMedia(follow), any));
+        }
+        return ordered(merged, ascending, limit);
+    }
+
+    /** The person's entries among these items: the inbox's ({@code inboxPart}) and their pulled ones, newest first. */
+    public List<TimelineEntry> among(long userId, Collection<Long> itemIds, List<TimelineEntry> inboxPart) {
+        Set<Long> rest = new HashSet<>(itemIds);
+        inboxPart.forEach(entry -> rest.remove(entry.id()));
+        Map<Long, Boolean> states = readStates(userId, rest);
+        if (states.isEmpty()) {
+            return inboxPart;
+        }
+        List<TimelineEntry> merged = new ArrayList<>(inboxPart);
+        for (Stored<Item> item : items.getAll(states.keySet())) {
+            merged.add(new TimelineEntry(item, states.get(item.id())));
+        }
+        return ordered(merged, false, merged.size());
+    }
+
+    /** The newest {@code limit} unread ids: the inbox's ({@code inboxIds}, newest first) and the pulled ones. */
+    public List<Long> unreadIds(long userId, int limit, List<Long> inboxIds) {
+        return ids(userId, new InboxScan(InboxScan.Reads.UNREAD, null, null, null, null, false, limit), inboxIds);
+    }
+
+    /** How many pulled entries the person has, read or not. */
+    public long size(long userId) {
+        return table.count(userId, keepFloor());
+    }
+
+    private static List<TimelineEntry> ordered(List<TimelineEntry> merged, boolean ascending, int limit) {
+        Map<Long, TimelineEntry> byId = new LinkedHashMap<>();
+        merged.forEach(entry -> byId.putIfAbsent(entry.id(), entry));
+        Comparator<TimelineEntry> order = Comparator.comparingLong(TimelineEntry::id);
+        return byId.values().stream().sorted(ascending ? order : order.reversed()).limit(limit).toList();
+    }
+
+    private long lowest(PulledFollow follow, long keep) {
+        return Math.max(keep, follow.fromId());
+    }
+
+    private static List<Integer> allMedia(PulledFollow follow) {
+        return java.util.Arrays.stream(MediaType.values()).filter(follow::takes).map(MediaType::bit).toList();
     }
 
     /** The oldest item id the horizon still holds: pulled items older than {@code tributary.inbox.keep} are no one's. */

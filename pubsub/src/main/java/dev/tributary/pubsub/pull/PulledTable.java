@@ -107,6 +107,15 @@ class PulledTable {
      * media (bits), unread ones only if asked; newest first or oldest first.
      */
     List<Row> rows(long userId, PulledFollow follow, Bounds bounds, List<Integer> media, boolean unreadOnly, int limit) {
+        return rows(userId, follow, bounds, media, unreadOnly ? Boolean.FALSE : null, null, limit);
+    }
+
+    /**
+     * As {@link #rows(long, PulledFollow, Bounds, List, boolean, int)}, by read state ({@code read}
+     * null: any) and, if {@code among} is given, only these items.
+     */
+    List<Row> rows(long userId, PulledFollow follow, Bounds bounds, List<Integer> media, @Nullable Boolean read,
+            @Nullable Collection<Long> among, int limit) {
         StringBuilder sql = new StringBuilder("SELECT p.item_id, " + READ + " FROM pulled_items p"
                 + " LEFT JOIN pulled_marks m ON m.user_id = :user AND m.source_id = p.source_id AND m.item_id = p.item_id"
                 + " WHERE p.source_id = :source AND p.item_id >= :lowest AND p.media IN (:media) AND " + NOT_IN_INBOX);
@@ -116,8 +125,11 @@ class PulledTable {
         if (bounds.above() != null) {
             sql.append(" AND p.item_id > :above");
         }
-        if (unreadOnly) {
-            sql.append(" AND ").append(READ).append(" = FALSE");
+        if (read != null) {
+            sql.append(" AND ").append(READ).append(read ? " = TRUE" : " = FALSE");
+        }
+        if (among != null) {
+            sql.append(" AND p.item_id IN (:among)");
         }
         sql.append(bounds.ascending() ? " ORDER BY p.item_id ASC" : " ORDER BY p.item_id DESC").append(" LIMIT :limit");
         JdbcClient.StatementSpec spec = jdbc.sql(sql.toString())
@@ -128,6 +140,9 @@ class PulledTable {
         }
         if (bounds.above() != null) {
             spec = spec.param("above", bounds.above());
+        }
+        if (among != null) {
+            spec = spec.param("among", List.copyOf(among));
         }
         return spec.query((rs, n) -> new Row(rs.getLong(1), rs.getBoolean(2))).list();
     }
@@ -150,6 +165,19 @@ class PulledTable {
                 """).param("user", userId).param("keep", keepFloor)
                 .query((rs, n) -> new UnreadGroup(rs.getLong(1), MediaType.ofBit(rs.getInt(2)), rs.getLong(3)))
                 .list();
+    }
+
+    /** How many pulled entries the person has (read or not), items at least {@code keepFloor}: one statement. */
+    long count(long userId, long keepFloor) {
+        return jdbc.sql("""
+                SELECT COUNT(*) FROM subscriptions s
+                JOIN source_audiences a ON a.source_id = s.source_id AND a.ever_pulled
+                LEFT JOIN pulled_reads r ON r.user_id = s.user_id AND r.source_id = s.source_id
+                JOIN pulled_items p ON p.source_id = s.source_id AND p.item_id >= GREATEST(COALESCE(r.from_id, 0), :keep)
+                     AND (s.media_mask & p.media) <> 0
+                WHERE s.user_id = :user
+                  AND NOT EXISTS (SELECT 1 FROM inbox i WHERE i.user_id = s.user_id AND i.item_id = p.item_id)
+                """).param("user", userId).param("keep", keepFloor).query(Long.class).single();
     }
 
     /**

@@ -4,6 +4,7 @@ import static dev.tributary.pubsub.testing.Fixtures.entry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.pubsub.HomeFeed;
+import dev.tributary.pubsub.InboxScan;
 import dev.tributary.pubsub.MediaType;
 import dev.tributary.pubsub.NewItem;
 import dev.tributary.pubsub.Publisher;
@@ -179,6 +180,58 @@ class PulledFeedTest {
         }
         assertSameEverywhere();
         assertThat(feed.unread(pulled.reader()).total()).isEqualTo(50 - 20 - 16);
+    }
+
+    /** Titles of these ids in this world. */
+    private List<String> titles(World world, List<Long> ids) {
+        Map<Long, String> byId = new HashMap<>();
+        world.idsByGuid().forEach((guid, id) -> byId.put(id, guid));
+        return ids.stream().map(id -> byId.getOrDefault(id, "?" + id)).toList();
+    }
+
+    private List<String> entries(List<TimelineEntry> entries) {
+        return entries.stream().map(entry -> entry.item().body().title() + (entry.read() ? " (read)" : "")).toList();
+    }
+
+    private void assertSyncViewsSame() {
+        for (InboxScan.Reads reads : InboxScan.Reads.values()) {
+            assertThat(titles(pulled, feed.ids(pulled.reader(), new InboxScan(reads, null, null, null, null, false, 100))))
+                    .isEqualTo(titles(pushed, feed.ids(pushed.reader(), new InboxScan(reads, null, null, null, null, false, 100))));
+            assertThat(titles(pulled, feed.ids(pulled.reader(), new InboxScan(reads, Set.of(pulled.big()), null, null,
+                    pulled.id("b4"), true, 7))))
+                    .isEqualTo(titles(pushed, feed.ids(pushed.reader(), new InboxScan(reads, Set.of(pushed.big()), null, null,
+                            pushed.id("b4"), true, 7))));
+        }
+        assertThat(titles(pulled, feed.unreadIds(pulled.reader()))).isEqualTo(titles(pushed, feed.unreadIds(pushed.reader())));
+        assertThat(feed.inboxSize(pulled.reader())).isEqualTo(feed.inboxSize(pushed.reader())).isEqualTo(50);
+        for (World world : List.of(pulled, pushed)) {
+            assertThat(feed.holds(world.reader(), world.id("b9"))).isTrue();
+            assertThat(feed.holds(fixtures.person(), world.id("b9"))).isFalse();
+        }
+        assertThat(entries(feed.inboxPage(pulled.reader(), pulled.id("s2"), null, 9)))
+                .isEqualTo(entries(feed.inboxPage(pushed.reader(), pushed.id("s2"), null, 9)));
+        assertThat(entries(feed.inboxPage(pulled.reader(), null, pulled.id("b22"), 45)))
+                .isEqualTo(entries(feed.inboxPage(pushed.reader(), null, pushed.id("b22"), 45)));
+        List<String> some = List.of("b1", "s1", "b9", "b17", "s20");
+        assertThat(entries(feed.inboxEntries(pulled.reader(), some.stream().map(pulled::id).toList())))
+                .isEqualTo(entries(feed.inboxEntries(pushed.reader(), some.stream().map(pushed::id).toList())));
+        assertThat(titles(pulled, List.copyOf(new java.util.TreeSet<>(feed.readAmong(pulled.reader(), some.stream().map(pulled::id).toList())))))
+                .isEqualTo(titles(pushed, List.copyOf(new java.util.TreeSet<>(feed.readAmong(pushed.reader(), some.stream().map(pushed::id).toList())))));
+    }
+
+    @Test
+    void theSyncViewsIdsPagesEntriesAndSizesMatchThePushedTwin() {
+        assertSyncViewsSame();
+        for (World world : List.of(pulled, pushed)) {
+            feed.markRead(world.reader(), List.of(world.id("b1"), world.id("b17"), world.id("s1")));
+            feed.markReadBefore(world.reader(), Instant.now().minusSeconds(3600), null);
+        }
+        assertSyncViewsSame();
+        for (World world : List.of(pulled, pushed)) {
+            assertThat(feed.markReadBefore(world.reader(), Instant.now().plusSeconds(5), world.big())).isEqualTo(23);
+        }
+        assertSyncViewsSame();
+        assertSameEverywhere();
     }
 
     @Test
