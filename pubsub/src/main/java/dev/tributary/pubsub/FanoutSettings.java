@@ -27,6 +27,9 @@ import org.springframework.validation.annotation.Validated;
  * @param pullThreshold a source followed by at least this many people is pulled: its new items
  *        are read at timeline time instead of fanned out; it goes back to push below 80 % of it;
  *        0 turns pull off (items stored pulled stay pulled)
+ * @param maxPulledSources pulled sources a person reads at timeline time at most (one bounded read
+ *        each per page); a source they follow past it is pushed to them alone (their pair of
+ *        person and source stays pushed until they unfollow it)
  */
 @ConfigurationProperties("tributary.fanout")
 @Validated
@@ -38,7 +41,8 @@ public record FanoutSettings(
         @NotNull @DefaultValue("500ms") Duration pollInterval,
         @Min(0) @Max(1000) @DefaultValue("100") int backfill,
         @Min(1) @Max(10_000_000) @DefaultValue("10000") int splitSize,
-        @Min(0) @Max(1_000_000_000) @DefaultValue("10000") int pullThreshold) {
+        @Min(0) @Max(1_000_000_000) @DefaultValue("10000") int pullThreshold,
+        @Min(1) @Max(10_000) @DefaultValue("100") int maxPulledSources) {
 
     /** The node role ({@code tributary.roles}) under which fan-out workers and inbox trimming run. */
     public static final String ROLE = "fanout";

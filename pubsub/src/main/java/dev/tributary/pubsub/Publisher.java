@@ -165,7 +165,7 @@ public class Publisher {
         created.forEach(item -> items.put(item.id(), item.body().mediaType()));
         List<Long> targets = new ArrayList<>();
         if (pull) {
-            pulled.published(sourceId, items);
+            pulled.published(sourceId, items).ifPresent(targets::add);
         } else {
             targets.add(sourceId);
         }

@@ -112,7 +112,7 @@ public class Subscriptions {
                     """).params(userId, sourceId, created.id(), mask, created.createdAt()).update();
             jdbc.sql("INSERT INTO subscribers (source_id, user_id, media_mask) VALUES (?, ?, ?)")
                     .params(sourceId, userId, mask).update();
-            counted(userId, sourceId);
+            counted(userId, sourceId, mask);
             // In the subscribing transaction: a node killed after a separate commit of the
             // subscription would lose the back-fill for good (importing again skips what exists).
             if (switches.isOn(Feature.SUBSCRIBE_BACKFILL)) {
@@ -127,9 +127,9 @@ public class Subscriptions {
      * mode move under the source's row lock, and a follower of a source with pulled items starts
      * reading them from its back-fill on.
      */
-    private void counted(long userId, long sourceId) {
+    private void counted(long userId, long sourceId, int mask) {
         if (audiences.followed(sourceId, 1)) {
-            pulled.followed(userId, sourceId);
+            pulled.followed(userId, sourceId, mask);
         }
     }
 
@@ -199,7 +199,7 @@ public class Subscriptions {
                     .map(sourceId -> new Subscription(ids.next(), userId, sourceId, null, now, bySource.get(sourceId).title()))
                     .toList();
             insert(created);
-            created.stream().map(Subscription::sourceId).sorted().forEach(sourceId -> counted(userId, sourceId));
+            created.stream().map(Subscription::sourceId).sorted().forEach(sourceId -> counted(userId, sourceId, MediaType.ALL));
             if (switches.isOn(Feature.SUBSCRIBE_BACKFILL)) {
                 backfill.backfillAll(created);
             }
@@ -248,6 +248,7 @@ public class Subscriptions {
             int left = jdbc.sql("DELETE FROM subscribers WHERE source_id = ? AND user_id = ?").params(sourceId, userId).update();
             if (left > 0) {
                 audiences.followed(sourceId, -1);
+                pulled.unfollowed(userId, sourceId);
             }
             jdbc.sql("DELETE FROM folder_sources WHERE user_id = ? AND source_id = ?").params(userId, sourceId).update();
             return removed > 0;
@@ -310,6 +311,7 @@ public class Subscriptions {
                 .params(mask, userId, sourceId).update();
         jdbc.sql("UPDATE subscribers SET media_mask = ? WHERE source_id = ? AND user_id = ?")
                 .params(mask, sourceId, userId).update();
+        pulled.filterChanged(userId, sourceId, mask);
     }
 
     private Instant now() {

@@ -81,14 +81,12 @@ public class SubscriptionBackfill {
                     currentIds.getOrDefault(subscription.sourceId(), List.of()), currentItems));
         }
         // Pulled items reach their followers at timeline time (PulledFeed.followed set where from).
-        java.util.Set<Long> pulledIds = pulled.pulledAmong(rows.stream().map(row -> new long[] {row.sourceId(), row.itemId()})
-                .toList());
-        rows.removeIf(row -> pulledIds.contains(row.itemId()));
-        if (rows.isEmpty()) {
+        List<InboxRow> pushed = pulled.toPush(rows);
+        if (pushed.isEmpty()) {
             return 0;
         }
         return tx.write("back-fill " + subscriptions.size() + " subscriptions",
-                status -> inbox.deliver(rows, status, new InboxEvent(InboxEvent.Type.UNREAD, 0)).size());
+                status -> inbox.deliver(pushed, status, new InboxEvent(InboxEvent.Type.UNREAD, 0)).size());
     }
 
     private List<InboxRow> rows(Subscription subscription, boolean feed, List<Long> currentIds, Map<Long, Stored<Item>> currentItems) {

@@ -11,6 +11,7 @@ import dev.tributary.pubsub.TimelineQuery;
 import dev.tributary.pubsub.TimelineSettings;
 import dev.tributary.pubsub.Unread;
 import dev.tributary.pubsub.inbox.Inbox;
+import dev.tributary.pubsub.inbox.InboxRow;
 import dev.tributary.storage.IdGenerator;
 import dev.tributary.storage.Transactions;
 import java.time.Clock;
@@ -64,10 +65,15 @@ public class PulledFeed {
         this.clock = clock.getIfAvailable(Clock::systemUTC);
     }
 
-    /** Publishing stores these items of the source pulled, inside the caller's transaction (which holds the source's row). */
-    public void published(long sourceId, Map<Long, MediaType> created) {
+    /**
+     * Publishing stores these items of the source pulled, inside the caller's transaction (which
+     * holds the source's row); the audience they must still be fanned out to (the people past
+     * their cap of pulled sources), if any.
+     */
+    public Optional<Long> published(long sourceId, Map<Long, MediaType> created) {
         table.add(sourceId, created);
         inbox.sourcesChanged(List.of(sourceId));
+        return table.hasPushedPairs(sourceId) ? Optional.of(PulledTable.pushedAudience(sourceId)) : Optional.empty();
     }
 
     /** A tombstone of the item, inside the caller's transaction: it leaves every follower's timeline and counts at once. */
@@ -77,9 +83,18 @@ public class PulledFeed {
         }
     }
 
-    /** Which of these (source id, item id) pairs are pulled items (a back-fill must not also push them); one statement. */
-    public java.util.Set<Long> pulledAmong(Collection<long[]> pairs) {
-        return table.pulledAmong(pairs);
+    /**
+     * Of a back-fill's rows, those to push: not the pulled items, which a follower reads at
+     * timeline time, unless the person's pair with the source is pushed (past their cap).
+     */
+    public List<InboxRow> toPush(List<InboxRow> rows) {
+        Set<Long> pulledIds = table.pulledAmong(rows.stream().map(row -> new long[] {row.sourceId(), row.itemId()}).toList());
+        if (pulledIds.isEmpty()) {
+            return rows;
+        }
+        Map<List<Long>, Boolean> pushedPairs = new HashMap<>();
+        return rows.stream().filter(row -> !pulledIds.contains(row.itemId()) || pushedPairs.computeIfAbsent(
+                List.of(row.userId(), row.sourceId()), pair -> table.isPushedPair(pair.get(0), pair.get(1)))).toList();
     }
 
     /**
@@ -87,11 +102,28 @@ public class PulledFeed {
      * transaction (which holds the source's row, so no pulled publish runs meanwhile): they see
      * its newest {@code tributary.fanout.backfill} pulled items and everything after.
      */
-    public void followed(long userId, long sourceId) {
+    public void followed(long userId, long sourceId, int mask) {
+        long others = table.follows(userId).stream().filter(follow -> follow.sourceId() != sourceId).count();
+        if (others >= fanout.maxPulledSources()) {
+            table.pushPair(userId, sourceId, mask);
+            return;
+        }
         long from = fanout.backfill() == 0
                 ? table.newest(sourceId).map(id -> id + 1).orElse(0L)
                 : table.nthNewest(sourceId, fanout.backfill()).orElse(0L);
         table.start(userId, sourceId, from);
+    }
+
+    /** The person no longer follows the source (inside the unsubscribing transaction). */
+    public void unfollowed(long userId, long sourceId) {
+        table.dropPair(userId, sourceId);
+    }
+
+    /** A follow's media filter changed (inside the subscribing transaction): a pushed pair's audience row follows it. */
+    public void filterChanged(long userId, long sourceId, int mask) {
+        if (table.isPushedPair(userId, sourceId)) {
+            table.pushPair(userId, sourceId, mask);
+        }
     }
 
     /** The pulled sources the person follows (their stamps fold into the person's page stamp). */

@@ -46,7 +46,9 @@ class PulledTable {
                 FROM subscriptions s
                 JOIN source_audiences a ON a.source_id = s.source_id AND a.ever_pulled
                 LEFT JOIN pulled_reads r ON r.user_id = s.user_id AND r.source_id = s.source_id
-                WHERE s.user_id = ? ORDER BY s.source_id
+                WHERE s.user_id = ?
+                  AND NOT EXISTS (SELECT 1 FROM subscribers x WHERE x.source_id = -s.source_id AND x.user_id = s.user_id)
+                ORDER BY s.source_id
                 """).param(userId)
                 .query((rs, n) -> new PulledFollow(rs.getLong(1), rs.getInt(2), rs.getLong(3), rs.getLong(4)))
                 .list();
@@ -92,6 +94,34 @@ class PulledTable {
     Optional<Long> newest(long sourceId) {
         return jdbc.sql("SELECT MAX(item_id) FROM pulled_items WHERE source_id = ?").param(sourceId)
                 .query((rs, n) -> (Long) rs.getObject(1, Long.class)).optional();
+    }
+
+    /**
+     * The audience through which a pulled source's items are still pushed to the few people past
+     * {@code tributary.fanout.max-pulled-sources}: rows of {@code subscribers} under the source's
+     * negated id, which fan-out pages like any audience (the inbox rows carry the real source).
+     */
+    static long pushedAudience(long sourceId) {
+        return -sourceId;
+    }
+
+    void pushPair(long userId, long sourceId, int mask) {
+        jdbc.sql("INSERT IGNORE INTO subscribers (source_id, user_id, media_mask) VALUES (?, ?, ?)")
+                .params(pushedAudience(sourceId), userId, mask).update();
+    }
+
+    void dropPair(long userId, long sourceId) {
+        jdbc.sql("DELETE FROM subscribers WHERE source_id = ? AND user_id = ?").params(pushedAudience(sourceId), userId).update();
+    }
+
+    boolean isPushedPair(long userId, long sourceId) {
+        return jdbc.sql("SELECT COUNT(*) FROM subscribers WHERE source_id = ? AND user_id = ?")
+                .params(pushedAudience(sourceId), userId).query(Long.class).single() > 0;
+    }
+
+    boolean hasPushedPairs(long sourceId) {
+        return !jdbc.sql("SELECT user_id FROM subscribers WHERE source_id = ? LIMIT 1").param(pushedAudience(sourceId))
+                .query(Long.class).list().isEmpty();
     }
 
     /** A new follow: the person's pulled items begin at {@code fromId}; a read position kept from an earlier follow stays. */
@@ -161,6 +191,7 @@ class PulledTable {
                 LEFT JOIN pulled_marks m ON m.user_id = s.user_id AND m.source_id = p.source_id AND m.item_id = p.item_id
                 WHERE s.user_id = :user AND COALESCE(m.is_read, p.item_id <= COALESCE(r.read_upto, 0)) = FALSE
                   AND NOT EXISTS (SELECT 1 FROM inbox i WHERE i.user_id = s.user_id AND i.item_id = p.item_id)
+                  AND NOT EXISTS (SELECT 1 FROM subscribers x WHERE x.source_id = -s.source_id AND x.user_id = s.user_id)
                 GROUP BY p.source_id, p.media
                 """).param("user", userId).param("keep", keepFloor)
                 .query((rs, n) -> new UnreadGroup(rs.getLong(1), MediaType.ofBit(rs.getInt(2)), rs.getLong(3)))
@@ -177,6 +208,7 @@ class PulledTable {
                      AND (s.media_mask & p.media) <> 0
                 WHERE s.user_id = :user
                   AND NOT EXISTS (SELECT 1 FROM inbox i WHERE i.user_id = s.user_id AND i.item_id = p.item_id)
+                  AND NOT EXISTS (SELECT 1 FROM subscribers x WHERE x.source_id = -s.source_id AND x.user_id = s.user_id)
                 """).param("user", userId).param("keep", keepFloor).query(Long.class).single();
     }
 
