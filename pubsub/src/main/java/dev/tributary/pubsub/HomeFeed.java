@@ -63,6 +63,14 @@ public class HomeFeed {
         inbox.listening(userIds, LISTENING_TTL);
     }
 
+    /**
+     * The pulled sources the person follows: a live stream listens to their channels
+     * ({@link InboxEvent#sourceChannel}) besides the person's own.
+     */
+    public List<Long> pulledSources(long userId) {
+        return pulled.sourcesOf(userId);
+    }
+
     /** The person's exact unread counts. */
     public Unread unread(long userId) {
         return pulled.unread(userId, inbox.unread(userId));

@@ -22,7 +22,9 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Set;
+import dev.tributary.pubsub.InboxEvent;
 import dev.tributary.pubsub.InboxScan;
+import org.springframework.data.redis.core.StringRedisTemplate;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,9 +54,13 @@ public class PulledFeed {
     private final InboxSettings horizon;
     private final FanoutSettings fanout;
     private final Clock clock;
+    private final StringRedisTemplate redis;
+
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(PulledFeed.class);
 
     PulledFeed(PulledTable table, Inbox inbox, Items items, Transactions tx, TimelineSettings timeline, InboxSettings horizon,
-            FanoutSettings fanout, ObjectProvider<Clock> clock) {
+            FanoutSettings fanout, StringRedisTemplate redis, ObjectProvider<Clock> clock) {
+        this.redis = redis;
         this.table = table;
         this.inbox = inbox;
         this.items = items;
@@ -73,6 +79,8 @@ public class PulledFeed {
     public Optional<Long> published(long sourceId, Map<Long, MediaType> created) {
         table.add(sourceId, created);
         inbox.sourcesChanged(List.of(sourceId));
+        List<Long> ids = List.copyOf(created.keySet());
+        tx.afterCommit(() -> announce(sourceId, ids.stream().map(id -> new InboxEvent(InboxEvent.Type.ITEM, id)).toList()));
         return table.hasPushedPairs(sourceId) ? Optional.of(PulledTable.pushedAudience(sourceId)) : Optional.empty();
     }
 
@@ -80,6 +88,7 @@ public class PulledFeed {
     public void tombstoned(long sourceId, long itemId) {
         if (table.remove(sourceId, itemId)) {
             inbox.sourcesChanged(List.of(sourceId));
+            tx.afterCommit(() -> announce(sourceId, List.of(new InboxEvent(InboxEvent.Type.DELETE, itemId))));
         }
     }
 
@@ -112,6 +121,19 @@ public class PulledFeed {
                 ? table.newest(sourceId).map(id -> id + 1).orElse(0L)
                 : table.nthNewest(sourceId, fanout.backfill()).orElse(0L);
         table.start(userId, sourceId, from);
+    }
+
+    /**
+     * One PUBLISH per event on the source's channel, for every follower's open streams on every
+     * node. After the commit, so a failure cannot undo it: a stream misses the event and shows the
+     * item at its client's next poll.
+     */
+    private void announce(long sourceId, List<InboxEvent> events) {
+        try {
+            events.forEach(event -> redis.convertAndSend(InboxEvent.sourceChannel(sourceId), event.encode()));
+        } catch (org.springframework.dao.DataAccessException e) {
+            log.warn("Could not announce {} events of pulled source {}: {}", events.size(), sourceId, e.getMessage());
+        }
     }
 
     /** The person no longer follows the source (inside the unsubscribing transaction). */
@@ -289,12 +311,13 @@ public class PulledFeed {
     }
 
     private boolean set(long userId, long sourceId, long itemId, boolean read) {
-        Optional<PulledFollow> follow = table.lockFollow(userId, sourceId);
-        if (follow.isEmpty()) {
+        // The item first: a pushed item (the common case, e.g. one marked read twice) costs one probe and no write.
+        Optional<MediaType> media = table.lockedItem(sourceId, itemId);
+        if (media.isEmpty()) {
             return false;
         }
-        Optional<MediaType> media = table.lockedItem(sourceId, itemId);
-        if (media.isEmpty() || !follow.get().takes(media.get()) || itemId < Math.max(keepFloor(), follow.get().fromId())
+        Optional<PulledFollow> follow = table.lockFollow(userId, sourceId);
+        if (follow.isEmpty() || !follow.get().takes(media.get()) || itemId < Math.max(keepFloor(), follow.get().fromId())
                 || inbox.holds(userId, itemId)) {
             return false;
         }
