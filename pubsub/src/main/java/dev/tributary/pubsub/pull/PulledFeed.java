@@ -155,7 +155,8 @@ public class PulledFeed {
 
     /** One page of the home timeline: the inbox's page merged with the pulled sources' items, exactly as one timeline. */
     public List<TimelineEntry> page(long userId, TimelineQuery query) {
-        List<PulledFollow> follows = follows(userId, query);
+        List<PulledFollow> all = table.follows(userId);
+        List<PulledFollow> follows = follows(all, query);
         if (follows.isEmpty()) {
             return inbox.page(userId, query);
         }
@@ -165,26 +166,40 @@ public class PulledFeed {
         TimelineQuery inboxQuery = query;
         if (!query.readsHorizon() && !(query.readsFromTheTop() && query.tag() == null && query.limit() <= timeline.maxEntries())) {
             // The window is the newest max-entries of the merged timeline, not of the inbox alone.
-            floor = windowFloor(userId, table.follows(userId), keep);
+            floor = windowFloor(userId, all, keep);
             if (floor > 0) {
                 inboxQuery = ascending
                         ? withLowest(query, query.minId(), null, floor)
                         : withLowest(query, null, query.sinceId(), floor);
             }
         }
-        List<TimelineEntry> merged = new ArrayList<>(inbox.page(userId, inboxQuery));
+        List<TimelineEntry> fromInbox = inbox.page(userId, inboxQuery);
         Long above = ascending ? query.minId() : query.sinceId() != null ? query.sinceId() : query.minId();
+        List<PulledTable.Read> reads = new ArrayList<>(follows.size());
         for (PulledFollow follow : follows) {
-            List<Integer> media = media(follow, query);
-            PulledTable.Bounds bounds = new PulledTable.Bounds(Math.max(floor, Math.max(keep, follow.fromId())),
-                    query.maxId(), above, ascending);
-            merged.addAll(read(userId, follow, bounds, media, query));
+            reads.add(new PulledTable.Read(follow, new PulledTable.Bounds(Math.max(floor, lowest(follow, keep)), query.maxId(), above,
+                    ascending), media(follow, query)));
         }
-        Map<Long, TimelineEntry> byId = new LinkedHashMap<>();
-        merged.forEach(entry -> byId.putIfAbsent(entry.item().id(), entry)); // the inbox's entry first: it is the person's state
-        Comparator<TimelineEntry> order = Comparator.comparingLong(entry -> entry.item().id());
-        List<TimelineEntry> page = byId.values().stream().sorted(ascending ? order : order.reversed()).limit(query.limit())
-                .toList();
+        if (query.tag() != null) {
+            List<TimelineEntry> merged = new ArrayList<>(fromInbox);
+            reads.forEach(one -> merged.addAll(read(userId, one.follow(), one.bounds(), one.media(), query)));
+            List<TimelineEntry> page = ordered(merged, ascending, query.limit());
+            return ascending ? page.reversed() : page;
+        }
+        // Ids first, cut to the page, and only the pulled items that made it are hydrated.
+        List<PulledTable.Row> rows = table.rowsOfAll(userId, reads, query.unreadOnly() ? Boolean.FALSE : null, query.limit(), ascending);
+        Map<Long, TimelineEntry> byId = new HashMap<>();
+        fromInbox.forEach(entry -> byId.put(entry.id(), entry));
+        Map<Long, Boolean> pulledRead = new HashMap<>();
+        rows.stream().filter(row -> !byId.containsKey(row.itemId())).forEach(row -> pulledRead.put(row.itemId(), row.read()));
+        List<Long> ids = new ArrayList<>(byId.keySet());
+        ids.addAll(pulledRead.keySet());
+        ids.sort(ascending ? Comparator.naturalOrder() : Comparator.reverseOrder());
+        List<Long> cut = ids.subList(0, Math.min(query.limit(), ids.size()));
+        for (Stored<Item> item : items.getAll(cut.stream().filter(pulledRead::containsKey).toList())) {
+            byId.put(item.id(), new TimelineEntry(item, pulledRead.get(item.id())));
+        }
+        List<TimelineEntry> page = cut.stream().map(byId::get).filter(java.util.Objects::nonNull).toList();
         return ascending ? page.reversed() : page;
     }
 
@@ -219,21 +234,11 @@ public class PulledFeed {
         return entries;
     }
 
-    /** The N-th newest id of the merged timeline (N = the window), 0 if it holds fewer. */
+    /** The N-th newest id of the merged timeline (N = the window), 0 if it holds fewer: one statement. */
     private long windowFloor(long userId, List<PulledFollow> follows, long keep) {
-        int size = timeline.maxEntries();
-        List<Long> ids = new ArrayList<>(inbox.newestIds(userId, size));
-        List<Integer> all = java.util.Arrays.stream(MediaType.values()).map(MediaType::bit).toList();
-        for (PulledFollow follow : follows) {
-            List<Integer> media = all.stream().filter(bit -> (follow.mask() & bit) != 0).toList();
-            PulledTable.Bounds bounds = new PulledTable.Bounds(Math.max(keep, follow.fromId()), null, null, false);
-            table.rows(userId, follow, bounds, media, false, size).forEach(row -> ids.add(row.itemId()));
-        }
-        if (ids.size() < size) {
-            return 0;
-        }
-        ids.sort(Comparator.reverseOrder());
-        return ids.get(size - 1);
+        List<PulledTable.Read> reads = follows.stream().map(follow -> new PulledTable.Read(follow,
+                new PulledTable.Bounds(lowest(follow, keep), null, null, false), allMedia(follow))).toList();
+        return table.nthNewest(userId, reads, timeline.maxEntries()).orElse(0L);
     }
 
     private static TimelineQuery withLowest(TimelineQuery query, @Nullable Long minId, @Nullable Long sinceId, long floor) {
@@ -246,8 +251,8 @@ public class PulledFeed {
     }
 
     /** The person's follows of pulled sources that this query's source, folder and media filters let through. */
-    private List<PulledFollow> follows(long userId, TimelineQuery query) {
-        return table.follows(userId).stream()
+    private List<PulledFollow> follows(List<PulledFollow> all, TimelineQuery query) {
+        return all.stream()
                 .filter(follow -> query.sourceId() == null || query.sourceId() == follow.sourceId())
                 .filter(follow -> query.sourceIds() == null || query.sourceIds().contains(follow.sourceId()))
                 .filter(follow -> !media(follow, query).isEmpty())

@@ -177,6 +177,71 @@ class PulledTable {
         return spec.query((rs, n) -> new Row(rs.getLong(1), rs.getBoolean(2))).list();
     }
 
+    /** One source's part of {@link #rowsOfAll}: its follow, bounds and media (bits). */
+    record Read(PulledFollow follow, Bounds bounds, List<Integer> media) {}
+
+    /**
+     * {@link #rows} of several pulled sources in one statement: one bounded read per source
+     * ({@code limit} rows each, by the source's primary-key range), united and cut to
+     * {@code limit}, newest first (oldest first if the reads ascend).
+     */
+    List<Row> rowsOfAll(long userId, List<Read> reads, @Nullable Boolean read, int limit, boolean ascending) {
+        if (reads.isEmpty()) {
+            return List.of();
+        }
+        List<Object> args = new ArrayList<>();
+        List<String> parts = new ArrayList<>(reads.size());
+        for (Read one : reads) {
+            parts.add("(" + oneRead(userId, one, read, limit, args) + ")");
+        }
+        args.add(limit);
+        String sql = String.join(" UNION ALL ", parts) + (ascending ? " ORDER BY item_id ASC" : " ORDER BY item_id DESC") + " LIMIT ?";
+        return jdbc.sql(sql).params(args).query((rs, n) -> new Row(rs.getLong(1), rs.getBoolean(2))).list();
+    }
+
+    /**
+     * The {@code count}-th newest id among the person's newest {@code count} inbox entries and
+     * each read's newest {@code count} pulled items (the merged window's floor): one statement.
+     */
+    Optional<Long> nthNewest(long userId, List<Read> reads, int count) {
+        List<Object> args = new ArrayList<>(List.of(userId, count));
+        StringBuilder sql = new StringBuilder("SELECT item_id FROM ((SELECT item_id, FALSE FROM inbox WHERE user_id = ? ORDER BY item_id DESC LIMIT ?)");
+        for (Read one : reads) {
+            sql.append(" UNION ALL (").append(oneRead(userId, one, null, count, args)).append(')');
+        }
+        sql.append(") u ORDER BY item_id DESC LIMIT 1 OFFSET ?");
+        args.add(count - 1);
+        return jdbc.sql(sql.toString()).params(args).query((rs, n) -> rs.getLong(1)).optional();
+    }
+
+    private static String oneRead(long userId, Read one, @Nullable Boolean read, int limit, List<Object> args) {
+        String state = "COALESCE(m.is_read, p.item_id <= ?)";
+        StringBuilder sql = new StringBuilder("SELECT p.item_id, " + state + " AS is_read FROM pulled_items p"
+                + " LEFT JOIN pulled_marks m ON m.user_id = ? AND m.source_id = p.source_id AND m.item_id = p.item_id"
+                + " WHERE p.source_id = ? AND p.item_id >= ? AND p.media IN ("
+                + String.join(", ", java.util.Collections.nCopies(one.media().size(), "?")) + ")"
+                + " AND NOT EXISTS (SELECT 1 FROM inbox i WHERE i.user_id = ? AND i.item_id = p.item_id)");
+        args.addAll(List.of(one.follow().readUpto(), userId, one.follow().sourceId(), one.bounds().lowest()));
+        args.addAll(one.media());
+        args.add(userId);
+        if (one.bounds().below() != null) {
+            sql.append(" AND p.item_id < ?");
+            args.add(one.bounds().below());
+        }
+        if (one.bounds().above() != null) {
+            sql.append(" AND p.item_id > ?");
+            args.add(one.bounds().above());
+        }
+        if (read != null) {
+            sql.append(" AND ").append(state).append(" = ?");
+            args.add(one.follow().readUpto());
+            args.add(read);
+        }
+        sql.append(one.bounds().ascending() ? " ORDER BY p.item_id ASC LIMIT ?" : " ORDER BY p.item_id DESC LIMIT ?");
+        args.add(limit);
+        return sql.toString();
+    }
+
     /**
      * The person's unread pulled items by source and media, over every source they follow that
      * has pulled items, items at least {@code keepFloor}: one statement.
