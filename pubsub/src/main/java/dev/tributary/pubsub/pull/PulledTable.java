@@ -201,13 +201,20 @@ class PulledTable {
 
     /**
      * The {@code count}-th newest id among the person's newest {@code count} inbox entries and
-     * each read's newest {@code count} pulled items (the merged window's floor): one statement.
+     * each read's newest {@code count} pulled items (the merged window's floor): one statement of
+     * index-only range reads, a distinct union (an item both in the inbox and pulled counts once).
      */
     Optional<Long> nthNewest(long userId, List<Read> reads, int count) {
         List<Object> args = new ArrayList<>(List.of(userId, count));
-        StringBuilder sql = new StringBuilder("SELECT item_id FROM ((SELECT item_id, FALSE FROM inbox WHERE user_id = ? ORDER BY item_id DESC LIMIT ?)");
+        StringBuilder sql = new StringBuilder("SELECT item_id FROM ((SELECT item_id FROM inbox WHERE user_id = ? ORDER BY item_id DESC LIMIT ?)");
         for (Read one : reads) {
-            sql.append(" UNION ALL (").append(oneRead(userId, one, null, count, args)).append(')');
+            sql.append(" UNION (SELECT item_id FROM pulled_items WHERE source_id = ? AND item_id >= ? AND media IN (")
+                    .append(String.join(", ", java.util.Collections.nCopies(one.media().size(), "?")))
+                    .append(") ORDER BY item_id DESC LIMIT ?)");
+            args.add(one.follow().sourceId());
+            args.add(one.bounds().lowest());
+            args.addAll(one.media());
+            args.add(count);
         }
         sql.append(") u ORDER BY item_id DESC LIMIT 1 OFFSET ?");
         args.add(count - 1);
