@@ -228,7 +228,25 @@ public class Inbox {
 
     /** The stamps a kept page of these items is checked against: one Redis round trip. */
     public TimelineStamps stamps(long userId, List<Long> itemIds) {
-        return stamps.read(userId, itemIds);
+        return stamps.read(userId, itemIds, List.of());
+    }
+
+    /**
+     * As {@link #stamps(long, List)} for a person who follows pulled sources: each source's stamp
+     * is folded into the person's, so a pulled publish voids their kept pages too.
+     */
+    public TimelineStamps stamps(long userId, List<Long> itemIds, List<Long> pulledSourceIds) {
+        return stamps.read(userId, itemIds, pulledSourceIds);
+    }
+
+    /** Voids every kept page of these pulled sources' followers, once the caller's transaction commits. */
+    public void sourcesChanged(Collection<Long> sourceIds) {
+        stamps.sourcesChanged(sourceIds);
+    }
+
+    /** The ids of the person's newest {@code count} entries, newest first (the window's rows). */
+    public List<Long> newestIds(long userId, int count) {
+        return pages.newestIds(userId, count);
     }
 
     /** The person's exact unread counts. */

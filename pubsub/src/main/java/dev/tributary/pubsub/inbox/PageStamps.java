@@ -51,15 +51,37 @@ class PageStamps {
         this.cluster = redis.getConnectionFactory() instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
     }
 
-    /** The epoch, the person's stamp and the items' stamps, in one round trip. */
-    TimelineStamps read(long userId, List<Long> itemIds) {
-        List<String> keys = new ArrayList<>(itemIds.size() + 2);
+    /**
+     * The epoch, the person's stamp and the items' stamps, in one round trip; the stamps of the
+     * pulled sources the person follows are folded into theirs (a pulled publish moves only its
+     * source's stamp, not each follower's).
+     */
+    TimelineStamps read(long userId, List<Long> itemIds, List<Long> pulledSourceIds) {
+        List<String> keys = new ArrayList<>(itemIds.size() + pulledSourceIds.size() + 2);
         keys.add(EPOCH);
         keys.add(personKey(userId));
+        pulledSourceIds.forEach(id -> keys.add(sourceKey(id)));
         itemIds.forEach(id -> keys.add(itemKey(id)));
         List<String> values = redis.opsForValue().multiGet(keys);
         String epoch = values.get(0) != null ? values.get(0) : newEpoch();
-        return new TimelineStamps(epoch, values.get(1), values.subList(2, values.size()));
+        int items = 2 + pulledSourceIds.size();
+        String person = values.get(1);
+        if (!pulledSourceIds.isEmpty()) {
+            StringBuilder folded = new StringBuilder(String.valueOf(person));
+            for (int i = 0; i < pulledSourceIds.size(); i++) {
+                folded.append('/').append(pulledSourceIds.get(i)).append('=').append(values.get(2 + i));
+            }
+            person = folded.toString();
+        }
+        return new TimelineStamps(epoch, person, values.subList(items, values.size()));
+    }
+
+    /** Moves these pulled sources' stamps once the caller's transaction commits. */
+    void sourcesChanged(Collection<Long> sourceIds) {
+        if (!sourceIds.isEmpty()) {
+            List<String> keys = sourceIds.stream().map(PageStamps::sourceKey).toList();
+            tx.afterCommit(() -> bump(keys, cluster ? 1 : KEYS_PER_CALL));
+        }
     }
 
     /** Moves these people's stamps once the caller's transaction commits (at once outside one). */
@@ -114,6 +136,10 @@ class PageStamps {
     /** Tagged like the person's counters ({@link PersonSlots}): one slot per bucket of people. */
     private static String personKey(long userId) {
         return "tributary:tl:" + PersonSlots.tag(userId) + ":" + userId;
+    }
+
+    private static String sourceKey(long sourceId) {
+        return "tributary:tl:source:" + sourceId;
     }
 
     private static String itemKey(long itemId) {
