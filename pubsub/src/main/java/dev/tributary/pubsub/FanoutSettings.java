@@ -24,6 +24,12 @@ import org.springframework.validation.annotation.Validated;
  *        person's or a group's source gives its newest 20); 0: none
  * @param splitSize subscribers per task: a larger audience is split into tasks of this many
  *        when its first batch runs, so that every worker on every node can share it
+ * @param pullThreshold a source followed by at least this many people is pulled: its new items
+ *        are read at timeline time instead of fanned out; it goes back to push below 80 % of it;
+ *        0 turns pull off (items stored pulled stay pulled)
+ * @param maxPulledSources pulled sources a person reads at timeline time at most (one bounded read
+ *        each per page); a source they follow past it is pushed to them alone (their pair of
+ *        person and source stays pushed until they unfollow it)
  */
 @ConfigurationProperties("tributary.fanout")
 @Validated
@@ -34,10 +40,20 @@ public record FanoutSettings(
         @NotNull @DefaultValue("30s") Duration leaseTtl,
         @NotNull @DefaultValue("500ms") Duration pollInterval,
         @Min(0) @Max(1000) @DefaultValue("100") int backfill,
-        @Min(1) @Max(10_000_000) @DefaultValue("10000") int splitSize) {
+        @Min(1) @Max(10_000_000) @DefaultValue("10000") int splitSize,
+        @Min(0) @Max(1_000_000_000) @DefaultValue("10000") int pullThreshold,
+        @Min(1) @Max(10_000) @DefaultValue("100") int maxPulledSources) {
 
     /** The node role ({@code tributary.roles}) under which fan-out workers and inbox trimming run. */
     public static final String ROLE = "fanout";
+
+    /** Whether a source of this many subscribers, pulled or not now, is pulled from now on (with hysteresis). */
+    public boolean pulls(long subscribers, boolean pulledNow) {
+        if (pullThreshold == 0) {
+            return false;
+        }
+        return pulledNow ? subscribers * 5 >= pullThreshold * 4L : subscribers >= pullThreshold;
+    }
 
     public FanoutSettings {
         if (leaseTtl != null && leaseTtl.compareTo(Duration.ofMillis(100)) < 0) {

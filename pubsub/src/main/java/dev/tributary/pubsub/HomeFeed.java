@@ -1,6 +1,7 @@
 package dev.tributary.pubsub;
 
 import dev.tributary.pubsub.inbox.Inbox;
+import dev.tributary.pubsub.pull.PulledFeed;
 import dev.tributary.storage.IdGenerator;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,15 +15,19 @@ import org.springframework.stereotype.Service;
 
 /**
  * A person's home feed as readers see it: the bounded home timeline, read marks, exact unread
- * counts, and the stamps that tell whether a kept page still holds.
+ * counts, and the stamps that tell whether a kept page still holds. Entries reach a person pushed
+ * (their inbox) or pulled (items of the pulled sources they follow, read at timeline time); every
+ * method here answers for both alike.
  */
 @Service
 public class HomeFeed {
 
     private final Inbox inbox;
+    private final PulledFeed pulled;
 
-    HomeFeed(Inbox inbox) {
+    HomeFeed(Inbox inbox, PulledFeed pulled) {
         this.inbox = inbox;
+        this.pulled = pulled;
     }
 
     /**
@@ -30,7 +35,7 @@ public class HomeFeed {
      * the whole unread horizon for unread-only and per-source pages ({@link TimelineQuery#readsHorizon()}).
      */
     public List<TimelineEntry> page(long userId, TimelineQuery query) {
-        return inbox.page(userId, query);
+        return pulled.page(userId, query);
     }
 
     /**
@@ -38,7 +43,7 @@ public class HomeFeed {
      * is still the one {@link #page} would give.
      */
     public TimelineStamps stamps(long userId, List<Long> itemIds) {
-        return inbox.stamps(userId, itemIds);
+        return inbox.stamps(userId, itemIds, pulled.sourcesOf(userId), List.of());
     }
 
     /**
@@ -46,7 +51,7 @@ public class HomeFeed {
      * ({@link LinkShares#storyShown}; null: none): a share of it voids the item's kept rendering.
      */
     public TimelineStamps stamps(long userId, List<Long> itemIds, List<@Nullable Long> stories) {
-        return inbox.stamps(userId, itemIds, stories);
+        return inbox.stamps(userId, itemIds, pulled.sourcesOf(userId), stories);
     }
 
     /**
@@ -66,24 +71,32 @@ public class HomeFeed {
         inbox.listening(userIds, LISTENING_TTL);
     }
 
+    /**
+     * The pulled sources the person follows: a live stream listens to their channels
+     * ({@link InboxEvent#sourceChannel}) besides the person's own.
+     */
+    public List<Long> pulledSources(long userId) {
+        return pulled.sourcesOf(userId);
+    }
+
     /** The person's exact unread counts. */
     public Unread unread(long userId) {
-        return inbox.unread(userId);
+        return pulled.unread(userId, inbox.unread(userId));
     }
 
     /** Marks one entry read; false if it is not in the person's inbox or was read already. */
     public boolean markRead(long userId, long itemId) {
-        return inbox.setRead(userId, itemId, true);
+        return inbox.setRead(userId, itemId, true) || pulled.setRead(userId, itemId, true);
     }
 
     /** Marks one entry unread again; false if it is not in the person's inbox or was unread. */
     public boolean markUnread(long userId, long itemId) {
-        return inbox.setRead(userId, itemId, false);
+        return inbox.setRead(userId, itemId, false) || pulled.setRead(userId, itemId, false);
     }
 
     /** Marks read every entry up to and including {@code upToItemId}, of one source or all; how many changed. */
     public int markReadUpTo(long userId, long upToItemId, @Nullable Long sourceId) {
-        return inbox.markReadUpTo(userId, upToItemId, sourceId);
+        return inbox.markReadUpTo(userId, upToItemId, sourceId) + pulled.markReadUpTo(userId, upToItemId, sourceId);
     }
 
     /**
@@ -91,12 +104,22 @@ public class HomeFeed {
      * Ids not in the person's inbox, or read already, are skipped.
      */
     public int markRead(long userId, Collection<Long> itemIds) {
-        return inbox.setRead(userId, checkedMarks(itemIds), true);
+        return setRead(userId, checkedMarks(itemIds), true);
     }
 
     /** Marks these entries unread again (at most {@link #MAX_MARKS}); how many changed. */
     public int markUnread(long userId, Collection<Long> itemIds) {
-        return inbox.setRead(userId, checkedMarks(itemIds), false);
+        return setRead(userId, checkedMarks(itemIds), false);
+    }
+
+    /** Inbox entries through the inbox, the rest as pulled entries (each part in one transaction). */
+    private int setRead(long userId, Collection<Long> itemIds, boolean read) {
+        if (itemIds.isEmpty()) {
+            return 0;
+        }
+        Set<Long> held = inbox.heldAmong(userId, itemIds);
+        List<Long> rest = itemIds.stream().filter(id -> !held.contains(id)).distinct().toList();
+        return inbox.setRead(userId, held, read) + pulled.setRead(userId, rest, read);
     }
 
     /** Most entries one {@link #markRead(long, Collection)} changes. */
@@ -114,12 +137,12 @@ public class HomeFeed {
         if (scan.sourceIds() != null && scan.sourceIds().isEmpty()) {
             return List.of();
         }
-        return inbox.ids(userId, scan);
+        return pulled.ids(userId, scan, inbox.ids(userId, scan));
     }
 
     /** Whether the item is in the person's inbox, read or not. */
     public boolean holds(long userId, long itemId) {
-        return inbox.holds(userId, itemId);
+        return inbox.holds(userId, itemId) || !pulled.readStates(userId, List.of(itemId)).isEmpty();
     }
 
     /**
@@ -127,17 +150,28 @@ public class HomeFeed {
      * them as another copy of a story they hold shares that entry's flag.
      */
     public Map<Long, Boolean> readStates(long userId, Collection<Long> itemIds) {
-        return itemIds.isEmpty() ? Map.of() : inbox.readStates(userId, itemIds);
+        if (itemIds.isEmpty()) {
+            return Map.of();
+        }
+        Map<Long, Boolean> states = new java.util.HashMap<>(inbox.readStates(userId, itemIds));
+        states.putAll(pulled.readStates(userId, itemIds.stream().filter(id -> !states.containsKey(id)).toList()));
+        return states;
     }
 
     /** Which of these items are in the person's inbox (as an entry or a copy of one), read or not. */
     public Set<Long> heldAmong(long userId, Collection<Long> itemIds) {
-        return itemIds.isEmpty() ? Set.of() : inbox.heldAmong(userId, itemIds);
+        return readStates(userId, itemIds).keySet();
     }
 
     /** Which of these items the person has read (in their inbox and marked read); one query. */
     public Set<Long> readAmong(long userId, Collection<Long> itemIds) {
-        return inbox.readAmong(userId, itemIds);
+        Set<Long> read = new java.util.HashSet<>();
+        readStates(userId, itemIds).forEach((id, isRead) -> {
+            if (isRead) {
+                read.add(id);
+            }
+        });
+        return read;
     }
 
     /**
@@ -166,7 +200,7 @@ public class HomeFeed {
         if (limit < 1 || limit > TimelineQuery.MAX_LIMIT) {
             throw new IllegalArgumentException("limit must be 1.." + TimelineQuery.MAX_LIMIT + ", not " + limit);
         }
-        return inbox.horizon(userId, sinceId, maxId, limit);
+        return pulled.horizon(userId, sinceId, maxId, limit, inbox.horizon(userId, sinceId, maxId, limit));
     }
 
     /** The person's entries among these items, newest first; other people's and unknown ids are absent. */
@@ -174,7 +208,7 @@ public class HomeFeed {
         if (itemIds.size() > TimelineQuery.MAX_LIMIT) {
             throw new IllegalArgumentException("at most " + TimelineQuery.MAX_LIMIT + " ids, not " + itemIds.size());
         }
-        return inbox.among(userId, itemIds);
+        return pulled.among(userId, itemIds, inbox.among(userId, itemIds));
     }
 
     /**
@@ -183,7 +217,7 @@ public class HomeFeed {
      * newest ones (the counts from {@link #unread} stay exact).
      */
     public List<Long> unreadIds(long userId) {
-        return inbox.unreadIds(userId, MAX_UNREAD_IDS);
+        return pulled.unreadIds(userId, MAX_UNREAD_IDS, inbox.unreadIds(userId, MAX_UNREAD_IDS));
     }
 
     /** Most ids {@link #unreadIds} returns. */
@@ -191,7 +225,7 @@ public class HomeFeed {
 
     /** Entries in the person's inbox, read or not (the whole horizon). */
     public int inboxSize(long userId) {
-        return inbox.size(userId);
+        return Math.toIntExact(inbox.size(userId) + pulled.size(userId));
     }
 
     /**
@@ -201,6 +235,6 @@ public class HomeFeed {
      */
     public int markReadBefore(long userId, Instant before, @Nullable Long sourceId) {
         long upTo = IdGenerator.lowestIdAt(before.plusSeconds(1).truncatedTo(ChronoUnit.SECONDS)) - 1;
-        return inbox.markReadUpTo(userId, upTo, sourceId);
+        return markReadUpTo(userId, upTo, sourceId);
     }
 }

@@ -15,6 +15,15 @@ public record InboxEvent(Type type, long itemId) {
         return "tributary:inbox:{" + userId + "}";
     }
 
+    /**
+     * The Redis channel of a pulled source's announcements ({@code item <id>}, {@code delete <id>}):
+     * published once per item for all its followers; a live stream listens to the channels of the
+     * pulled sources its person follows besides its own.
+     */
+    public static String sourceChannel(long sourceId) {
+        return "tributary:pulled:{" + sourceId + "}";
+    }
+
     /** The message as published. */
     public String encode() {
         return switch (type) {

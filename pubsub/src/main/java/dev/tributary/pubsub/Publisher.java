@@ -3,6 +3,8 @@ package dev.tributary.pubsub;
 import dev.tributary.pubsub.fanout.CurrentItems;
 import dev.tributary.pubsub.fanout.FanoutQueue;
 import dev.tributary.pubsub.inbox.Inbox;
+import dev.tributary.pubsub.pull.PulledFeed;
+import dev.tributary.pubsub.pull.SourceAudiences;
 import dev.tributary.storage.DuplicateIndexKeyException;
 import dev.tributary.storage.Entity;
 import dev.tributary.storage.EntityStore;
@@ -49,9 +51,14 @@ public class Publisher {
     private final CurrentItems currentItems;
     private final StarredItems starred;
     private final LinkShares shares;
+    private final SourceAudiences audiences;
+    private final PulledFeed pulled;
 
     Publisher(EntityStore store, IndexReader indexes, Sources sources, FanoutQueue fanout, Transactions tx, Inbox inbox,
-            CurrentItems currentItems, StarredItems starred, LinkShares shares, ObjectProvider<Clock> clock) {
+            CurrentItems currentItems, StarredItems starred, LinkShares shares, SourceAudiences audiences,
+            PulledFeed pulled, ObjectProvider<Clock> clock) {
+        this.audiences = audiences;
+        this.pulled = pulled;
         this.store = store;
         this.shares = shares;
         this.starred = starred;
@@ -92,6 +99,8 @@ public class Publisher {
 
     private PublishResult publishOnce(long sourceId, Source source, Map<String, NewItem> byGuid) {
         PublishResult result = tx.write("publish to source " + sourceId, status -> {
+            // First, so the mode cannot change until this commits: each new item is pushed or pulled, never both.
+            boolean pull = audiences.lockForPublish(sourceId);
             Map<IndexKey, Entity<Item>> existing = lockedByGuid(sourceId, byGuid.keySet());
             Instant now = now();
             List<NewItem> fresh = new ArrayList<>();
@@ -119,7 +128,7 @@ public class Publisher {
             if (source.kind() == SourceKind.USER) {
                 shares.recordAll(source.ownerId(), sourceId, created);
             }
-            deliver(sourceId, created);
+            deliver(sourceId, created, pull);
             inbox.itemsChanged(updated);
             created.forEach(item -> carried.add(item.id()));
             return new PublishResult(created.stream().map(Entity::id).toList(), updated, unchanged, carried);
@@ -155,17 +164,24 @@ public class Publisher {
         return locked;
     }
 
-    /** One delivery per item and audience: the source itself and every profile that relays it. */
-    private void deliver(long sourceId, List<Entity<Item>> created) {
+    /**
+     * One delivery per item and audience: the source itself and every profile that relays it; a
+     * pulled source's own audience gets none, its items are stored as pulled instead.
+     */
+    private void deliver(long sourceId, List<Entity<Item>> created, boolean pull) {
         if (created.isEmpty()) {
             return;
         }
-        List<Long> audiences = new ArrayList<>();
-        audiences.add(sourceId);
-        audiences.addAll(sources.relaysOf(sourceId));
         Map<Long, MediaType> items = new LinkedHashMap<>();
         created.forEach(item -> items.put(item.id(), item.body().mediaType()));
-        fanout.deliver(sourceId, audiences, items);
+        List<Long> targets = new ArrayList<>();
+        if (pull) {
+            pulled.published(sourceId, items).ifPresent(targets::add);
+        } else {
+            targets.add(sourceId);
+        }
+        targets.addAll(sources.relaysOf(sourceId));
+        fanout.deliver(sourceId, targets, items);
     }
 
     /**
@@ -189,6 +205,7 @@ public class Publisher {
             }
             Item body = item.get().body();
             store.put(PubsubKinds.ITEM, itemId, body.tombstoned(now()));
+            pulled.tombstoned(body.sourceId(), itemId);
             fanout.retract(itemId, body.sourceId(), body.mediaType());
             shares.removeAll(List.of(itemId));
             inbox.itemsChanged(List.of(itemId));
@@ -225,6 +242,7 @@ public class Publisher {
                     continue;
                 }
                 store.put(PubsubKinds.ITEM, item.id(), item.body().tombstoned(now));
+                pulled.tombstoned(item.body().sourceId(), item.id());
                 fanout.retract(item.id(), item.body().sourceId(), item.body().mediaType());
                 purged.add(item.id());
             }

@@ -1,6 +1,8 @@
 package dev.tributary.pubsub;
 
 import dev.tributary.pubsub.fanout.SubscriptionBackfill;
+import dev.tributary.pubsub.pull.PulledFeed;
+import dev.tributary.pubsub.pull.SourceAudiences;
 import dev.tributary.storage.IdGenerator;
 import dev.tributary.storage.Transactions;
 import java.time.Clock;
@@ -50,9 +52,14 @@ public class Subscriptions {
     private final ApplicationEventPublisher events;
     private final PersonQuotas quotas;
     private final Switches switches;
+    private final SourceAudiences audiences;
+    private final PulledFeed pulled;
 
     Subscriptions(JdbcClient jdbc, Sources sources, IdGenerator ids, Transactions tx, SubscriptionBackfill backfill,
-            ObjectProvider<Clock> clock, ApplicationEventPublisher events, PersonQuotas quotas, Switches switches) {
+            ObjectProvider<Clock> clock, ApplicationEventPublisher events, PersonQuotas quotas, Switches switches,
+            SourceAudiences audiences, PulledFeed pulled) {
+        this.audiences = audiences;
+        this.pulled = pulled;
         this.events = events;
         this.quotas = quotas;
         this.switches = switches;
@@ -105,6 +112,7 @@ public class Subscriptions {
                     """).params(userId, sourceId, created.id(), mask, created.createdAt()).update();
             jdbc.sql("INSERT INTO subscribers (source_id, user_id, media_mask) VALUES (?, ?, ?)")
                     .params(sourceId, userId, mask).update();
+            counted(userId, sourceId, mask);
             // In the subscribing transaction: a node killed after a separate commit of the
             // subscription would lose the back-fill for good (importing again skips what exists).
             if (switches.isOn(Feature.SUBSCRIBE_BACKFILL)) {
@@ -112,6 +120,17 @@ public class Subscriptions {
             }
             return new SubscribeResult(created, true);
         });
+    }
+
+    /**
+     * A new subscriber of the source, inside the subscribing transaction: the audience count and
+     * mode move under the source's row lock, and a follower of a source with pulled items starts
+     * reading them from its back-fill on.
+     */
+    private void counted(long userId, long sourceId, int mask) {
+        if (audiences.followed(sourceId, 1)) {
+            pulled.followed(userId, sourceId, mask);
+        }
     }
 
     /** A source a person wants to follow in a {@link #subscribeAll batch}, under their title for it (null: the source's own). */
@@ -180,6 +199,7 @@ public class Subscriptions {
                     .map(sourceId -> new Subscription(ids.next(), userId, sourceId, null, now, bySource.get(sourceId).title()))
                     .toList();
             insert(created);
+            created.stream().map(Subscription::sourceId).sorted().forEach(sourceId -> counted(userId, sourceId, MediaType.ALL));
             if (switches.isOn(Feature.SUBSCRIBE_BACKFILL)) {
                 backfill.backfillAll(created);
             }
@@ -228,7 +248,11 @@ public class Subscriptions {
         boolean removed = tx.write("unsubscribe " + userId + " from " + sourceId, status -> {
             int rows = jdbc.sql("DELETE FROM subscriptions WHERE user_id = ? AND source_id = ?")
                     .params(userId, sourceId).update();
-            jdbc.sql("DELETE FROM subscribers WHERE source_id = ? AND user_id = ?").params(sourceId, userId).update();
+            int left = jdbc.sql("DELETE FROM subscribers WHERE source_id = ? AND user_id = ?").params(sourceId, userId).update();
+            if (left > 0) {
+                audiences.followed(sourceId, -1);
+                pulled.unfollowed(userId, sourceId);
+            }
             jdbc.sql("DELETE FROM folder_sources WHERE user_id = ? AND source_id = ?").params(userId, sourceId).update();
             return rows > 0;
         });
@@ -294,6 +318,7 @@ public class Subscriptions {
                 .params(mask, userId, sourceId).update();
         jdbc.sql("UPDATE subscribers SET media_mask = ? WHERE source_id = ? AND user_id = ?")
                 .params(mask, sourceId, userId).update();
+        pulled.filterChanged(userId, sourceId, mask);
     }
 
     private Instant now() {

@@ -37,17 +37,26 @@ final class HomeStream implements MessageListener {
     private final long serial;
     private final SseEmitter emitter;
     private final ChannelTopic topic;
+    private final List<ChannelTopic> topics;
     private final BlockingQueue<InboxEvent> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean overflowed;
 
-    HomeStream(long userId, String address, Set<String> revocationKeys, long serial, SseEmitter emitter) {
+    HomeStream(long userId, String address, Set<String> revocationKeys, long serial, SseEmitter emitter, List<Long> pulledSources) {
         this.userId = userId;
         this.address = address;
         this.revocationKeys = Set.copyOf(revocationKeys);
         this.serial = serial;
         this.emitter = emitter;
         this.topic = new ChannelTopic(InboxEvent.channel(userId));
+        List<ChannelTopic> all = new ArrayList<>(List.of(topic));
+        pulledSources.forEach(source -> all.add(new ChannelTopic(InboxEvent.sourceChannel(source))));
+        this.topics = List.copyOf(all);
+    }
+
+    /** The person's channel and those of the pulled sources they followed when the stream opened. */
+    List<ChannelTopic> topics() {
+        return topics;
     }
 
     long userId() {

@@ -104,7 +104,7 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
     SseEmitter open(Caller caller, String address, @Nullable Long lastEventId) {
         long userId = caller.userId();
         HomeStream stream = new HomeStream(userId, address, caller.credential().revocationKeys(), serials.incrementAndGet(),
-                new SseEmitter(settings.maxDuration().toMillis()));
+                new SseEmitter(settings.maxDuration().toMillis()), pulledSources(userId));
         HomeStream evicted = register(stream);
         if (evicted != null) {
             close(evicted);
@@ -121,7 +121,7 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
             // published unheard after the subscription below.
             feed.listening(List.of(userId));
             // Returns once Redis confirmed the subscription: nothing published after this is missed.
-            listeners.addMessageListener(stream, stream.topic());
+            listeners.addMessageListener(stream, stream.topics());
         } catch (RuntimeException redisDown) {
             log.warn("Could not subscribe a live stream of user {}: {}", userId, redisDown.toString());
             close(stream);
@@ -129,11 +129,21 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
         }
         if (stream.closed()) {
             // Closed while subscribing (evicted at once): its close may have run before the listener was added.
-            listeners.removeMessageListener(stream, stream.topic());
+            listeners.removeMessageListener(stream, stream.topics());
         } else {
             start(stream, lastEventId);
         }
         return stream.emitter();
+    }
+
+    /** The pulled sources the person follows (their items are announced per source); none if MySQL cannot say. */
+    private List<Long> pulledSources(long userId) {
+        try {
+            return feed.pulledSources(userId);
+        } catch (RuntimeException e) {
+            log.warn("Could not read the pulled sources of user {}; their stream hears only pushed entries: {}", userId, e.toString());
+            return List.of();
+        }
     }
 
     private void start(HomeStream stream, @Nullable Long lastEventId) {
@@ -258,7 +268,7 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
             return;
         }
         try {
-            listeners.removeMessageListener(stream, stream.topic());
+            listeners.removeMessageListener(stream, stream.topics());
         } catch (RuntimeException e) {
             // Redis is unreachable: the container resubscribes only the listeners it still holds, and this one is gone.
             log.warn("Could not unsubscribe the live stream of user {} from Redis: {}", stream.userId(), e.toString());

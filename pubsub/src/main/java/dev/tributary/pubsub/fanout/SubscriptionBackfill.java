@@ -12,6 +12,7 @@ import dev.tributary.pubsub.Stored;
 import dev.tributary.pubsub.Subscription;
 import dev.tributary.pubsub.inbox.Inbox;
 import dev.tributary.pubsub.inbox.InboxRow;
+import dev.tributary.pubsub.pull.PulledFeed;
 import dev.tributary.storage.Transactions;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -42,10 +43,12 @@ public class SubscriptionBackfill {
     private final Transactions tx;
     private final int feedCount;
     private final DeliveryRules rules;
+    private final PulledFeed pulled;
 
     SubscriptionBackfill(Items items, Sources sources, CurrentItems current, Inbox inbox, Transactions tx,
-            FanoutSettings settings, DeliveryRules rules) {
+            FanoutSettings settings, DeliveryRules rules, PulledFeed pulled) {
         this.rules = rules;
+        this.pulled = pulled;
         this.items = items;
         this.sources = sources;
         this.current = current;
@@ -80,13 +83,15 @@ public class SubscriptionBackfill {
             rows.addAll(rows(subscription, kinds.get(subscription.sourceId()) == SourceKind.FEED,
                     currentIds.getOrDefault(subscription.sourceId(), List.of()), currentItems));
         }
-        if (rows.isEmpty()) {
+        // Pulled items reach their followers at timeline time (PulledFeed.followed set where from).
+        List<InboxRow> pushed = pulled.toPush(rows);
+        if (pushed.isEmpty()) {
             return 0;
         }
         return tx.write("back-fill " + subscriptions.size() + " subscriptions",
                 status -> {
                     // People's filter rules apply as in fan-out: drop, mark read, star.
-                    DeliveryRules.Plan plan = rules.plan(rows);
+                    DeliveryRules.Plan plan = rules.plan(pushed);
                     List<InboxRow> inserted = inbox.deliver(plan.rows(), status, new InboxEvent(InboxEvent.Type.UNREAD, 0));
                     plan.delivered(inserted);
                     return inserted.size();

@@ -226,15 +226,25 @@ public class Inbox {
         return pages.page(userId, query);
     }
 
-    /** The stamps a kept page of these items is checked against: one Redis round trip. */
-    public TimelineStamps stamps(long userId, List<Long> itemIds) {
-        return stamps.read(userId, itemIds);
+    /**
+     * The stamps a kept page of these items is checked against, one Redis round trip: the pulled
+     * sources' stamps are folded into the person's (a pulled publish voids their kept pages too),
+     * and {@code stories.get(i)}'s stamp (null: none) into item {@code i}'s (a share voids it).
+     */
+    public TimelineStamps stamps(long userId, List<Long> itemIds, List<Long> pulledSourceIds, List<@Nullable Long> stories) {
+        return stamps.read(userId, itemIds, pulledSourceIds, stories);
     }
 
-    /** The same, with the stamp of the story each item shows the sharers of joined to the item's (null: none). */
-    public TimelineStamps stamps(long userId, List<Long> itemIds, List<@Nullable Long> stories) {
-        return stamps.read(userId, itemIds, stories);
+    /** Voids every kept page of these pulled sources' followers, once the caller's transaction commits. */
+    public void sourcesChanged(Collection<Long> sourceIds) {
+        stamps.sourcesChanged(sourceIds);
     }
+
+    /** The ids of the person's newest {@code count} entries, newest first (the window's rows). */
+    public List<Long> newestIds(long userId, int count) {
+        return pages.newestIds(userId, count);
+    }
+
 
     /** Voids every kept rendering of the items of these stories (their sharers changed), once the caller's transaction commits. */
     public void storiesChanged(Collection<Long> stories) {

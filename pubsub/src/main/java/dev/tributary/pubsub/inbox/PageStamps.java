@@ -51,20 +51,18 @@ class PageStamps {
         this.cluster = redis.getConnectionFactory() instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
     }
 
-    /** The epoch, the person's stamp and the items' stamps, in one round trip. */
-    TimelineStamps read(long userId, List<Long> itemIds) {
-        return read(userId, itemIds, List.of());
-    }
-
     /**
-     * The same, where {@code stories.get(i)} (when present and not null) is the story whose
-     * sharers item {@code i} shows ({@code shared_by}): that story's stamp joins the item's, so a
-     * new or deleted share voids every kept rendering of the items of its link.
+     * The epoch, the person's stamp and the items' stamps, in one round trip. The stamps of the
+     * pulled sources the person follows are folded into theirs (a pulled publish moves only its
+     * source's stamp, not each follower's); where {@code stories.get(i)} is present and not null,
+     * it is the story whose sharers item {@code i} shows ({@code shared_by}), and that story's stamp
+     * joins the item's, so a new or deleted share voids every kept rendering of its link's items.
      */
-    TimelineStamps read(long userId, List<Long> itemIds, List<@Nullable Long> stories) {
-        List<String> keys = new ArrayList<>(itemIds.size() * 2 + 2);
+    TimelineStamps read(long userId, List<Long> itemIds, List<Long> pulledSourceIds, List<@Nullable Long> stories) {
+        List<String> keys = new ArrayList<>(itemIds.size() * 2 + pulledSourceIds.size() + 2);
         keys.add(EPOCH);
         keys.add(personKey(userId));
+        pulledSourceIds.forEach(id -> keys.add(sourceKey(id)));
         itemIds.forEach(id -> keys.add(itemKey(id)));
         List<Integer> storyAt = new ArrayList<>();
         for (int i = 0; i < stories.size() && i < itemIds.size(); i++) {
@@ -75,15 +73,32 @@ class PageStamps {
         }
         List<String> values = redis.opsForValue().multiGet(keys);
         String epoch = values.get(0) != null ? values.get(0) : newEpoch();
-        List<@Nullable String> items = new ArrayList<>(values.subList(2, 2 + itemIds.size()));
+        int first = 2 + pulledSourceIds.size();
+        String person = values.get(1);
+        if (!pulledSourceIds.isEmpty()) {
+            StringBuilder folded = new StringBuilder(String.valueOf(person));
+            for (int i = 0; i < pulledSourceIds.size(); i++) {
+                folded.append('/').append(pulledSourceIds.get(i)).append('=').append(values.get(2 + i));
+            }
+            person = folded.toString();
+        }
+        List<@Nullable String> items = new ArrayList<>(values.subList(first, first + itemIds.size()));
         for (int k = 0; k < storyAt.size(); k++) {
-            String story = values.get(2 + itemIds.size() + k);
+            String story = values.get(first + itemIds.size() + k);
             if (story != null) {
                 int i = storyAt.get(k);
                 items.set(i, items.get(i) + "/" + story);
             }
         }
-        return new TimelineStamps(epoch, values.get(1), items);
+        return new TimelineStamps(epoch, person, items);
+    }
+
+    /** Moves these pulled sources' stamps once the caller's transaction commits. */
+    void sourcesChanged(Collection<Long> sourceIds) {
+        if (!sourceIds.isEmpty()) {
+            List<String> keys = sourceIds.stream().map(PageStamps::sourceKey).toList();
+            tx.afterCommit(() -> bump(keys, cluster ? 1 : KEYS_PER_CALL));
+        }
     }
 
     /** Moves these people's stamps once the caller's transaction commits (at once outside one). */
@@ -150,6 +165,10 @@ class PageStamps {
 
     private static String storyKey(long story) {
         return "tributary:tl:story:" + story;
+    }
+
+    private static String sourceKey(long sourceId) {
+        return "tributary:tl:source:" + sourceId;
     }
 
     private static String itemKey(long itemId) {

@@ -147,6 +147,12 @@ class TimelinePages {
         return page;
     }
 
+    /** The ids of the person's newest {@code count} entries, newest first: one range scan of the key. */
+    List<Long> newestIds(long userId, int count) {
+        return jdbc.queryForList("SELECT item_id FROM inbox WHERE user_id = ? ORDER BY item_id DESC LIMIT ?", Long.class,
+                userId, count);
+    }
+
     /** The person's entries among these items (others' and unknown ids are absent), newest first. */
     List<TimelineEntry> among(long userId, Collection<Long> itemIds) {
         if (itemIds.isEmpty()) {

@@ -65,6 +65,19 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * {@code --read-seconds=5}, {@code --read-rounds} (default: rounds), {@code --redis=cluster} (the
  * embedded Redis Cluster of three masters instead of one Redis: benchmark e); any option with a dot
  * is a Spring setting, e.g. {@code --tributary.fanout.workers=4}.
+ *
+ * <p>Then the pull path ({@code --scenarios=abcd}, default all; the sources of a and b have no
+ * {@code source_audiences} row, so they are pushed whatever the threshold):
+ * <ul>
+ * <li>c) one item to 1,000,000 subscribers ({@code --c-subscribers}, times scale), pushed (one
+ * source, fanned out) and pulled (a second source of the same followers, marked pulled): time until
+ * it is in every timeline (push: the last task done; pull: the publish's commit, then checked on a
+ * follower's page), rows written, SQL statements and Redis commands, and the heap used after a GC;
+ * <li>d) home pages (limit 50, newest and one {@code max_id} page) of a person following 200
+ * sources of which 0, 5 and 50 are pulled ({@code --d-items} items each, published round-robin),
+ * each in reads/s (the mean of the measured rounds, round-robin after a warm-up round) and as a
+ * ratio to the all-push person's (0 pulled) in the same run.
+ * </ul>
  */
 public final class FanoutBenchmark {
 
@@ -134,7 +147,15 @@ public final class FanoutBenchmark {
         this.readTime = args.seconds("read-seconds", 5);
         this.readRounds = args.integer("read-rounds", rounds);
         this.redisKind = args.text("redis", "single");
+        this.scenarios = args.text("scenarios", "abcd");
+        this.cSubscribers = args.integer("c-subscribers", 1_000_000);
+        this.dItems = args.integer("d-items", 20);
     }
+
+    /** Which of the scenarios a, b, c, d to run ({@code --scenarios}). */
+    private final String scenarios;
+    private final int cSubscribers;
+    private final int dItems;
 
     public static void main(String[] args) {
         Args options = new Args(args);
@@ -144,6 +165,123 @@ public final class FanoutBenchmark {
     }
 
     private void run() {
+        if (scenarios.contains("a") || scenarios.contains("b")) {
+            runPush();
+        }
+        if (scenarios.contains("c")) {
+            pushVersusPull();
+        }
+        if (scenarios.contains("d")) {
+            pulledPages();
+        }
+    }
+
+    // ---------------------------------------------------------------- c) and d): pull
+
+    /** c) One item to a huge audience, pushed and pulled. */
+    private void pushVersusPull() {
+        int count = Math.max(1, (int) Math.round(cSubscribers * scale));
+        List<Long> users = newUsers(count);
+        long pushSource = sources.feed(URL + "c-push-" + ids.next()).id();
+        long pullSource = sources.feed(URL + "c-pull-" + ids.next()).id();
+        subscribe(new Scenario("c", pushSource, users, 1));
+        subscribe(new Scenario("c", pullSource, users, 1));
+        // Followed through direct inserts: give the pulled source the row subscribing would have written.
+        jdbc.update("INSERT INTO source_audiences (source_id, subscribers, pulled, ever_pulled) VALUES (?, ?, TRUE, TRUE)",
+                pullSource, Math.max(count, fanout.pullThreshold()));
+        System.out.println(Bench.format("c) one item to %,d subscribers, push vs pull (threshold %,d)", count, fanout.pullThreshold()));
+        for (boolean pull : List.of(false, true)) {
+            reset(List.of());
+            System.gc();
+            long heapBefore = usedHeap();
+            Map<String, Long> sqlBefore = sqlStatus();
+            Map<String, long[]> redisBefore = redisStats();
+            long pulledBefore = jdbc.queryForObject("SELECT COUNT(*) FROM pulled_items", Long.class);
+            polls = 0;
+            long start = System.nanoTime();
+            long item = publisher.publish(pull ? pullSource : pushSource, entries(1)).created().getFirst();
+            boolean complete = awaitNoTasks(start + limit.toNanos());
+            double seconds = (System.nanoTime() - start) / 1e9;
+            long follower = users.get(random.nextInt(users.size()));
+            boolean visible = unread.page(follower, dev.tributary.pubsub.TimelineQuery.newest(1)).stream()
+                    .anyMatch(entry -> entry.id() == item);
+            long rows = inboxRows() + jdbc.queryForObject("SELECT COUNT(*) FROM pulled_items", Long.class) - pulledBefore;
+            String mix = mix(sqlBefore, sqlStatus(), redisBefore, redisStats(), 1000);
+            System.gc();
+            long heapAfter = usedHeap();
+            System.out.println(Bench.format("  %-5s visible everywhere after %8.3f s%s; rows written %,d; heap used %,d MB (%+,d MB); "
+                    + "a follower's page shows it: %s", pull ? "pull" : "push", seconds, complete ? "" : " (TIME LIMIT)", rows,
+                    heapAfter >> 20, (heapAfter - heapBefore) >> 20, visible));
+            System.out.println("        work for the whole publish: " + mix);
+        }
+    }
+
+    private static long usedHeap() {
+        Runtime runtime = Runtime.getRuntime();
+        return runtime.totalMemory() - runtime.freeMemory();
+    }
+
+    /** d) Home pages with 0, 5 and 50 pulled sources among 200, against the all-push person's. */
+    private void pulledPages() {
+        int followed = 200;
+        System.out.println(Bench.format("d) home pages (limit 50) of a person following %d sources, %d items each, "
+                + "0 / 5 / 50 of them pulled; reads/s on 1 thread for %s", followed, dItems, readTime));
+        Map<Integer, Long> people = new LinkedHashMap<>();
+        for (int pulled : List.of(0, 5, 50)) {
+            long person = ids.next();
+            people.put(pulled, person);
+            List<Long> followedSources = new ArrayList<>();
+            for (int i = 0; i < followed; i++) {
+                long source = sources.feed(URL + "d-" + ids.next()).id();
+                followedSources.add(source);
+                subscribe(new Scenario("d", source, List.of(person), 1));
+                if (i < pulled) {
+                    jdbc.update("INSERT INTO source_audiences (source_id, subscribers, pulled, ever_pulled) VALUES (?, ?, TRUE, TRUE)",
+                            source, Math.max(1, fanout.pullThreshold()));
+                }
+            }
+            for (int round = 0; round < dItems; round++) {
+                for (long source : followedSources) {
+                    publisher.publish(source, entries(1));
+                }
+            }
+        }
+        awaitNoTasks(System.nanoTime() + limit.toNanos());
+        // Round-robin, and the first round only warms up, so no variant pays for the JIT alone.
+        Map<Integer, double[]> rates = new LinkedHashMap<>();
+        for (int round = 0; round <= rounds; round++) {
+            for (Map.Entry<Integer, Long> variant : people.entrySet()) {
+                long person = variant.getValue();
+                long cursor = unread.page(person, dev.tributary.pubsub.TimelineQuery.newest(50)).getLast().id();
+                double newest = pageReads(person, dev.tributary.pubsub.TimelineQuery.newest(50));
+                double deeper = pageReads(person, dev.tributary.pubsub.TimelineQuery.newest(50).olderThan(cursor));
+                if (round > 0) {
+                    rates.merge(variant.getKey(), new double[] {newest / rounds, deeper / rounds},
+                            (a, b) -> new double[] {a[0] + b[0], a[1] + b[1]});
+                }
+            }
+        }
+        double[] push = rates.get(0);
+        rates.forEach((pulled, rate) -> System.out.println(Bench.format(
+                "  %2d pulled of %d: newest page %,8.0f reads/s (%.2f of all-push), max_id page %,8.0f reads/s (%.2f of all-push)",
+                pulled, followed, rate[0], rate[0] / push[0], rate[1], rate[1] / push[1])));
+    }
+
+    private double pageReads(long person, dev.tributary.pubsub.TimelineQuery query) {
+        for (int i = 0; i < 50; i++) {
+            unread.page(person, query); // warm-up
+        }
+        long start = System.nanoTime();
+        long deadline = start + readTime.toNanos();
+        long count = 0;
+        while (System.nanoTime() < deadline) {
+            unread.page(person, query);
+            count++;
+        }
+        return count / ((System.nanoTime() - start) / 1e9);
+    }
+
+    private void runPush() {
         long setupStart = System.nanoTime();
         int wideUsers = Math.max(1, (int) Math.round(100_000 * scale));
         int deepItems = Math.max(1, (int) Math.round(1_000 * scale));

@@ -1,0 +1,496 @@
+package dev.tributary.pubsub.pull;
+
+import dev.tributary.pubsub.FanoutSettings;
+import dev.tributary.pubsub.InboxSettings;
+import dev.tributary.pubsub.Item;
+import dev.tributary.pubsub.Items;
+import dev.tributary.pubsub.MediaType;
+import dev.tributary.pubsub.Stored;
+import dev.tributary.pubsub.TimelineEntry;
+import dev.tributary.pubsub.TimelineQuery;
+import dev.tributary.pubsub.TimelineSettings;
+import dev.tributary.pubsub.Unread;
+import dev.tributary.pubsub.inbox.Inbox;
+import dev.tributary.pubsub.inbox.InboxRow;
+import dev.tributary.storage.IdGenerator;
+import dev.tributary.storage.Transactions;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
+import dev.tributary.pubsub.InboxEvent;
+import dev.tributary.pubsub.InboxScan;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.stereotype.Component;
+
+/**
+ * The pulled half of a person's home feed: the items of the pulled sources they follow, read at
+ * timeline time and merged with their inbox, their read state (a position per source and the
+ * exceptions to it) and its unread counts. A person who follows no pulled source costs one
+ * indexed join per call.
+ */
+@Component
+public class PulledFeed {
+
+    /** Rounds a pulled read may take to refill what the tag filter and tombstones removed. */
+    private static final int MAX_ROUNDS = 8;
+    private static final int TAG_CHUNK = 200;
+
+    private final PulledTable table;
+    private final Inbox inbox;
+    private final Items items;
+    private final Transactions tx;
+    private final TimelineSettings timeline;
+    private final InboxSettings horizon;
+    private final FanoutSettings fanout;
+    private final Clock clock;
+    private final StringRedisTemplate redis;
+
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(PulledFeed.class);
+
+    PulledFeed(PulledTable table, Inbox inbox, Items items, Transactions tx, TimelineSettings timeline, InboxSettings horizon,
+            FanoutSettings fanout, StringRedisTemplate redis, ObjectProvider<Clock> clock) {
+        this.redis = redis;
+        this.table = table;
+        this.inbox = inbox;
+        this.items = items;
+        this.tx = tx;
+        this.timeline = timeline;
+        this.horizon = horizon;
+        this.fanout = fanout;
+        this.clock = clock.getIfAvailable(Clock::systemUTC);
+    }
+
+    /**
+     * Publishing stores these items of the source pulled, inside the caller's transaction (which
+     * holds the source's row); the audience they must still be fanned out to (the people past
+     * their cap of pulled sources), if any.
+     */
+    public Optional<Long> published(long sourceId, Map<Long, MediaType> created) {
+        table.add(sourceId, created);
+        inbox.sourcesChanged(List.of(sourceId));
+        List<Long> ids = List.copyOf(created.keySet());
+        tx.afterCommit(() -> announce(sourceId, ids.stream().map(id -> new InboxEvent(InboxEvent.Type.ITEM, id)).toList()));
+        return table.hasPushedPairs(sourceId) ? Optional.of(PulledTable.pushedAudience(sourceId)) : Optional.empty();
+    }
+
+    /** A tombstone of the item, inside the caller's transaction: it leaves every follower's timeline and counts at once. */
+    public void tombstoned(long sourceId, long itemId) {
+        if (table.remove(sourceId, itemId)) {
+            inbox.sourcesChanged(List.of(sourceId));
+            tx.afterCommit(() -> announce(sourceId, List.of(new InboxEvent(InboxEvent.Type.DELETE, itemId))));
+        }
+    }
+
+    /**
+     * Of a back-fill's rows, those to push: not the pulled items, which a follower reads at
+     * timeline time, unless the person's pair with the source is pushed (past their cap).
+     */
+    public List<InboxRow> toPush(List<InboxRow> rows) {
+        Set<Long> pulledIds = table.pulledAmong(rows.stream().map(row -> new long[] {row.sourceId(), row.itemId()}).toList());
+        if (pulledIds.isEmpty()) {
+            return rows;
+        }
+        Map<List<Long>, Boolean> pushedPairs = new HashMap<>();
+        return rows.stream().filter(row -> !pulledIds.contains(row.itemId()) || pushedPairs.computeIfAbsent(
+                List.of(row.userId(), row.sourceId()), pair -> table.isPushedPair(pair.get(0), pair.get(1)))).toList();
+    }
+
+    /**
+     * The person began following a source that has pulled items, inside the subscribing
+     * transaction (which holds the source's row, so no pulled publish runs meanwhile): they see
+     * its newest {@code tributary.fanout.backfill} pulled items and everything after.
+     */
+    public void followed(long userId, long sourceId, int mask) {
+        long others = table.follows(userId).stream().filter(follow -> follow.sourceId() != sourceId).count();
+        if (others >= fanout.maxPulledSources()) {
+            table.pushPair(userId, sourceId, mask);
+            return;
+        }
+        long from = fanout.backfill() == 0
+                ? table.newest(sourceId).map(id -> id + 1).orElse(0L)
+                : table.nthNewest(sourceId, fanout.backfill()).orElse(0L);
+        table.start(userId, sourceId, from);
+    }
+
+    /**
+     * One PUBLISH per event on the source's channel, for every follower's open streams on every
+     * node. After the commit, so a failure cannot undo it: a stream misses the event and shows the
+     * item at its client's next poll.
+     */
+    private void announce(long sourceId, List<InboxEvent> events) {
+        try {
+            events.forEach(event -> redis.convertAndSend(InboxEvent.sourceChannel(sourceId), event.encode()));
+        } catch (org.springframework.dao.DataAccessException e) {
+            log.warn("Could not announce {} events of pulled source {}: {}", events.size(), sourceId, e.getMessage());
+        }
+    }
+
+    /** The person no longer follows the source (inside the unsubscribing transaction). */
+    public void unfollowed(long userId, long sourceId) {
+        table.dropPair(userId, sourceId);
+    }
+
+    /** A follow's media filter changed (inside the subscribing transaction): a pushed pair's audience row follows it. */
+    public void filterChanged(long userId, long sourceId, int mask) {
+        if (table.isPushedPair(userId, sourceId)) {
+            table.pushPair(userId, sourceId, mask);
+        }
+    }
+
+    /** The pulled sources the person follows (their stamps fold into the person's page stamp). */
+    public List<Long> sourcesOf(long userId) {
+        return table.follows(userId).stream().map(PulledFollow::sourceId).toList();
+    }
+
+    /** One page of the home timeline: the inbox's page merged with the pulled sources' items, exactly as one timeline. */
+    public List<TimelineEntry> page(long userId, TimelineQuery query) {
+        List<PulledFollow> all = table.follows(userId);
+        List<PulledFollow> follows = follows(all, query);
+        if (follows.isEmpty()) {
+            return inbox.page(userId, query);
+        }
+        boolean ascending = query.minId() != null && query.maxId() == null && query.sinceId() == null;
+        long keep = keepFloor();
+        long floor = 0;
+        TimelineQuery inboxQuery = query;
+        if (!query.readsHorizon() && !(query.readsFromTheTop() && query.tag() == null && query.limit() <= timeline.maxEntries())) {
+            // The window is the newest max-entries of the merged timeline, not of the inbox alone.
+            floor = windowFloor(userId, all, keep);
+            if (floor > 0) {
+                inboxQuery = ascending
+                        ? withLowest(query, query.minId(), null, floor)
+                        : withLowest(query, null, query.sinceId(), floor);
+            }
+        }
+        List<TimelineEntry> fromInbox = inbox.page(userId, inboxQuery);
+        Long above = ascending ? query.minId() : query.sinceId() != null ? query.sinceId() : query.minId();
+        List<PulledTable.Read> reads = new ArrayList<>(follows.size());
+        for (PulledFollow follow : follows) {
+            reads.add(new PulledTable.Read(follow, new PulledTable.Bounds(Math.max(floor, lowest(follow, keep)), query.maxId(), above,
+                    ascending), media(follow, query)));
+        }
+        if (query.tag() != null) {
+            List<TimelineEntry> merged = new ArrayList<>(fromInbox);
+            reads.forEach(one -> merged.addAll(read(userId, one.follow(), one.bounds(), one.media(), query)));
+            List<TimelineEntry> page = ordered(merged, ascending, query.limit());
+            return ascending ? page.reversed() : page;
+        }
+        // Ids first, cut to the page, and only the pulled items that made it are hydrated.
+        List<PulledTable.Row> rows = table.rowsOfAll(userId, reads, query.unreadOnly() ? Boolean.FALSE : null, query.limit(), ascending);
+        Map<Long, TimelineEntry> byId = new HashMap<>();
+        fromInbox.forEach(entry -> byId.put(entry.id(), entry));
+        Map<Long, Boolean> pulledRead = new HashMap<>();
+        rows.stream().filter(row -> !byId.containsKey(row.itemId())).forEach(row -> pulledRead.put(row.itemId(), row.read()));
+        List<Long> ids = new ArrayList<>(byId.keySet());
+        ids.addAll(pulledRead.keySet());
+        ids.sort(ascending ? Comparator.naturalOrder() : Comparator.reverseOrder());
+        List<Long> cut = ids.subList(0, Math.min(query.limit(), ids.size()));
+        for (Stored<Item> item : items.getAll(cut.stream().filter(pulledRead::containsKey).toList())) {
+            byId.put(item.id(), new TimelineEntry(item, pulledRead.get(item.id())));
+        }
+        List<TimelineEntry> page = cut.stream().map(byId::get).filter(java.util.Objects::nonNull).toList();
+        return ascending ? page.reversed() : page;
+    }
+
+    private List<TimelineEntry> read(long userId, PulledFollow follow, PulledTable.Bounds bounds, List<Integer> media,
+            TimelineQuery query) {
+        int chunk = query.tag() == null ? query.limit() : Math.max(query.limit(), TAG_CHUNK);
+        List<TimelineEntry> entries = new ArrayList<>();
+        PulledTable.Bounds next = bounds;
+        for (int round = 0; round < MAX_ROUNDS && entries.size() < query.limit(); round++) {
+            List<PulledTable.Row> rows = table.rows(userId, follow, next, media, query.unreadOnly(), chunk);
+            entries.addAll(hydrate(rows, query.tag()));
+            if (rows.size() < chunk) {
+                break;
+            }
+            long last = rows.getLast().itemId();
+            next = bounds.ascending()
+                    ? new PulledTable.Bounds(next.lowest(), next.below(), last, true)
+                    : new PulledTable.Bounds(next.lowest(), last, next.above(), false);
+        }
+        return entries;
+    }
+
+    private List<TimelineEntry> hydrate(List<PulledTable.Row> rows, @Nullable String tag) {
+        Map<Long, Boolean> read = new HashMap<>();
+        rows.forEach(row -> read.put(row.itemId(), row.read()));
+        List<TimelineEntry> entries = new ArrayList<>(rows.size());
+        for (Stored<Item> item : items.getAll(rows.stream().map(PulledTable.Row::itemId).toList())) {
+            if (tag == null || item.body().tags().stream().anyMatch(tag::equalsIgnoreCase)) {
+                entries.add(new TimelineEntry(item, read.get(item.id())));
+            }
+        }
+        return entries;
+    }
+
+    /** The N-th newest id of the merged timeline (N = the window), 0 if it holds fewer: one statement. */
+    private long windowFloor(long userId, List<PulledFollow> follows, long keep) {
+        List<PulledTable.Read> reads = follows.stream().map(follow -> new PulledTable.Read(follow,
+                new PulledTable.Bounds(lowest(follow, keep), null, null, false), allMedia(follow))).toList();
+        return table.nthNewest(userId, reads, timeline.maxEntries()).orElse(0L);
+    }
+
+    private static TimelineQuery withLowest(TimelineQuery query, @Nullable Long minId, @Nullable Long sinceId, long floor) {
+        Long lowest = floor - 1;
+        return minId != null
+                ? new TimelineQuery(query.maxId(), query.sinceId(), Math.max(minId, lowest), query.limit(), query.media(), query.tag(),
+                        query.sourceId(), query.unreadOnly(), query.sourceIds())
+                : new TimelineQuery(query.maxId(), sinceId == null ? lowest : Math.max(sinceId, lowest), query.minId(), query.limit(),
+                        query.media(), query.tag(), query.sourceId(), query.unreadOnly(), query.sourceIds());
+    }
+
+    /** The person's follows of pulled sources that this query's source, folder and media filters let through. */
+    private List<PulledFollow> follows(List<PulledFollow> all, TimelineQuery query) {
+        return all.stream()
+                .filter(follow -> query.sourceId() == null || query.sourceId() == follow.sourceId())
+                .filter(follow -> query.sourceIds() == null || query.sourceIds().contains(follow.sourceId()))
+                .filter(follow -> !media(follow, query).isEmpty())
+                .toList();
+    }
+
+    private static List<Integer> media(PulledFollow follow, TimelineQuery query) {
+        List<Integer> bits = new ArrayList<>();
+        for (MediaType type : MediaType.values()) {
+            if (follow.takes(type) && (query.media() == null || query.media().contains(type))) {
+                bits.add(type.bit());
+            }
+        }
+        return bits;
+    }
+
+    /** The person's unread counts: the inbox's (Redis) plus their pulled sources' (one statement). */
+    public Unread unread(long userId, Unread pushed) {
+        List<PulledTable.UnreadGroup> groups = table.unread(userId, keepFloor());
+        if (groups.isEmpty()) {
+            return pushed;
+        }
+        long total = pushed.total();
+        Map<Long, Long> bySource = new HashMap<>(pushed.bySource());
+        Map<MediaType, Long> byMedia = new EnumMap<>(MediaType.class);
+        byMedia.putAll(pushed.byMedia());
+        for (PulledTable.UnreadGroup group : groups) {
+            total += group.count();
+            bySource.merge(group.sourceId(), group.count(), Long::sum);
+            byMedia.merge(group.media(), group.count(), Long::sum);
+        }
+        return new Unread(total, bySource, byMedia, pushed.trimmedUnread());
+    }
+
+    /**
+     * Sets a pulled item's read state for the person; false if it is not one of their pulled
+     * entries (not pulled, not followed, before their start, filtered out, or in their inbox) or
+     * already was so.
+     */
+    public boolean setRead(long userId, long itemId, boolean read) {
+        Optional<Stored<Item>> item = items.find(itemId);
+        if (item.isEmpty()) {
+            return false;
+        }
+        return tx.write("mark pulled item " + itemId + " of " + userId, status -> set(userId, item.get().body().sourceId(), itemId, read));
+    }
+
+    /** {@link #setRead(long, long, boolean)} for several items, in one transaction; how many changed. */
+    public int setRead(long userId, Collection<Long> itemIds, boolean read) {
+        if (itemIds.isEmpty()) {
+            return 0;
+        }
+        List<Stored<Item>> found = items.getAll(itemIds);
+        return tx.write("mark " + found.size() + " pulled items of " + userId, status -> {
+            int changed = 0;
+            for (Stored<Item> item : found.stream().sorted(Comparator.comparingLong(Stored<Item>::id)).toList()) {
+                changed += set(userId, item.body().sourceId(), item.id(), read) ? 1 : 0;
+            }
+            return changed;
+        });
+    }
+
+    private boolean set(long userId, long sourceId, long itemId, boolean read) {
+        // The item first: a pushed item (the common case, e.g. one marked read twice) costs one probe and no write.
+        Optional<MediaType> media = table.lockedItem(sourceId, itemId);
+        if (media.isEmpty()) {
+            return false;
+        }
+        Optional<PulledFollow> follow = table.lockFollow(userId, sourceId);
+        if (follow.isEmpty() || !follow.get().takes(media.get()) || itemId < Math.max(keepFloor(), follow.get().fromId())
+                || inbox.holds(userId, itemId)) {
+            return false;
+        }
+        boolean byPosition = itemId <= follow.get().readUpto();
+        boolean now = table.mark(userId, sourceId, itemId).orElse(byPosition);
+        if (now == read) {
+            return false;
+        }
+        if (read == byPosition) {
+            table.deleteMark(userId, sourceId, itemId);
+        } else {
+            table.putMark(userId, sourceId, itemId, read);
+        }
+        inbox.personChanged(userId);
+        return true;
+    }
+
+    /** Marks read the person's pulled entries up to and including {@code upTo}, of one source or all; how many changed. */
+    public int markReadUpTo(long userId, long upTo, @Nullable Long sourceId) {
+        int changed = 0;
+        for (PulledFollow follow : table.follows(userId)) {
+            if (sourceId != null && sourceId != follow.sourceId()) {
+                continue;
+            }
+            changed += tx.write("mark pulled source " + follow.sourceId() + " of " + userId + " read", status -> {
+                Optional<PulledFollow> locked = table.lockFollow(userId, follow.sourceId());
+                if (locked.isEmpty()) {
+                    return 0;
+                }
+                long lowest = Math.max(keepFloor(), locked.get().fromId());
+                int flipped = (int) table.unreadUpTo(userId, locked.get(), lowest, upTo);
+                table.readUpTo(userId, follow.sourceId(), upTo);
+                if (flipped > 0) {
+                    inbox.personChanged(userId);
+                }
+                return flipped;
+            });
+        }
+        return changed;
+    }
+
+    /**
+     * Of these items (none of them in the person's inbox), the person's pulled entries and
+     * whether each is read: one statement per pulled source among them.
+     */
+    public Map<Long, Boolean> readStates(long userId, Collection<Long> itemIds) {
+        if (itemIds.isEmpty()) {
+            return Map.of();
+        }
+        Map<Long, PulledFollow> follows = new HashMap<>();
+        table.follows(userId).forEach(follow -> follows.put(follow.sourceId(), follow));
+        if (follows.isEmpty()) {
+            return Map.of();
+        }
+        Map<Long, List<Long>> bySource = new HashMap<>();
+        for (Stored<Item> item : items.getAll(itemIds)) {
+            if (follows.containsKey(item.body().sourceId())) {
+                bySource.computeIfAbsent(item.body().sourceId(), source -> new ArrayList<>()).add(item.id());
+            }
+        }
+        long keep = keepFloor();
+        Map<Long, Boolean> states = new HashMap<>();
+        bySource.forEach((source, ids) -> {
+            PulledFollow follow = follows.get(source);
+            table.rows(userId, follow, new PulledTable.Bounds(lowest(follow, keep), null, null, false), allMedia(follow), null,
+                    ids, ids.size()).forEach(row -> states.put(row.itemId(), row.read()));
+        });
+        return states;
+    }
+
+    /** The ids a scan selects among the person's inbox ids ({@code inboxIds}, the same scan's) and pulled entries, in its order. */
+    public List<Long> ids(long userId, InboxScan scan, List<Long> inboxIds) {
+        List<PulledFollow> follows = table.follows(userId).stream()
+                .filter(follow -> scan.sourceIds() == null || scan.sourceIds().contains(follow.sourceId())).toList();
+        if (follows.isEmpty()) {
+            return inboxIds;
+        }
+        long keep = keepFloor();
+        Boolean read = switch (scan.reads()) {
+            case ANY -> null;
+            case UNREAD -> Boolean.FALSE;
+            case READ -> Boolean.TRUE;
+        };
+        List<Long> ids = new ArrayList<>(inboxIds);
+        for (PulledFollow follow : follows) {
+            long lowest = lowest(follow, keep);
+            if (scan.newerThan() != null) {
+                lowest = Math.max(lowest, IdGenerator.lowestIdAt(scan.newerThan()));
+            }
+            Long below = scan.olderThan() == null ? null : IdGenerator.lowestIdAt(scan.olderThan());
+            Long above = null;
+            if (scan.after() != null) {
+                if (scan.oldestFirst()) {
+                    above = scan.after();
+                } else {
+                    below = below == null ? scan.after() : Math.min(below, scan.after());
+                }
+            }
+            table.rows(userId, follow, new PulledTable.Bounds(lowest, below, above, scan.oldestFirst()), allMedia(follow), read, null,
+                    scan.limit()).forEach(row -> ids.add(row.itemId()));
+        }
+        return ids.stream().distinct().sorted(scan.oldestFirst() ? Comparator.naturalOrder() : Comparator.reverseOrder())
+                .limit(scan.limit()).toList();
+    }
+
+    /**
+     * A page over the whole horizon ({@link dev.tributary.pubsub.HomeFeed#inboxPage}): the
+     * inbox's page ({@code inboxPart}, same bounds) merged with the person's pulled entries.
+     */
+    public List<TimelineEntry> horizon(long userId, @Nullable Long sinceId, @Nullable Long maxId, int limit,
+            List<TimelineEntry> inboxPart) {
+        List<PulledFollow> follows = table.follows(userId);
+        if (follows.isEmpty()) {
+            return inboxPart;
+        }
+        boolean ascending = sinceId != null;
+        long keep = keepFloor();
+        List<TimelineEntry> merged = new ArrayList<>(inboxPart);
+        TimelineQuery any = TimelineQuery.newest(limit);
+        for (PulledFollow follow : follows) {
+            PulledTable.Bounds bounds = new PulledTable.Bounds(lowest(follow, keep), ascending ? null : maxId, sinceId, ascending);
+            merged.addAll(read(userId, follow, bounds, allMedia(follow), any));
+        }
+        return ordered(merged, ascending, limit);
+    }
+
+    /** The person's entries among these items: the inbox's ({@code inboxPart}) and their pulled ones, newest first. */
+    public List<TimelineEntry> among(long userId, Collection<Long> itemIds, List<TimelineEntry> inboxPart) {
+        Set<Long> rest = new HashSet<>(itemIds);
+        inboxPart.forEach(entry -> rest.remove(entry.id()));
+        Map<Long, Boolean> states = readStates(userId, rest);
+        if (states.isEmpty()) {
+            return inboxPart;
+        }
+        List<TimelineEntry> merged = new ArrayList<>(inboxPart);
+        for (Stored<Item> item : items.getAll(states.keySet())) {
+            merged.add(new TimelineEntry(item, states.get(item.id())));
+        }
+        return ordered(merged, false, merged.size());
+    }
+
+    /** The newest {@code limit} unread ids: the inbox's ({@code inboxIds}, newest first) and the pulled ones. */
+    public List<Long> unreadIds(long userId, int limit, List<Long> inboxIds) {
+        return ids(userId, new InboxScan(InboxScan.Reads.UNREAD, null, null, null, null, false, limit), inboxIds);
+    }
+
+    /** How many pulled entries the person has, read or not. */
+    public long size(long userId) {
+        return table.count(userId, keepFloor());
+    }
+
+    private static List<TimelineEntry> ordered(List<TimelineEntry> merged, boolean ascending, int limit) {
+        Map<Long, TimelineEntry> byId = new LinkedHashMap<>();
+        merged.forEach(entry -> byId.putIfAbsent(entry.id(), entry));
+        Comparator<TimelineEntry> order = Comparator.comparingLong(TimelineEntry::id);
+        return byId.values().stream().sorted(ascending ? order : order.reversed()).limit(limit).toList();
+    }
+
+    private long lowest(PulledFollow follow, long keep) {
+        return Math.max(keep, follow.fromId());
+    }
+
+    private static List<Integer> allMedia(PulledFollow follow) {
+        return java.util.Arrays.stream(MediaType.values()).filter(follow::takes).map(MediaType::bit).toList();
+    }
+
+    /** The oldest item id the horizon still holds: pulled items older than {@code tributary.inbox.keep} are no one's. */
+    private long keepFloor() {
+        return IdGenerator.lowestIdAt(clock.instant().minus(horizon.keep()));
+    }
+}

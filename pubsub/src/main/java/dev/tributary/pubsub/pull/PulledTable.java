@@ -1,0 +1,346 @@
+package dev.tributary.pubsub.pull;
+
+import dev.tributary.pubsub.MediaType;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/**
+ * The SQL of {@code pulled_items}, {@code pulled_reads} and {@code pulled_marks}. A pulled item's
+ * read state for a person is, in this order: their inbox row if one exists (the item reached
+ * them pushed through a relaying profile), else their exception in {@code pulled_marks}, else
+ * whether it is at or below their {@code read_upto}. Every read below applies the same rule.
+ */
+@Component
+class PulledTable {
+
+    /** One pulled item as a person sees it. */
+    record Row(long itemId, boolean read) {}
+
+    /** Unread pulled items of a person by source and media. */
+    record UnreadGroup(long sourceId, MediaType media, long count) {}
+
+    /** Bounds of a read: item ids at least {@code lowest}, below {@code below}, above {@code above}. */
+    record Bounds(long lowest, @Nullable Long below, @Nullable Long above, boolean ascending) {}
+
+    private static final String READ = "COALESCE(m.is_read, p.item_id <= :upto)";
+    private static final String NOT_IN_INBOX = "NOT EXISTS (SELECT 1 FROM inbox i WHERE i.user_id = :user AND i.item_id = p.item_id)";
+
+    private final JdbcClient jdbc;
+
+    PulledTable(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** The person's follows of sources that have ever been pulled: one join over their subscriptions. */
+    List<PulledFollow> follows(long userId) {
+        return jdbc.sql("""
+                SELECT s.source_id, s.media_mask, COALESCE(r.from_id, 0), COALESCE(r.read_upto, 0)
+                FROM subscriptions s
+                JOIN source_audiences a ON a.source_id = s.source_id AND a.ever_pulled
+                LEFT JOIN pulled_reads r ON r.user_id = s.user_id AND r.source_id = s.source_id
+                WHERE s.user_id = ?
+                  AND NOT EXISTS (SELECT 1 FROM subscribers x WHERE x.source_id = -s.source_id AND x.user_id = s.user_id)
+                ORDER BY s.source_id
+                """).param(userId)
+                .query((rs, n) -> new PulledFollow(rs.getLong(1), rs.getInt(2), rs.getLong(3), rs.getLong(4)))
+                .list();
+    }
+
+    void add(long sourceId, Map<Long, MediaType> items) {
+        if (items.isEmpty()) {
+            return;
+        }
+        List<Object> args = new ArrayList<>(items.size() * 3);
+        items.forEach((itemId, media) -> args.addAll(List.of(sourceId, itemId, media.bit())));
+        jdbc.sql("INSERT IGNORE INTO pulled_items (source_id, item_id, media) VALUES "
+                + String.join(", ", java.util.Collections.nCopies(items.size(), "(?, ?, ?)"))).params(args).update();
+    }
+
+    /** Removes a tombstoned item; true if it was pulled. */
+    boolean remove(long sourceId, long itemId) {
+        return jdbc.sql("DELETE FROM pulled_items WHERE source_id = ? AND item_id = ?").params(sourceId, itemId).update() > 0;
+    }
+
+    /** Which of these (source id, item id) pairs are pulled items, as item ids: one statement. */
+    Set<Long> pulledAmong(Collection<long[]> pairs) {
+        if (pairs.isEmpty()) {
+            return Set.of();
+        }
+        List<Object> args = new ArrayList<>(pairs.size() * 2);
+        pairs.forEach(pair -> {
+            args.add(pair[0]);
+            args.add(pair[1]);
+        });
+        return new HashSet<>(jdbc.sql("SELECT item_id FROM pulled_items WHERE (source_id, item_id) IN ("
+                + String.join(", ", java.util.Collections.nCopies(pairs.size(), "(?, ?)")) + ")")
+                .params(args).query(Long.class).list());
+    }
+
+    /** The id of the {@code count}-th newest pulled item of the source; empty if it has fewer. */
+    Optional<Long> nthNewest(long sourceId, int count) {
+        return jdbc.sql("SELECT item_id FROM pulled_items WHERE source_id = ? ORDER BY item_id DESC LIMIT 1 OFFSET ?")
+                .params(sourceId, count - 1).query(Long.class).optional();
+    }
+
+    /** The newest pulled item of the source; empty if it has none. */
+    Optional<Long> newest(long sourceId) {
+        return jdbc.sql("SELECT MAX(item_id) FROM pulled_items WHERE source_id = ?").param(sourceId)
+                .query((rs, n) -> (Long) rs.getObject(1, Long.class)).optional();
+    }
+
+    /**
+     * The audience through which a pulled source's items are still pushed to the few people past
+     * {@code tributary.fanout.max-pulled-sources}: rows of {@code subscribers} under the source's
+     * negated id, which fan-out pages like any audience (the inbox rows carry the real source).
+     */
+    static long pushedAudience(long sourceId) {
+        return -sourceId;
+    }
+
+    void pushPair(long userId, long sourceId, int mask) {
+        jdbc.sql("INSERT IGNORE INTO subscribers (source_id, user_id, media_mask) VALUES (?, ?, ?)")
+                .params(pushedAudience(sourceId), userId, mask).update();
+    }
+
+    void dropPair(long userId, long sourceId) {
+        jdbc.sql("DELETE FROM subscribers WHERE source_id = ? AND user_id = ?").params(pushedAudience(sourceId), userId).update();
+    }
+
+    boolean isPushedPair(long userId, long sourceId) {
+        return jdbc.sql("SELECT COUNT(*) FROM subscribers WHERE source_id = ? AND user_id = ?")
+                .params(pushedAudience(sourceId), userId).query(Long.class).single() > 0;
+    }
+
+    boolean hasPushedPairs(long sourceId) {
+        return !jdbc.sql("SELECT user_id FROM subscribers WHERE source_id = ? LIMIT 1").param(pushedAudience(sourceId))
+                .query(Long.class).list().isEmpty();
+    }
+
+    /** A new follow: the person's pulled items begin at {@code fromId}; a read position kept from an earlier follow stays. */
+    void start(long userId, long sourceId, long fromId) {
+        jdbc.sql("""
+                INSERT INTO pulled_reads (user_id, source_id, from_id, read_upto) VALUES (?, ?, ?, 0)
+                ON DUPLICATE KEY UPDATE from_id = VALUES(from_id)
+                """).params(userId, sourceId, fromId).update();
+    }
+
+    /**
+     * Up to {@code limit} of the person's pulled items of one follow, within the bounds, of these
+     * media (bits), unread ones only if asked; newest first or oldest first.
+     */
+    List<Row> rows(long userId, PulledFollow follow, Bounds bounds, List<Integer> media, boolean unreadOnly, int limit) {
+        return rows(userId, follow, bounds, media, unreadOnly ? Boolean.FALSE : null, null, limit);
+    }
+
+    /**
+     * As {@link #rows(long, PulledFollow, Bounds, List, boolean, int)}, by read state ({@code read}
+     * null: any) and, if {@code among} is given, only these items.
+     */
+    List<Row> rows(long userId, PulledFollow follow, Bounds bounds, List<Integer> media, @Nullable Boolean read,
+            @Nullable Collection<Long> among, int limit) {
+        StringBuilder sql = new StringBuilder("SELECT p.item_id, " + READ + " FROM pulled_items p"
+                + " LEFT JOIN pulled_marks m ON m.user_id = :user AND m.source_id = p.source_id AND m.item_id = p.item_id"
+                + " WHERE p.source_id = :source AND p.item_id >= :lowest AND p.media IN (:media) AND " + NOT_IN_INBOX);
+        if (bounds.below() != null) {
+            sql.append(" AND p.item_id < :below");
+        }
+        if (bounds.above() != null) {
+            sql.append(" AND p.item_id > :above");
+        }
+        if (read != null) {
+            sql.append(" AND ").append(READ).append(read ? " = TRUE" : " = FALSE");
+        }
+        if (among != null) {
+            sql.append(" AND p.item_id IN (:among)");
+        }
+        sql.append(bounds.ascending() ? " ORDER BY p.item_id ASC" : " ORDER BY p.item_id DESC").append(" LIMIT :limit");
+        JdbcClient.StatementSpec spec = jdbc.sql(sql.toString())
+                .param("user", userId).param("source", follow.sourceId()).param("lowest", bounds.lowest())
+                .param("media", media).param("upto", follow.readUpto()).param("limit", limit);
+        if (bounds.below() != null) {
+            spec = spec.param("below", bounds.below());
+        }
+        if (bounds.above() != null) {
+            spec = spec.param("above", bounds.above());
+        }
+        if (among != null) {
+            spec = spec.param("among", List.copyOf(among));
+        }
+        return spec.query((rs, n) -> new Row(rs.getLong(1), rs.getBoolean(2))).list();
+    }
+
+    /** One source's part of {@link #rowsOfAll}: its follow, bounds and media (bits). */
+    record Read(PulledFollow follow, Bounds bounds, List<Integer> media) {}
+
+    /**
+     * {@link #rows} of several pulled sources in one statement: one bounded read per source
+     * ({@code limit} rows each, by the source's primary-key range), united and cut to
+     * {@code limit}, newest first (oldest first if the reads ascend).
+     */
+    List<Row> rowsOfAll(long userId, List<Read> reads, @Nullable Boolean read, int limit, boolean ascending) {
+        if (reads.isEmpty()) {
+            return List.of();
+        }
+        List<Object> args = new ArrayList<>();
+        List<String> parts = new ArrayList<>(reads.size());
+        for (Read one : reads) {
+            parts.add("(" + oneRead(userId, one, read, limit, args) + ")");
+        }
+        args.add(limit);
+        String sql = String.join(" UNION ALL ", parts) + (ascending ? " ORDER BY item_id ASC" : " ORDER BY item_id DESC") + " LIMIT ?";
+        return jdbc.sql(sql).params(args).query((rs, n) -> new Row(rs.getLong(1), rs.getBoolean(2))).list();
+    }
+
+    /**
+     * The {@code count}-th newest id among the person's newest {@code count} inbox entries and
+     * each read's newest {@code count} pulled items (the merged window's floor): one statement of
+     * index-only range reads, a distinct union (an item both in the inbox and pulled counts once).
+     */
+    Optional<Long> nthNewest(long userId, List<Read> reads, int count) {
+        List<Object> args = new ArrayList<>(List.of(userId, count));
+        StringBuilder sql = new StringBuilder("SELECT item_id FROM ((SELECT item_id FROM inbox WHERE user_id = ? ORDER BY item_id DESC LIMIT ?)");
+        for (Read one : reads) {
+            sql.append(" UNION (SELECT item_id FROM pulled_items WHERE source_id = ? AND item_id >= ? AND media IN (")
+                    .append(String.join(", ", java.util.Collections.nCopies(one.media().size(), "?")))
+                    .append(") ORDER BY item_id DESC LIMIT ?)");
+            args.add(one.follow().sourceId());
+            args.add(one.bounds().lowest());
+            args.addAll(one.media());
+            args.add(count);
+        }
+        sql.append(") u ORDER BY item_id DESC LIMIT 1 OFFSET ?");
+        args.add(count - 1);
+        return jdbc.sql(sql.toString()).params(args).query((rs, n) -> rs.getLong(1)).optional();
+    }
+
+    private static String oneRead(long userId, Read one, @Nullable Boolean read, int limit, List<Object> args) {
+        String state = "COALESCE(m.is_read, p.item_id <= ?)";
+        StringBuilder sql = new StringBuilder("SELECT p.item_id, " + state + " AS is_read FROM pulled_items p"
+                + " LEFT JOIN pulled_marks m ON m.user_id = ? AND m.source_id = p.source_id AND m.item_id = p.item_id"
+                + " WHERE p.source_id = ? AND p.item_id >= ? AND p.media IN ("
+                + String.join(", ", java.util.Collections.nCopies(one.media().size(), "?")) + ")"
+                + " AND NOT EXISTS (SELECT 1 FROM inbox i WHERE i.user_id = ? AND i.item_id = p.item_id)");
+        args.addAll(List.of(one.follow().readUpto(), userId, one.follow().sourceId(), one.bounds().lowest()));
+        args.addAll(one.media());
+        args.add(userId);
+        if (one.bounds().below() != null) {
+            sql.append(" AND p.item_id < ?");
+            args.add(one.bounds().below());
+        }
+        if (one.bounds().above() != null) {
+            sql.append(" AND p.item_id > ?");
+            args.add(one.bounds().above());
+        }
+        if (read != null) {
+            sql.append(" AND ").append(state).append(" = ?");
+            args.add(one.follow().readUpto());
+            args.add(read);
+        }
+        sql.append(one.bounds().ascending() ? " ORDER BY p.item_id ASC LIMIT ?" : " ORDER BY p.item_id DESC LIMIT ?");
+        args.add(limit);
+        return sql.toString();
+    }
+
+    /**
+     * The person's unread pulled items by source and media, over every source they follow that
+     * has pulled items, items at least {@code keepFloor}: one statement.
+     */
+    List<UnreadGroup> unread(long userId, long keepFloor) {
+        return jdbc.sql("""
+                SELECT p.source_id, p.media, COUNT(*) FROM subscriptions s
+                JOIN source_audiences a ON a.source_id = s.source_id AND a.ever_pulled
+                LEFT JOIN pulled_reads r ON r.user_id = s.user_id AND r.source_id = s.source_id
+                JOIN pulled_items p ON p.source_id = s.source_id AND p.item_id >= GREATEST(COALESCE(r.from_id, 0), :keep)
+                     AND (s.media_mask & p.media) <> 0
+                LEFT JOIN pulled_marks m ON m.user_id = s.user_id AND m.source_id = p.source_id AND m.item_id = p.item_id
+                WHERE s.user_id = :user AND COALESCE(m.is_read, p.item_id <= COALESCE(r.read_upto, 0)) = FALSE
+                  AND NOT EXISTS (SELECT 1 FROM inbox i WHERE i.user_id = s.user_id AND i.item_id = p.item_id)
+                  AND NOT EXISTS (SELECT 1 FROM subscribers x WHERE x.source_id = -s.source_id AND x.user_id = s.user_id)
+                GROUP BY p.source_id, p.media
+                """).param("user", userId).param("keep", keepFloor)
+                .query((rs, n) -> new UnreadGroup(rs.getLong(1), MediaType.ofBit(rs.getInt(2)), rs.getLong(3)))
+                .list();
+    }
+
+    /** How many pulled entries the person has (read or not), items at least {@code keepFloor}: one statement. */
+    long count(long userId, long keepFloor) {
+        return jdbc.sql("""
+                SELECT COUNT(*) FROM subscriptions s
+                JOIN source_audiences a ON a.source_id = s.source_id AND a.ever_pulled
+                LEFT JOIN pulled_reads r ON r.user_id = s.user_id AND r.source_id = s.source_id
+                JOIN pulled_items p ON p.source_id = s.source_id AND p.item_id >= GREATEST(COALESCE(r.from_id, 0), :keep)
+                     AND (s.media_mask & p.media) <> 0
+                WHERE s.user_id = :user
+                  AND NOT EXISTS (SELECT 1 FROM inbox i WHERE i.user_id = s.user_id AND i.item_id = p.item_id)
+                  AND NOT EXISTS (SELECT 1 FROM subscribers x WHERE x.source_id = -s.source_id AND x.user_id = s.user_id)
+                """).param("user", userId).param("keep", keepFloor).query(Long.class).single();
+    }
+
+    /**
+     * Locks the person's follow of the source for a change of read state: their subscription
+     * (shared, so it cannot end meanwhile) and their read position (created at 0, 0 if absent).
+     */
+    Optional<PulledFollow> lockFollow(long userId, long sourceId) {
+        Optional<Integer> mask = jdbc.sql("SELECT media_mask FROM subscriptions WHERE user_id = ? AND source_id = ? LOCK IN SHARE MODE")
+                .params(userId, sourceId).query(Integer.class).optional();
+        if (mask.isEmpty()) {
+            return Optional.empty();
+        }
+        jdbc.sql("INSERT IGNORE INTO pulled_reads (user_id, source_id, from_id, read_upto) VALUES (?, ?, 0, 0)")
+                .params(userId, sourceId).update();
+        return jdbc.sql("SELECT from_id, read_upto FROM pulled_reads WHERE user_id = ? AND source_id = ? FOR UPDATE")
+                .params(userId, sourceId)
+                .query((rs, n) -> new PulledFollow(sourceId, mask.get(), rs.getLong(1), rs.getLong(2)))
+                .optional();
+    }
+
+    /** The pulled item's media, its row shared-locked (a tombstone cannot remove it meanwhile); empty if not pulled. */
+    Optional<MediaType> lockedItem(long sourceId, long itemId) {
+        return jdbc.sql("SELECT media FROM pulled_items WHERE source_id = ? AND item_id = ? LOCK IN SHARE MODE")
+                .params(sourceId, itemId).query((rs, n) -> MediaType.ofBit(rs.getInt(1))).optional();
+    }
+
+    Optional<Boolean> mark(long userId, long sourceId, long itemId) {
+        return jdbc.sql("SELECT is_read FROM pulled_marks WHERE user_id = ? AND source_id = ? AND item_id = ?")
+                .params(userId, sourceId, itemId).query(Boolean.class).optional();
+    }
+
+    void putMark(long userId, long sourceId, long itemId, boolean read) {
+        jdbc.sql("""
+                INSERT INTO pulled_marks (user_id, source_id, item_id, is_read) VALUES (?, ?, ?, ?)
+                ON DUPLICATE KEY UPDATE is_read = VALUES(is_read)
+                """).params(userId, sourceId, itemId, read).update();
+    }
+
+    void deleteMark(long userId, long sourceId, long itemId) {
+        jdbc.sql("DELETE FROM pulled_marks WHERE user_id = ? AND source_id = ? AND item_id = ?")
+                .params(userId, sourceId, itemId).update();
+    }
+
+    /** The person's unread pulled items of a (locked) follow from {@code lowest} up to and including {@code upTo}. */
+    long unreadUpTo(long userId, PulledFollow follow, long lowest, long upTo) {
+        return jdbc.sql("SELECT COUNT(*) FROM pulled_items p"
+                        + " LEFT JOIN pulled_marks m ON m.user_id = :user AND m.source_id = p.source_id AND m.item_id = p.item_id"
+                        + " WHERE p.source_id = :source AND p.item_id >= :lowest AND p.item_id <= :target"
+                        + " AND (p.media & :mask) <> 0 AND " + READ + " = FALSE AND " + NOT_IN_INBOX)
+                .param("user", userId).param("source", follow.sourceId()).param("lowest", lowest).param("target", upTo)
+                .param("mask", follow.mask()).param("upto", follow.readUpto())
+                .query(Long.class).single();
+    }
+
+    /** Everything up to {@code upTo} becomes read: the position rises to it and the exceptions below it go. */
+    void readUpTo(long userId, long sourceId, long upTo) {
+        jdbc.sql("UPDATE pulled_reads SET read_upto = GREATEST(read_upto, ?) WHERE user_id = ? AND source_id = ?")
+                .params(upTo, userId, sourceId).update();
+        jdbc.sql("DELETE FROM pulled_marks WHERE user_id = ? AND source_id = ? AND item_id <= ?")
+                .params(userId, sourceId, upTo).update();
+    }
+}
