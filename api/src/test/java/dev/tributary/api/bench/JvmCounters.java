@@ -99,16 +99,20 @@ final class JvmCounters {
     java.util.concurrent.CompletableFuture<Window> window(java.time.Duration warmup, java.time.Duration measured) {
         var result = new java.util.concurrent.CompletableFuture<Window>();
         Thread.ofVirtual().name("jvm-window").start(() -> {
-            try {
-                Thread.sleep(warmup); // a clock for the window's edges, not a synchronisation
-                start();
-                Thread.sleep(measured);
-                result.complete(stop());
-            } catch (InterruptedException e) {
-                result.completeExceptionally(e);
-            }
+            // A clock for the window's edges, not a synchronisation.
+            waitFor(warmup);
+            start();
+            waitFor(measured);
+            result.complete(stop());
         });
         return result;
+    }
+
+    private static void waitFor(java.time.Duration span) {
+        long until = System.nanoTime() + span.toNanos();
+        for (long left = span.toNanos(); left > 0; left = until - System.nanoTime()) {
+            java.util.concurrent.locks.LockSupport.parkNanos(left);
+        }
     }
 
     /** Heap in use after two full collections: what live objects hold. */

@@ -53,7 +53,7 @@ public final class StreamHolders {
         opening.acquire(OPENING_AT_ONCE);
         System.out.println("opened " + open.get() + " failed " + failed.get());
         while (System.nanoTime() < deadline) {
-            Thread.sleep(1000); // a reporting period, not a synchronisation
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000_000L); // a reporting period, not a synchronisation
             System.out.println("events " + events.get() + " open " + open.get());
         }
     }
