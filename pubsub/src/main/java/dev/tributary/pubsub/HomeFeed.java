@@ -43,7 +43,7 @@ public class HomeFeed {
      * is still the one {@link #page} would give.
      */
     public TimelineStamps stamps(long userId, List<Long> itemIds) {
-        return inbox.stamps(userId, itemIds, pulled.sourcesOf(userId), List.of());
+        return inbox.stamps(userId, itemIds, pulled::sourcesOf, List.of());
     }
 
     /**
@@ -51,7 +51,7 @@ public class HomeFeed {
      * ({@link LinkShares#storyShown}; null: none): a share of it voids the item's kept rendering.
      */
     public TimelineStamps stamps(long userId, List<Long> itemIds, List<@Nullable Long> stories) {
-        return inbox.stamps(userId, itemIds, pulled.sourcesOf(userId), stories);
+        return inbox.stamps(userId, itemIds, pulled::sourcesOf, stories);
     }
 
     /**

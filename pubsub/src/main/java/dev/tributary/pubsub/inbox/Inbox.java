@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.function.LongFunction;
 import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -227,12 +228,19 @@ public class Inbox {
     }
 
     /**
-     * The stamps a kept page of these items is checked against, one Redis round trip: the pulled
-     * sources' stamps are folded into the person's (a pulled publish voids their kept pages too),
-     * and {@code stories.get(i)}'s stamp (null: none) into item {@code i}'s (a share voids it).
+     * The stamps a kept page of these items is checked against, one Redis round trip while this
+     * node knows the person's pulled sources ({@code pulledSources} reads them from MySQL when it
+     * does not): their stamps are folded into the person's (a pulled publish voids their kept
+     * pages too), and {@code stories.get(i)}'s stamp (null: none) into item {@code i}'s (a share
+     * voids it).
      */
-    public TimelineStamps stamps(long userId, List<Long> itemIds, List<Long> pulledSourceIds, List<@Nullable Long> stories) {
-        return stamps.read(userId, itemIds, pulledSourceIds, stories);
+    public TimelineStamps stamps(long userId, List<Long> itemIds, LongFunction<List<Long>> pulledSources, List<@Nullable Long> stories) {
+        return stamps.read(userId, itemIds, pulledSources, stories);
+    }
+
+    /** A source was pulled for the first time: every node's kept lists of pulled sources are void once the caller commits. */
+    public void pulledSourcesChanged() {
+        stamps.pulledSourcesChanged();
     }
 
     /** Voids every kept page of these pulled sources' followers, once the caller's transaction commits. */

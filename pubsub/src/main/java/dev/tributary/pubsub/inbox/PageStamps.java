@@ -2,7 +2,12 @@ package dev.tributary.pubsub.inbox;
 
 import dev.tributary.pubsub.TimelineStamps;
 import dev.tributary.storage.Transactions;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.LongFunction;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -28,6 +33,14 @@ import org.springframework.stereotype.Component;
 class PageStamps {
 
     private static final String EPOCH = "tributary:tl:epoch";
+    /** Moves whenever a source is pulled for the first time (every follower's pulled sources change). */
+    private static final String PULLED = "tributary:tl:pulled";
+    /**
+     * People whose pulled sources this node keeps. Well inside the stamps' lifetime, so a head that
+     * expired and was set again cannot meet a list older than it.
+     */
+    private static final Duration KNOWN_FOR = Duration.ofHours(1);
+    private static final int KNOWN_PEOPLE = 100_000;
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private static final Logger log = LoggerFactory.getLogger(PageStamps.class);
@@ -44,6 +57,8 @@ class PageStamps {
     private final StringRedisTemplate redis;
     private final Transactions tx;
     private final boolean cluster;
+    private final Cache<Long, KnownSources> pulledLists = Caffeine.newBuilder()
+            .maximumSize(KNOWN_PEOPLE).expireAfterWrite(KNOWN_FOR).build();
 
     PageStamps(StringRedisTemplate redis, Transactions tx) {
         this.redis = redis;
@@ -52,16 +67,48 @@ class PageStamps {
     }
 
     /**
-     * The epoch, the person's stamp and the items' stamps, in one round trip. The stamps of the
-     * pulled sources the person follows are folded into theirs (a pulled publish moves only its
-     * source's stamp, not each follower's); where {@code stories.get(i)} is present and not null,
-     * it is the story whose sharers item {@code i} shows ({@code shared_by}), and that story's stamp
-     * joins the item's, so a new or deleted share voids every kept rendering of its link's items.
+     * The epoch, the person's stamp and the items' stamps, in one round trip while this node
+     * knows the person's pulled sources. The stamps of the pulled sources the person follows
+     * ({@code pulledSources} reads them from MySQL) are folded into theirs (a pulled publish moves
+     * only its source's stamp, not each follower's); where {@code stories.get(i)} is present and
+     * not null, it is the story whose sharers item {@code i} shows ({@code shared_by}), and that
+     * story's stamp joins the item's, so a new or deleted share voids every kept rendering of its
+     * link's items.
      */
-    TimelineStamps read(long userId, List<Long> itemIds, List<Long> pulledSourceIds, List<@Nullable Long> stories) {
-        List<String> keys = new ArrayList<>(itemIds.size() * 2 + pulledSourceIds.size() + 2);
+    TimelineStamps read(long userId, List<Long> itemIds, LongFunction<List<Long>> pulledSources, List<@Nullable Long> stories) {
+        KnownSources known = pulledLists.getIfPresent(userId);
+        if (known != null) {
+            Reading reading = read(userId, itemIds, known.sourceIds(), stories);
+            if (known.holds(reading)) {
+                return reading.stamps();
+            }
+        }
+        // Heads first, then MySQL: a follow committed after this read moves a head after it, so the
+        // list kept here is never trusted past a change it missed.
+        List<String> heads = redis.opsForValue().multiGet(List.of(EPOCH, personKey(userId), PULLED));
+        List<Long> sourceIds = List.copyOf(pulledSources.apply(userId));
+        String epoch = heads.get(0) != null ? heads.get(0) : newEpoch();
+        pulledLists.put(userId, new KnownSources(epoch, heads.get(1), heads.get(2), sourceIds));
+        return read(userId, itemIds, sourceIds, stories).stamps();
+    }
+
+    /** A person's pulled sources as read under these heads: still theirs while the heads are unchanged. */
+    private record KnownSources(@Nullable String epoch, @Nullable String person, @Nullable String generation, List<Long> sourceIds) {
+        boolean holds(Reading reading) {
+            return epoch != null && epoch.equals(reading.epoch()) && Objects.equals(person, reading.person())
+                    && Objects.equals(generation, reading.generation());
+        }
+    }
+
+    /** The stamps, and the raw heads they were folded from. */
+    private record Reading(TimelineStamps stamps, @Nullable String epoch, @Nullable String person, @Nullable String generation) {
+    }
+
+    private Reading read(long userId, List<Long> itemIds, List<Long> pulledSourceIds, List<@Nullable Long> stories) {
+        List<String> keys = new ArrayList<>(itemIds.size() * 2 + pulledSourceIds.size() + 3);
         keys.add(EPOCH);
         keys.add(personKey(userId));
+        keys.add(PULLED);
         pulledSourceIds.forEach(id -> keys.add(sourceKey(id)));
         itemIds.forEach(id -> keys.add(itemKey(id)));
         List<Integer> storyAt = new ArrayList<>();
@@ -73,12 +120,12 @@ class PageStamps {
         }
         List<String> values = redis.opsForValue().multiGet(keys);
         String epoch = values.get(0) != null ? values.get(0) : newEpoch();
-        int first = 2 + pulledSourceIds.size();
+        int first = 3 + pulledSourceIds.size();
         String person = values.get(1);
         if (!pulledSourceIds.isEmpty()) {
             StringBuilder folded = new StringBuilder(String.valueOf(person));
             for (int i = 0; i < pulledSourceIds.size(); i++) {
-                folded.append('/').append(pulledSourceIds.get(i)).append('=').append(values.get(2 + i));
+                folded.append('/').append(pulledSourceIds.get(i)).append('=').append(values.get(3 + i));
             }
             person = folded.toString();
         }
@@ -90,7 +137,22 @@ class PageStamps {
                 items.set(i, items.get(i) + "/" + story);
             }
         }
-        return new TimelineStamps(epoch, person, items);
+        return new Reading(new TimelineStamps(epoch, person, items), epoch, values.get(1), values.get(2));
+    }
+
+    /**
+     * Some source was pulled for the first time, so every follower's list of pulled sources grew:
+     * moves the generation every node checks its kept lists against, once the caller commits.
+     */
+    void pulledSourcesChanged() {
+        tx.afterCommit(() -> {
+            try {
+                redis.opsForValue().set(PULLED, Long.toHexString(RANDOM.nextLong()));
+            } catch (DataAccessException e) {
+                // A kept list that misses the new source is voided by that person's next own change.
+                log.warn("Could not move the pulled sources' generation: {}", e.getMessage());
+            }
+        });
     }
 
     /** Moves these pulled sources' stamps once the caller's transaction commits. */

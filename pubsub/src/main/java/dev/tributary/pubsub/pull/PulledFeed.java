@@ -112,6 +112,7 @@ public class PulledFeed {
      * its newest {@code tributary.fanout.backfill} pulled items and everything after.
      */
     public void followed(long userId, long sourceId, int mask) {
+        inbox.personChanged(userId); // their pulled sources change: kept lists and pages are void
         long others = table.follows(userId).stream().filter(follow -> follow.sourceId() != sourceId).count();
         if (others >= fanout.maxPulledSources()) {
             table.pushPair(userId, sourceId, mask);
@@ -139,6 +140,7 @@ public class PulledFeed {
     /** The person no longer follows the source (inside the unsubscribing transaction). */
     public void unfollowed(long userId, long sourceId) {
         table.dropPair(userId, sourceId);
+        inbox.personChanged(userId);
     }
 
     /** A follow's media filter changed (inside the subscribing transaction): a pushed pair's audience row follows it. */

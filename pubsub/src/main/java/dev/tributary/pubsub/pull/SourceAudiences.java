@@ -1,6 +1,7 @@
 package dev.tributary.pubsub.pull;
 
 import dev.tributary.pubsub.FanoutSettings;
+import dev.tributary.pubsub.inbox.Inbox;
 import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -17,10 +18,12 @@ public class SourceAudiences {
 
     private final JdbcClient jdbc;
     private final FanoutSettings settings;
+    private final Inbox inbox;
 
-    SourceAudiences(JdbcClient jdbc, FanoutSettings settings) {
+    SourceAudiences(JdbcClient jdbc, FanoutSettings settings, Inbox inbox) {
         this.jdbc = jdbc;
         this.settings = settings;
+        this.inbox = inbox;
     }
 
     /**
@@ -39,6 +42,7 @@ public class SourceAudiences {
         jdbc.sql("""
                 UPDATE source_audiences SET subscribers = ?, pulled = ?, ever_pulled = ever_pulled OR ? WHERE source_id = ?
                 """).params(subscribers, pulled, pulled, sourceId).update();
+        firstPulled(row.get(), pulled);
         return row.get().everPulled() || pulled;
     }
 
@@ -55,8 +59,16 @@ public class SourceAudiences {
         if (pulled != row.get().pulled()) {
             jdbc.sql("UPDATE source_audiences SET pulled = ?, ever_pulled = ever_pulled OR ? WHERE source_id = ?")
                     .params(pulled, pulled, sourceId).update();
+            firstPulled(row.get(), pulled);
         }
         return pulled;
+    }
+
+    /** A source pulled for the first time joins each follower's pulled sources, which nodes keep. */
+    private void firstPulled(Row before, boolean pulled) {
+        if (pulled && !before.everPulled()) {
+            inbox.pulledSourcesChanged();
+        }
     }
 
     private Optional<Row> locked(long sourceId) {
