@@ -27,6 +27,7 @@ import dev.tributary.pubsub.InboxScan;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.LongSummaryStatistics;
 import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -177,9 +178,19 @@ public class PulledFeed {
         }
         List<TimelineEntry> fromInbox = inbox.page(userId, inboxQuery);
         Long above = ascending ? query.minId() : query.sinceId() != null ? query.sinceId() : query.minId();
+        Long below = query.maxId();
+        if (query.tag() == null && fromInbox.size() >= query.limit()) {
+            // A full inbox page bounds the merge: a pulled item beyond its last entry cannot make the page.
+            LongSummaryStatistics span = fromInbox.stream().mapToLong(TimelineEntry::id).summaryStatistics();
+            if (ascending) {
+                below = below == null ? span.getMax() : Math.min(below, span.getMax());
+            } else {
+                floor = Math.max(floor, span.getMin() + 1);
+            }
+        }
         List<PulledTable.Read> reads = new ArrayList<>(follows.size());
         for (PulledFollow follow : follows) {
-            reads.add(new PulledTable.Read(follow, new PulledTable.Bounds(Math.max(floor, lowest(follow, keep)), query.maxId(), above,
+            reads.add(new PulledTable.Read(follow, new PulledTable.Bounds(Math.max(floor, lowest(follow, keep)), below, above,
                     ascending), media(follow, query)));
         }
         if (query.tag() != null) {

@@ -189,6 +189,12 @@ class PulledTable {
         if (reads.isEmpty()) {
             return List.of();
         }
+        if (read == null) {
+            Optional<List<Row>> cut = candidatesFirst(userId, reads, limit, ascending);
+            if (cut.isPresent()) {
+                return cut.get();
+            }
+        }
         List<Object> args = new ArrayList<>();
         List<String> parts = new ArrayList<>(reads.size());
         for (Read one : reads) {
@@ -197,6 +203,48 @@ class PulledTable {
         args.add(limit);
         String sql = String.join(" UNION ALL ", parts) + (ascending ? " ORDER BY item_id ASC" : " ORDER BY item_id DESC") + " LIMIT ?";
         return jdbc.sql(sql).params(args).query((rs, n) -> new Row(rs.getLong(1), rs.getBoolean(2))).list();
+    }
+
+    /**
+     * {@link #rowsOfAll} without a read filter, cheaper: the candidates come from the primary key
+     * alone ({@code limit} a source, cut to {@code limit}), and only those are probed for marks
+     * and the inbox. Empty when an item held by the inbox was among a full cut, which may have
+     * pushed a later candidate out: the caller then reads with the probes inside each source's read.
+     */
+    private Optional<List<Row>> candidatesFirst(long userId, List<Read> reads, int limit, boolean ascending) {
+        List<Object> args = new ArrayList<>(List.of(userId));
+        List<String> parts = new ArrayList<>(reads.size());
+        String order = ascending ? " ORDER BY item_id ASC LIMIT ?" : " ORDER BY item_id DESC LIMIT ?";
+        for (Read one : reads) {
+            StringBuilder part = new StringBuilder("(SELECT item_id, source_id, ? AS upto FROM pulled_items WHERE source_id = ?"
+                    + " AND item_id >= ? AND media IN (" + String.join(", ", java.util.Collections.nCopies(one.media().size(), "?")) + ")");
+            args.addAll(List.of(one.follow().readUpto(), one.follow().sourceId(), one.bounds().lowest()));
+            args.addAll(one.media());
+            if (one.bounds().below() != null) {
+                part.append(" AND item_id < ?");
+                args.add(one.bounds().below());
+            }
+            if (one.bounds().above() != null) {
+                part.append(" AND item_id > ?");
+                args.add(one.bounds().above());
+            }
+            parts.add(part.append(order).append(')').toString());
+            args.add(limit);
+        }
+        args.add(limit);
+        args.add(userId);
+        String sql = "SELECT c.item_id, COALESCE(m.is_read, c.item_id <= c.upto),"
+                + " EXISTS (SELECT 1 FROM inbox i WHERE i.user_id = ? AND i.item_id = c.item_id)"
+                + " FROM (" + String.join(" UNION ALL ", parts) + order + ") c"
+                + " LEFT JOIN pulled_marks m ON m.user_id = ? AND m.source_id = c.source_id AND m.item_id = c.item_id"
+                + (ascending ? " ORDER BY c.item_id ASC" : " ORDER BY c.item_id DESC");
+        List<Object[]> found = jdbc.sql(sql).params(args)
+                .query((rs, n) -> new Object[] {new Row(rs.getLong(1), rs.getBoolean(2)), rs.getBoolean(3)}).list();
+        boolean held = found.stream().anyMatch(row -> (Boolean) row[1]);
+        if (held && found.size() >= limit) {
+            return Optional.empty();
+        }
+        return Optional.of(found.stream().filter(row -> !(Boolean) row[1]).map(row -> (Row) row[0]).toList());
     }
 
     /**

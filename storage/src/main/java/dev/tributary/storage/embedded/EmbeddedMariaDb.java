@@ -65,7 +65,8 @@ final class EmbeddedMariaDb {
                 .addArg("--skip-name-resolve")
                 .addArg("--character-set-server=utf8mb4")
                 .addArg("--collation-server=utf8mb4_unicode_ci")
-                .addArg("--max-connections=400");
+                .addArg("--max-connections=400")
+                .addArg("--innodb-buffer-pool-size=" + settings.bufferPool().toBytes());
         if ("root".equals(System.getProperty("user.name"))) {
             config.addArg("--user=root");
         }

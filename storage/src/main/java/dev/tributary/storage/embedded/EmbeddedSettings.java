@@ -3,6 +3,8 @@ package dev.tributary.storage.embedded;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import org.springframework.util.unit.DataSize;
+
 import jakarta.validation.constraints.NotNull;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -17,6 +19,8 @@ import org.springframework.validation.annotation.Validated;
  * @param startTimeout how long MariaDB may take to answer after launch
  * @param database the schema created and used in the embedded server
  * @param redis which embedded Redis to run: one server, or a Redis Cluster of three masters (tests, trials)
+ * @param bufferPool InnoDB's buffer pool, MariaDB's own default; a large corpus (a benchmark's
+ *     hundred million index rows) needs gigabytes, as any production MySQL would have
  */
 @Validated
 @ConfigurationProperties("tributary.embedded")
@@ -25,7 +29,8 @@ public record EmbeddedSettings(
         @DefaultValue("false") boolean ephemeral,
         @NotNull @DefaultValue("120s") Duration startTimeout,
         @NotNull @DefaultValue("tributary") String database,
-        @NotNull @DefaultValue("single") RedisKind redis) {
+        @NotNull @DefaultValue("single") RedisKind redis,
+        @NotNull @DefaultValue("128MB") DataSize bufferPool) {
 
     /** The embedded Redis's shape: what {@code spring.data.redis.url} or {@code spring.data.redis.cluster.nodes} points at. */
     public enum RedisKind { SINGLE, CLUSTER }

@@ -16,6 +16,7 @@ import java.sql.Statement;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.util.unit.DataSize;
 
 /** A non-ephemeral embedded MariaDB keeps its data across a stop and a start, and leaves no process. */
 class EmbeddedMariaDbRestartTest {
@@ -23,7 +24,8 @@ class EmbeddedMariaDbRestartTest {
     @Test
     void dataSurvivesARestartAndTheServerIsGoneAfterStop() throws Exception {
         Path dataDir = Files.createDirectories(Path.of("target", "restart-test-" + ProcessHandle.current().pid()));
-        EmbeddedSettings settings = new EmbeddedSettings(dataDir, false, Duration.ofSeconds(120), "restart_test", EmbeddedSettings.RedisKind.SINGLE);
+        EmbeddedSettings settings = new EmbeddedSettings(dataDir, false, Duration.ofSeconds(120), "restart_test", EmbeddedSettings.RedisKind.SINGLE,
+                DataSize.ofMegabytes(256));
         try {
             EmbeddedMariaDb first = new EmbeddedMariaDb(settings);
             first.start();
@@ -36,14 +38,16 @@ class EmbeddedMariaDbRestartTest {
             second.start();
             try (Connection connection = DriverManager.getConnection(second.jdbcUrl(), "root", "");
                     Statement statement = connection.createStatement();
-                    ResultSet rows = statement.executeQuery("SELECT v FROM kept")) {
+                    ResultSet rows = statement.executeQuery("SELECT v, @@innodb_buffer_pool_size FROM kept")) {
                 assertThat(rows.next()).isTrue();
                 assertThat(rows.getString(1)).isEqualTo("still here");
+                assertThat(rows.getLong(2)).as("tributary.embedded.buffer-pool").isEqualTo(DataSize.ofMegabytes(256).toBytes());
             } finally {
                 second.stop();
             }
         } finally {
-            new EmbeddedMariaDb(new EmbeddedSettings(dataDir, true, Duration.ofSeconds(1), "x", EmbeddedSettings.RedisKind.SINGLE)).stop();
+            new EmbeddedMariaDb(new EmbeddedSettings(dataDir, true, Duration.ofSeconds(1), "x", EmbeddedSettings.RedisKind.SINGLE,
+                    DataSize.ofMegabytes(128))).stop();
         }
     }
 
