@@ -243,6 +243,11 @@ public class Inbox {
         stamps.pulledSourcesChanged();
     }
 
+    /** These pulled sources' stamps (one Redis round trip): what a node keeps of them holds while they are unchanged. */
+    public List<String> sourceStamps(List<Long> sourceIds) {
+        return stamps.sources(sourceIds);
+    }
+
     /** Voids every kept page of these pulled sources' followers, once the caller's transaction commits. */
     public void sourcesChanged(Collection<Long> sourceIds) {
         stamps.sourcesChanged(sourceIds);

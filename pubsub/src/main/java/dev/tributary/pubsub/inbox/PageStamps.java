@@ -155,6 +155,23 @@ class PageStamps {
         });
     }
 
+    /**
+     * These pulled sources' stamps, each with the epoch folded in (so a Redis that lost its keys
+     * voids every one handed out before): one round trip.
+     */
+    List<String> sources(List<Long> sourceIds) {
+        List<String> keys = new ArrayList<>(sourceIds.size() + 1);
+        keys.add(EPOCH);
+        sourceIds.forEach(id -> keys.add(sourceKey(id)));
+        List<String> values = redis.opsForValue().multiGet(keys);
+        String epoch = values.get(0) != null ? values.get(0) : newEpoch();
+        List<String> stamps = new ArrayList<>(sourceIds.size());
+        for (int i = 1; i < values.size(); i++) {
+            stamps.add(epoch + "/" + values.get(i));
+        }
+        return stamps;
+    }
+
     /** Moves these pulled sources' stamps once the caller's transaction commits. */
     void sourcesChanged(Collection<Long> sourceIds) {
         if (!sourceIds.isEmpty()) {

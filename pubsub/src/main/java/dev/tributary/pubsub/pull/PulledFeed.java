@@ -56,12 +56,14 @@ public class PulledFeed {
     private final FanoutSettings fanout;
     private final Clock clock;
     private final StringRedisTemplate redis;
+    private final SourceHeads heads;
 
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(PulledFeed.class);
 
     PulledFeed(PulledTable table, Inbox inbox, Items items, Transactions tx, TimelineSettings timeline, InboxSettings horizon,
-            FanoutSettings fanout, StringRedisTemplate redis, ObjectProvider<Clock> clock) {
+            FanoutSettings fanout, StringRedisTemplate redis, SourceHeads heads, ObjectProvider<Clock> clock) {
         this.redis = redis;
+        this.heads = heads;
         this.table = table;
         this.inbox = inbox;
         this.items = items;
@@ -200,7 +202,7 @@ public class PulledFeed {
             return ascending ? page.reversed() : page;
         }
         // Ids first, cut to the page, and only the pulled items that made it are hydrated.
-        List<PulledTable.Row> rows = table.rowsOfAll(userId, reads, query.unreadOnly() ? Boolean.FALSE : null, query.limit(), ascending);
+        List<PulledTable.Row> rows = rows(userId, reads, query, ascending);
         Map<Long, TimelineEntry> byId = new HashMap<>();
         fromInbox.forEach(entry -> byId.put(entry.id(), entry));
         Map<Long, Boolean> pulledRead = new HashMap<>();
@@ -214,6 +216,19 @@ public class PulledFeed {
         }
         List<TimelineEntry> page = cut.stream().map(byId::get).filter(java.util.Objects::nonNull).toList();
         return ascending ? page.reversed() : page;
+    }
+
+    /** The pulled rows of a page: from the candidates alone where no read filter applies, else with each source's probes. */
+    private List<PulledTable.Row> rows(long userId, List<PulledTable.Read> reads, TimelineQuery query, boolean ascending) {
+        if (!query.unreadOnly()) {
+            Map<Long, SourceHeads.Head> current = ascending ? Map.of()
+                    : heads.of(reads.stream().map(read -> read.follow().sourceId()).toList());
+            Optional<List<PulledTable.Row>> rows = table.candidatesFirst(userId, reads, query.limit(), ascending, current);
+            if (rows.isPresent()) {
+                return rows.get();
+            }
+        }
+        return table.rowsOfAll(userId, reads, query.unreadOnly() ? Boolean.FALSE : null, query.limit(), ascending);
     }
 
     private List<TimelineEntry> read(long userId, PulledFollow follow, PulledTable.Bounds bounds, List<Integer> media,

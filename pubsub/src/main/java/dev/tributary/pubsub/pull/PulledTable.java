@@ -3,6 +3,8 @@ package dev.tributary.pubsub.pull;
 import dev.tributary.pubsub.MediaType;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -189,12 +191,6 @@ class PulledTable {
         if (reads.isEmpty()) {
             return List.of();
         }
-        if (read == null) {
-            Optional<List<Row>> cut = candidatesFirst(userId, reads, limit, ascending);
-            if (cut.isPresent()) {
-                return cut.get();
-            }
-        }
         List<Object> args = new ArrayList<>();
         List<String> parts = new ArrayList<>(reads.size());
         for (Read one : reads) {
@@ -206,13 +202,68 @@ class PulledTable {
     }
 
     /**
-     * {@link #rowsOfAll} without a read filter, cheaper: the candidates come from the primary key
-     * alone ({@code limit} a source, cut to {@code limit}), and only those are probed for marks
-     * and the inbox. Empty when an item held by the inbox was among a full cut, which may have
-     * pushed a later candidate out: the caller then reads with the probes inside each source's read.
+     * Each source's newest {@code count} pulled items as (item id, media bit), newest first: one
+     * statement of primary-key reads.
      */
-    private Optional<List<Row>> candidatesFirst(long userId, List<Read> reads, int limit, boolean ascending) {
-        List<Object> args = new ArrayList<>(List.of(userId));
+    Map<Long, List<long[]>> newest(List<Long> sourceIds, int count) {
+        List<Object> args = new ArrayList<>(sourceIds.size() * 2);
+        List<String> parts = new ArrayList<>(sourceIds.size());
+        for (long sourceId : sourceIds) {
+            parts.add("(SELECT source_id, item_id, media FROM pulled_items WHERE source_id = ? ORDER BY item_id DESC LIMIT ?)");
+            args.add(sourceId);
+            args.add(count);
+        }
+        Map<Long, List<long[]>> newest = new HashMap<>();
+        jdbc.sql(String.join(" UNION ALL ", parts)).params(args).query(rs -> {
+            newest.computeIfAbsent(rs.getLong(1), id -> new ArrayList<>()).add(new long[] {rs.getLong(2), rs.getInt(3)});
+        });
+        newest.values().forEach(rows -> rows.sort((a, b) -> Long.compare(b[0], a[0])));
+        return newest;
+    }
+
+    /** A pulled item that may make a page; its source's read position decides its state unless it was marked. */
+    private record Candidate(long itemId, long sourceId, long upto) {}
+
+    /**
+     * {@link #rowsOfAll} without a read filter, cheaper: the candidates come from the sources'
+     * heads kept on this node ({@code heads}; descending reads they can answer) or else from the
+     * primary key alone ({@code limit} a source), are cut to {@code limit}, and only those are
+     * probed for marks and the inbox. Empty when an item held by the inbox was among a full cut,
+     * which may have pushed a later candidate out: the caller then reads with the probes inside
+     * each source's read.
+     */
+    Optional<List<Row>> candidatesFirst(long userId, List<Read> reads, int limit, boolean ascending, Map<Long, SourceHeads.Head> heads) {
+        List<Candidate> all = new ArrayList<>();
+        List<Read> rest = new ArrayList<>();
+        for (Read one : reads) {
+            SourceHeads.Head head = ascending ? null : heads.get(one.follow().sourceId());
+            List<Long> served = head == null ? null : head.serve(one.bounds(), one.media(), limit);
+            if (served == null) {
+                rest.add(one);
+            } else {
+                served.forEach(id -> all.add(new Candidate(id, one.follow().sourceId(), one.follow().readUpto())));
+            }
+        }
+        all.addAll(candidates(rest, limit, ascending));
+        all.sort(ascending ? Comparator.comparingLong(Candidate::itemId) : Comparator.comparingLong(Candidate::itemId).reversed());
+        List<Candidate> cut = all.subList(0, Math.min(limit, all.size()));
+        if (cut.isEmpty()) {
+            return Optional.of(List.of());
+        }
+        Probes probes = probe(userId, cut);
+        if (!probes.held().isEmpty() && cut.size() >= limit) {
+            return Optional.empty();
+        }
+        return Optional.of(cut.stream().filter(c -> !probes.held().contains(c.itemId()))
+                .map(c -> new Row(c.itemId(), probes.marks().getOrDefault(c.itemId(), c.itemId() <= c.upto()))).toList());
+    }
+
+    /** Candidates from the primary key alone: {@code limit} a read, united and cut to {@code limit}. */
+    private List<Candidate> candidates(List<Read> reads, int limit, boolean ascending) {
+        if (reads.isEmpty()) {
+            return List.of();
+        }
+        List<Object> args = new ArrayList<>();
         List<String> parts = new ArrayList<>(reads.size());
         String order = ascending ? " ORDER BY item_id ASC LIMIT ?" : " ORDER BY item_id DESC LIMIT ?";
         for (Read one : reads) {
@@ -232,19 +283,35 @@ class PulledTable {
             args.add(limit);
         }
         args.add(limit);
+        return jdbc.sql(String.join(" UNION ALL ", parts) + order).params(args)
+                .query((rs, n) -> new Candidate(rs.getLong(1), rs.getLong(2), rs.getLong(3))).list();
+    }
+
+    /** The person's marks on these items, and which of them their inbox holds. */
+    private record Probes(Map<Long, Boolean> marks, Set<Long> held) {}
+
+    private Probes probe(long userId, List<Candidate> cut) {
+        String items = String.join(", ", java.util.Collections.nCopies(cut.size(), "?"));
+        List<Long> sources = cut.stream().map(Candidate::sourceId).distinct().toList();
+        List<Object> args = new ArrayList<>();
         args.add(userId);
-        String sql = "SELECT c.item_id, COALESCE(m.is_read, c.item_id <= c.upto),"
-                + " EXISTS (SELECT 1 FROM inbox i WHERE i.user_id = ? AND i.item_id = c.item_id)"
-                + " FROM (" + String.join(" UNION ALL ", parts) + order + ") c"
-                + " LEFT JOIN pulled_marks m ON m.user_id = ? AND m.source_id = c.source_id AND m.item_id = c.item_id"
-                + (ascending ? " ORDER BY c.item_id ASC" : " ORDER BY c.item_id DESC");
-        List<Object[]> found = jdbc.sql(sql).params(args)
-                .query((rs, n) -> new Object[] {new Row(rs.getLong(1), rs.getBoolean(2)), rs.getBoolean(3)}).list();
-        boolean held = found.stream().anyMatch(row -> (Boolean) row[1]);
-        if (held && found.size() >= limit) {
-            return Optional.empty();
-        }
-        return Optional.of(found.stream().filter(row -> !(Boolean) row[1]).map(row -> (Row) row[0]).toList());
+        args.addAll(sources);
+        cut.forEach(c -> args.add(c.itemId()));
+        args.add(userId);
+        cut.forEach(c -> args.add(c.itemId()));
+        Map<Long, Boolean> marks = new HashMap<>();
+        Set<Long> held = new HashSet<>();
+        jdbc.sql("SELECT 0, item_id, is_read FROM pulled_marks WHERE user_id = ? AND source_id IN ("
+                + String.join(", ", java.util.Collections.nCopies(sources.size(), "?")) + ") AND item_id IN (" + items + ")"
+                + " UNION ALL SELECT 1, item_id, FALSE FROM inbox WHERE user_id = ? AND item_id IN (" + items + ")")
+                .params(args).query(rs -> {
+                    if (rs.getInt(1) == 0) {
+                        marks.put(rs.getLong(2), rs.getBoolean(3));
+                    } else {
+                        held.add(rs.getLong(2));
+                    }
+                });
+        return new Probes(marks, held);
     }
 
     /**

@@ -15,10 +15,11 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**
- * A kept page's stamp check reads the person's pulled sources from MySQL only when they may have
- * changed: the node keeps the list while the person's stamp and the pulled generation hold, and
- * every change to the list (a follow or unfollow of a pulled source, a followed source pulled for
- * the first time) moves one of them.
+ * What a node keeps of pulled sources stays exact. A kept page's stamp check reads the person's
+ * pulled sources from MySQL only when they may have changed: the node keeps the list while the
+ * person's stamp and the pulled generation hold, and every change to the list (a follow or
+ * unfollow of a pulled source, a followed source pulled for the first time) moves one of them. A
+ * source's newest items, kept for all its followers' pages, follow every publish and tombstone.
  */
 @WithPullThreshold
 class KeptPulledSourcesTest {
@@ -28,6 +29,7 @@ class KeptPulledSourcesTest {
     @Autowired Inbox inbox;
     @Autowired PulledFeed pulled;
     @Autowired Fixtures fixtures;
+    @Autowired dev.tributary.pubsub.HomeFeed feed;
 
     private final List<List<Long>> loads = new ArrayList<>();
 
@@ -87,5 +89,23 @@ class KeptPulledSourcesTest {
         assertThat(loads.getLast()).as("the reader's own stamp did not move, the generation did").containsExactly(c);
         stamps(reader);
         assertThat(loads).hasSize(2);
+    }
+
+    @Test
+    void aSourcesKeptNewestItemsFollowEveryPublishAndTombstone() {
+        long source = feedFollowedBy(3);
+        long reader = fixtures.person();
+        subscriptions.subscribe(reader, source, null);
+        List<Long> before = newest(reader);
+        assertThat(newest(reader)).as("read again from what the node keeps").isEqualTo(before);
+
+        long fresh = publisher.publish(source, List.of(entry("fresh"))).created().getFirst();
+        assertThat(newest(reader)).first().isEqualTo(fresh);
+        publisher.tombstone(fresh);
+        assertThat(newest(reader)).isEqualTo(before);
+    }
+
+    private List<Long> newest(long person) {
+        return feed.page(person, dev.tributary.pubsub.TimelineQuery.newest(5)).stream().map(dev.tributary.pubsub.TimelineEntry::id).toList();
     }
 }
