@@ -262,6 +262,29 @@ class FullArticlesTest {
     }
 
     @Test
+    void lapsedWishesDoNotHideALiveOneAndAreDroppedOnTheWay() throws Exception {
+        site.feed("/crowded/1", articlePage("Crowded"), "text/html", Map.of());
+        String rss = "<rss version='2.0'><channel><title>Crowded</title>"
+                + "<item><guid>c1</guid><title>One</title><link>" + site.url("/crowded/1") + "</link></item></channel></rss>";
+        long source = sources.feed(site.url("/crowded.xml").toString()).id();
+        long lapsed = 0;
+        for (int i = 0; i < 30; i++) { // wishes left by unsubscribes before they were withdrawn with the subscription
+            lapsed = ThreadLocalRandom.current().nextLong(1, 1L << 40);
+            articles.readInFull(lapsed, source, true);
+        }
+        long reader = (1L << 41) + ThreadLocalRandom.current().nextLong(1, 1L << 20); // after every lapsed one in the key
+        subscriptions.subscribe(reader, source, null);
+        articles.readInFull(reader, source, true);
+
+        ingest.publish(source, ingest.read(rss.getBytes(StandardCharsets.UTF_8), "application/rss+xml", site.url("/crowded.xml"), java.time.Instant.now()));
+        long id = items.ofSource(source, null, null, 1).getFirst().id();
+        dev.tributary.storage.testing.Await.until("the subscribed reader's wish fetched the article ahead",
+                () -> articles.kept(id).isPresent());
+        assertThat(articles.readInFull(lapsed)).as("the lapsed wishes were dropped on the way").doesNotContain(source);
+        assertThat(articles.readInFull(reader)).contains(source);
+    }
+
+    @Test
     void switchedOffOnlyKeptArticlesAreServed() {
         site.feed("/switch/kept", articlePage("Kept before"), "text/html", Map.of());
         site.feed("/switch/new", articlePage("New"), "text/html", Map.of());

@@ -37,6 +37,9 @@ public class FeedIngest {
     private final ArticleQueue ahead;
     private final Items stored;
     private final Subscriptions subscriptions;
+    private static final int WISHES_A_READ = 20;
+    /** Lapsed wishes a crawl may clear before it gives up on finding a live one (the next crawl goes on). */
+    private static final int WISHES_CHECKED = 200;
 
     FeedIngest(FeedParser parser, EntryNormalizer normalizer, Publisher publisher, Sources sources,
             IngestMetrics metrics, ArticleStore articles, ArticleQueue ahead, Items stored, Subscriptions subscriptions) {
@@ -110,12 +113,26 @@ public class FeedIngest {
     }
 
     /**
-     * Whether someone who still subscribes wants the feed read in full: a wish outlives an
-     * unsubscription made by a path that does not withdraw it (a reader app's), and counts only
-     * while its person subscribes.
+     * Whether someone who still subscribes wants the feed read in full. A wish counts only while
+     * its person subscribes; one that outlived its subscription (an unsubscription from before
+     * wishes were withdrawn with it) is dropped here, so lapsed wishes cannot hide a live one for
+     * long. At most {@link #WISHES_CHECKED} a crawl.
      */
     private boolean readInFull(long sourceId) {
-        return articles.fullReaders(sourceId, 20).stream().anyMatch(user -> subscriptions.find(user, sourceId).isPresent());
+        for (int checked = 0; checked < WISHES_CHECKED; ) {
+            List<Long> wishers = articles.fullReaders(sourceId, WISHES_A_READ);
+            for (long user : wishers) {
+                if (subscriptions.find(user, sourceId).isPresent()) {
+                    return true;
+                }
+                articles.wantFull(user, sourceId, false);
+            }
+            checked += wishers.size();
+            if (wishers.size() < WISHES_A_READ) {
+                return false;
+            }
+        }
+        return false;
     }
 
 }
