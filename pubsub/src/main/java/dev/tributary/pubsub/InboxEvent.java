@@ -3,12 +3,13 @@ package dev.tributary.pubsub;
 /**
  * What a person's notification channel announces (Redis pub/sub, one channel per person, so any
  * app instance can serve the live stream): {@code item <id>} for a new home-timeline entry,
- * {@code delete <id>} for a retracted one, {@code unread} when read state changed otherwise.
+ * {@code delete <id>} for a retracted one, {@code unread} when read state changed otherwise,
+ * {@code sources} when the pulled sources they follow changed (a stream listens to new channels).
  */
 public record InboxEvent(Type type, long itemId) {
 
     /** The kinds of announcement. */
-    public enum Type { ITEM, DELETE, UNREAD }
+    public enum Type { ITEM, DELETE, UNREAD, SOURCES }
 
     /** The Redis channel of a person's announcements; the hash tag keeps it with their counters. */
     public static String channel(long userId) {
@@ -30,6 +31,7 @@ public record InboxEvent(Type type, long itemId) {
             case ITEM -> "item " + itemId;
             case DELETE -> "delete " + itemId;
             case UNREAD -> "unread";
+            case SOURCES -> "sources";
         };
     }
 
@@ -40,6 +42,9 @@ public record InboxEvent(Type type, long itemId) {
         }
         if (message.equals("unread")) {
             return new InboxEvent(Type.UNREAD, 0);
+        }
+        if (message.equals("sources")) {
+            return new InboxEvent(Type.SOURCES, 0);
         }
         int space = message.indexOf(' ');
         if (space < 0) {

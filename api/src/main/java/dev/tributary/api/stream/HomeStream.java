@@ -37,7 +37,7 @@ final class HomeStream implements MessageListener {
     private final long serial;
     private final SseEmitter emitter;
     private final ChannelTopic topic;
-    private final List<ChannelTopic> topics;
+    private volatile List<ChannelTopic> topics;
     private final BlockingQueue<InboxEvent> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean overflowed;
@@ -49,14 +49,23 @@ final class HomeStream implements MessageListener {
         this.serial = serial;
         this.emitter = emitter;
         this.topic = new ChannelTopic(InboxEvent.channel(userId));
-        List<ChannelTopic> all = new ArrayList<>(List.of(topic));
-        pulledSources.forEach(source -> all.add(new ChannelTopic(InboxEvent.sourceChannel(source))));
-        this.topics = List.copyOf(all);
+        this.topics = topicsFor(pulledSources);
     }
 
-    /** The person's channel and those of the pulled sources they followed when the stream opened. */
+    /** The person's channel and those of the pulled sources they follow (as last read). */
     List<ChannelTopic> topics() {
         return topics;
+    }
+
+    /** The channels for these pulled sources besides the person's own. */
+    List<ChannelTopic> topicsFor(List<Long> pulledSources) {
+        List<ChannelTopic> all = new ArrayList<>(List.of(topic));
+        pulledSources.forEach(source -> all.add(new ChannelTopic(InboxEvent.sourceChannel(source))));
+        return List.copyOf(all);
+    }
+
+    void listensTo(List<ChannelTopic> topics) {
+        this.topics = List.copyOf(topics);
     }
 
     long userId() {

@@ -146,6 +146,25 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
         }
     }
 
+    /**
+     * The person followed or left a pulled source: the stream listens to the channels of the
+     * pulled sources they follow now. Subscribed before unsubscribed, so nothing of a source kept
+     * is missed between.
+     */
+    private void listenAgain(HomeStream stream) {
+        List<ChannelTopic> before = stream.topics();
+        List<ChannelTopic> now = stream.topicsFor(pulledSources(stream.userId()));
+        List<ChannelTopic> added = now.stream().filter(topic -> !before.contains(topic)).toList();
+        List<ChannelTopic> gone = before.stream().filter(topic -> !now.contains(topic)).toList();
+        stream.listensTo(now);
+        if (!added.isEmpty()) {
+            listeners.addMessageListener(stream, added);
+        }
+        if (!gone.isEmpty()) {
+            listeners.removeMessageListener(stream, gone);
+        }
+    }
+
     private void start(HomeStream stream, @Nullable Long lastEventId) {
         try {
             senders.execute(() -> pump(stream, lastEventId));
@@ -292,6 +311,9 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
             for (List<InboxEvent> batch; (batch = stream.next(settings.heartbeat())) != null; ) {
                 if (!switches.isOn(Feature.LIVE_STREAMS)) {
                     break; // switched off under load: open streams end by their next event or heartbeat
+                }
+                if (batch.stream().anyMatch(event -> event.type() == InboxEvent.Type.SOURCES)) {
+                    listenAgain(stream);
                 }
                 if (batch.isEmpty()) {
                     writer.heartbeat(stream);

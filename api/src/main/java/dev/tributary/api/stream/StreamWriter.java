@@ -104,7 +104,7 @@ class StreamWriter {
                     }
                 }
                 case DELETE -> stream.emitter().send(SseEmitter.event().name("delete").data(Ids.format(event.itemId())));
-                case UNREAD -> { }
+                case UNREAD, SOURCES -> { }
             }
         }
         unread(stream, counts);

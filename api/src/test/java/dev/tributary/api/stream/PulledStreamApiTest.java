@@ -19,7 +19,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The live stream announces a pulled source's items (one PUBLISH per item on the source's
- * channel, heard by every follower's stream) and their deletion, as a pushed entry's.
+ * channel, heard by every follower's stream) and their deletion, as a pushed entry's; a pulled
+ * source followed or left while the stream is open is heard, or no longer heard, at once.
  */
 @SpringBootTest(classes = TributaryApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"server.address=127.0.0.1", "tributary.crawler.allow-private=127.0.0.0/8",
@@ -55,6 +56,34 @@ class PulledStreamApiTest {
             }
             assertThat(publisher.tombstone(id)).isTrue();
             assertThat(aliceStream.awaitNamed("delete").data()).isEqualTo(String.valueOf(id));
+        }
+    }
+
+    @Test
+    void aPulledSourceFollowedOrLeftWhileTheStreamIsOpenIsHeardOrNotAtOnce() {
+        ApiClient api = new ApiClient(port);
+        Deliveries deliveries = new Deliveries(api, sources, subscriptions, publisher);
+        TestUser dora = api.newUser("pstreamd");
+        long big = deliveries.feed();
+        for (String name : java.util.List.of("pstreame", "pstreamf", "pstreamg")) {
+            deliveries.follow(api.newUser(name), big);
+        }
+        long pushed = deliveries.feed();
+        deliveries.follow(dora, pushed);
+        try (SseConnection stream = SseConnection.open(api.url("/api/v1/streaming/home"), dora.token(), null)) {
+            stream.awaitNamed("unread");
+            deliveries.follow(dora, big);
+            stream.awaitNamed("unread"); // the follow's counts: the stream has heard of it and listens to the source
+            long first = deliveries.publish(big, entry(MediaType.TEXT)).getFirst();
+            assertThat(stream.awaitNamed("item").id()).as("followed after the stream opened").isEqualTo(String.valueOf(first));
+            stream.awaitNamed("unread");
+
+            subscriptions.unsubscribe(dora.numericId(), big);
+            stream.awaitNamed("unread"); // the unfollow's counts: the stream no longer listens to the source
+            deliveries.publish(big, entry(MediaType.TEXT));
+            long marker = deliveries.publish(pushed, entry(MediaType.TEXT)).getFirst();
+            assertThat(stream.awaitNamed("item").id()).as("the left source's item is not announced before the next pushed one")
+                    .isEqualTo(String.valueOf(marker));
         }
     }
 }

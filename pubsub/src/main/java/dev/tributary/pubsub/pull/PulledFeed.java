@@ -115,7 +115,7 @@ public class PulledFeed {
      * its newest {@code tributary.fanout.backfill} pulled items and everything after.
      */
     public void followed(long userId, long sourceId, int mask) {
-        inbox.personChanged(userId); // their pulled sources change: kept lists and pages are void
+        sourcesChanged(userId);
         long others = table.follows(userId).stream().filter(follow -> follow.sourceId() != sourceId).count();
         if (others >= fanout.maxPulledSources()) {
             table.pushPair(userId, sourceId, mask);
@@ -143,7 +143,22 @@ public class PulledFeed {
     /** The person no longer follows the source (inside the unsubscribing transaction). */
     public void unfollowed(long userId, long sourceId) {
         table.dropPair(userId, sourceId);
+        sourcesChanged(userId);
+    }
+
+    /**
+     * The person's pulled sources change (inside the caller's transaction): their kept lists and
+     * pages are void, and their open streams are told to listen again once it commits.
+     */
+    private void sourcesChanged(long userId) {
         inbox.personChanged(userId);
+        tx.afterCommit(() -> {
+            try {
+                redis.convertAndSend(InboxEvent.channel(userId), new InboxEvent(InboxEvent.Type.SOURCES, 0).encode());
+            } catch (org.springframework.dao.DataAccessException e) {
+                log.warn("Could not tell the streams of {} that their pulled sources changed: {}", userId, e.getMessage());
+            }
+        });
     }
 
     /** A follow's media filter changed (inside the subscribing transaction): a pushed pair's audience row follows it. */
