@@ -79,6 +79,14 @@ public class HomeFeed {
         return pulled.sourcesOf(userId);
     }
 
+    /**
+     * Removes what the pulled sources keep for items older than {@code tributary.inbox.keep} (no
+     * read shows them any more), in batches of {@code batch} rows reported as they go; the total.
+     */
+    public long removeBeyondHorizon(int batch, java.util.function.LongConsumer removed) {
+        return pulled.removeBeyondHorizon(batch, removed);
+    }
+
     /** The person's exact unread counts. */
     public Unread unread(long userId) {
         return pulled.unread(userId, inbox.unread(userId));

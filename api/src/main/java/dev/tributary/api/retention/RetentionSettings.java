@@ -18,6 +18,7 @@ import org.springframework.validation.annotation.Validated;
  * @param apps registered OAuth apps nobody uses
  * @param orphanedComments comments and likes of items that were deleted
  * @param retiredFeedItems items of feeds retired for want of readers
+ * @param pulledItems pulled sources' rows (and read exceptions) of items older than {@code tributary.inbox.keep}
  */
 @ConfigurationProperties("tributary.retention")
 @Validated
@@ -27,7 +28,8 @@ public record RetentionSettings(
         @Valid @NotNull @DefaultValue Authorizations authorizations,
         @Valid @NotNull @DefaultValue Apps apps,
         @Valid @NotNull @DefaultValue Job orphanedComments,
-        @Valid @NotNull @DefaultValue RetiredFeedItems retiredFeedItems) {
+        @Valid @NotNull @DefaultValue RetiredFeedItems retiredFeedItems,
+        @Valid @NotNull @DefaultValue Job pulledItems) {
 
     /**
      * @param every how often the sweep runs

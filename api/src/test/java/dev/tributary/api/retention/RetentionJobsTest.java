@@ -23,7 +23,7 @@ class RetentionJobsTest {
     void theJobsAreKnownByName() {
         assertThat(jobs).extracting(RetentionJob::name)
                 .containsExactlyInAnyOrder("oauth-authorizations", "oauth-apps", "oauth-retired-refresh-tokens",
-                        "orphaned-comments", "retired-feed-items", "article-cache");
+                        "orphaned-comments", "retired-feed-items", "article-cache", "pulled-items");
         assertThat(scheduler.isRunning()).as("the test node has the fanout role").isTrue();
     }
 

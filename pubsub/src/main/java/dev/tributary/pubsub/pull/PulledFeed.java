@@ -312,6 +312,35 @@ public class PulledFeed {
         return bits;
     }
 
+    /**
+     * Removes the pulled rows of items older than {@code tributary.inbox.keep}, which no read,
+     * count or mark takes any more, and the read exceptions of such items: batches of
+     * {@code batch} rows, each its own statement, reported to {@code removed} as they go; the total.
+     */
+    public long removeBeyondHorizon(int batch, java.util.function.LongConsumer removed) {
+        long floor = keepFloor();
+        long total = 0;
+        List<Long> sources;
+        long after = 0;
+        do {
+            sources = table.everPulled(after, 100);
+            for (long sourceId : sources) {
+                for (int gone = batch; gone == batch; ) {
+                    gone = table.removeBelow(sourceId, floor, batch);
+                    total += gone;
+                    removed.accept(gone);
+                }
+            }
+            after = sources.isEmpty() ? after : sources.getLast();
+        } while (!sources.isEmpty());
+        for (int gone = batch; gone == batch; ) {
+            gone = table.removeMarksBelow(floor, batch);
+            total += gone;
+            removed.accept(gone);
+        }
+        return total;
+    }
+
     /** The person's unread counts: the inbox's (Redis) plus their pulled sources' (one statement). */
     public Unread unread(long userId, Unread pushed) {
         List<PulledTable.UnreadGroup> groups = table.unread(userId, keepFloor());

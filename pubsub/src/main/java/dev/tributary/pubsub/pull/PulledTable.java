@@ -41,6 +41,23 @@ class PulledTable {
         this.jdbc = jdbc;
     }
 
+    /** Sources that have ever been pulled, after {@code afterSourceId} in id order, at most {@code limit}. */
+    List<Long> everPulled(long afterSourceId, int limit) {
+        return jdbc.sql("SELECT source_id FROM source_audiences WHERE ever_pulled AND source_id > ? ORDER BY source_id LIMIT ?")
+                .params(afterSourceId, limit).query(Long.class).list();
+    }
+
+    /** Deletes at most {@code limit} of the source's pulled rows below {@code floor}, oldest first; how many went. */
+    int removeBelow(long sourceId, long floor, int limit) {
+        return jdbc.sql("DELETE FROM pulled_items WHERE source_id = ? AND item_id < ? ORDER BY item_id LIMIT ?")
+                .params(sourceId, floor, limit).update();
+    }
+
+    /** Deletes at most {@code limit} of the person-by-person read exceptions of items below {@code floor}; how many went. */
+    int removeMarksBelow(long floor, int limit) {
+        return jdbc.sql("DELETE FROM pulled_marks WHERE item_id < ? LIMIT ?").params(floor, limit).update();
+    }
+
     /** The person's follows of sources that have ever been pulled: one join over their subscriptions. */
     List<PulledFollow> follows(long userId) {
         return jdbc.sql("""
