@@ -52,6 +52,17 @@ class PageStamps {
             end
             return #KEYS
             """, Long.class);
+    /**
+     * As {@link #BUMP_SCRIPT} for people's stamps, moving only those that exist: a reader draws
+     * its person's stamp before it keeps a page ({@link #personStamp}), so a person nobody reads
+     * (most of a large audience) costs a failed lookup instead of a new key.
+     */
+    private static final DefaultRedisScript<Long> BUMP_EXISTING_SCRIPT = new DefaultRedisScript<>("""
+            for i = 1, #KEYS do
+              redis.call('SET', KEYS[i], ARGV[i + 1], 'EX', ARGV[1], 'XX')
+            end
+            return #KEYS
+            """, Long.class);
     private static final int KEYS_PER_CALL = 1000;
 
     private final StringRedisTemplate redis;
@@ -86,9 +97,10 @@ class PageStamps {
         // Heads first, then MySQL: a follow committed after this read moves a head after it, so the
         // list kept here is never trusted past a change it missed.
         List<String> heads = redis.opsForValue().multiGet(List.of(EPOCH, personKey(userId), PULLED));
-        List<Long> sourceIds = List.copyOf(pulledSources.apply(userId));
         String epoch = heads.get(0) != null ? heads.get(0) : newEpoch();
-        pulledLists.put(userId, new KnownSources(epoch, heads.get(1), heads.get(2), sourceIds));
+        String person = personStamp(userId, heads.get(1));
+        List<Long> sourceIds = List.copyOf(pulledSources.apply(userId));
+        pulledLists.put(userId, new KnownSources(epoch, person, heads.get(2), sourceIds));
         return read(userId, itemIds, sourceIds, stories).stamps();
     }
 
@@ -121,7 +133,8 @@ class PageStamps {
         List<String> values = redis.opsForValue().multiGet(keys);
         String epoch = values.get(0) != null ? values.get(0) : newEpoch();
         int first = 3 + pulledSourceIds.size();
-        String person = values.get(1);
+        String raw = personStamp(userId, values.get(1));
+        String person = raw;
         if (!pulledSourceIds.isEmpty()) {
             StringBuilder folded = new StringBuilder(String.valueOf(person));
             for (int i = 0; i < pulledSourceIds.size(); i++) {
@@ -137,7 +150,7 @@ class PageStamps {
                 items.set(i, items.get(i) + "/" + story);
             }
         }
-        return new Reading(new TimelineStamps(epoch, person, items), epoch, values.get(1), values.get(2));
+        return new Reading(new TimelineStamps(epoch, person, items), epoch, raw, values.get(2));
     }
 
     /**
@@ -186,7 +199,7 @@ class PageStamps {
             // On Redis Cluster one call per bucket of people (their keys share its slot).
             List<List<String>> calls = PersonSlots.calls(userIds, cluster, KEYS_PER_CALL).stream()
                     .map(users -> users.stream().map(PageStamps::personKey).toList()).toList();
-            tx.afterCommit(() -> calls.forEach(keys -> bump(keys, KEYS_PER_CALL)));
+            tx.afterCommit(() -> calls.forEach(keys -> bump(BUMP_EXISTING_SCRIPT, keys, KEYS_PER_CALL)));
         }
     }
 
@@ -214,6 +227,10 @@ class PageStamps {
      * Redis failure here must not fail it, and costs at most a page kept for its minute.
      */
     private void bump(List<String> keys, int size) {
+        bump(BUMP_SCRIPT, keys, size);
+    }
+
+    private void bump(DefaultRedisScript<Long> script, List<String> keys, int size) {
         String ttl = Long.toString(TimelineStamps.TTL.toSeconds());
         ThreadLocalRandom random = ThreadLocalRandom.current();
         try {
@@ -224,11 +241,25 @@ class PageStamps {
                 for (int i = 1; i < args.length; i++) {
                     args[i] = Long.toHexString(random.nextLong());
                 }
-                redis.execute(BUMP_SCRIPT, chunk, args);
+                redis.execute(script, chunk, args);
             }
         } catch (DataAccessException e) {
             log.warn("Could not move {} timeline stamps; cached pages may lag up to a minute: {}", keys.size(), e.getMessage());
         }
+    }
+
+    /**
+     * The person's stamp as read, or drawn now if they have none (keeping a concurrent winner's):
+     * deliveries move only existing stamps, and a page kept under a stamp drawn before its read of
+     * MySQL is voided by every later change. Null only if Redis lost the key again at once.
+     */
+    private @Nullable String personStamp(long userId, @Nullable String read) {
+        if (read != null) {
+            return read;
+        }
+        String key = personKey(userId);
+        redis.opsForValue().setIfAbsent(key, Long.toHexString(RANDOM.nextLong()), TimelineStamps.TTL);
+        return redis.opsForValue().get(key);
     }
 
     /** Draws the epoch if Redis has none (a fresh or flushed Redis), keeping a concurrent winner's. */
