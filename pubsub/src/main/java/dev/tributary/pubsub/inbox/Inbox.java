@@ -238,6 +238,14 @@ public class Inbox {
         return stamps.read(userId, itemIds, pulledSources, stories);
     }
 
+    /**
+     * The pulled sources the person follows, one Redis round trip while this node's list of them
+     * holds ({@code pulledSources} reads them from MySQL when it does not).
+     */
+    public List<Long> pulledSources(long userId, LongFunction<List<Long>> pulledSources) {
+        return stamps.pulledSources(userId, pulledSources);
+    }
+
     /** A source was pulled for the first time: every node's kept lists of pulled sources are void once the caller commits. */
     public void pulledSourcesChanged() {
         stamps.pulledSourcesChanged();

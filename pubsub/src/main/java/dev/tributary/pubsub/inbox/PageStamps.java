@@ -94,21 +94,47 @@ class PageStamps {
                 return reading.stamps();
             }
         }
-        // Heads first, then MySQL: a follow committed after this read moves a head after it, so the
-        // list kept here is never trusted past a change it missed.
+        return read(userId, itemIds, load(userId, pulledSources), stories).stamps();
+    }
+
+    /**
+     * The person's pulled sources ({@code pulledSources} reads them from MySQL): one Redis round
+     * trip while this node's list of them holds, as {@link #read} checks it.
+     */
+    List<Long> pulledSources(long userId, LongFunction<List<Long>> pulledSources) {
+        KnownSources known = pulledLists.getIfPresent(userId);
+        if (known != null) {
+            List<String> heads = redis.opsForValue().multiGet(List.of(EPOCH, personKey(userId), PULLED));
+            if (known.holds(heads.get(0), heads.get(1), heads.get(2))) {
+                return known.sourceIds();
+            }
+        }
+        return load(userId, pulledSources);
+    }
+
+    /**
+     * Reads and keeps the person's pulled sources. Heads first, then MySQL: a follow committed
+     * after this read moves a head after it, so the list kept here is never trusted past a change
+     * it missed.
+     */
+    private List<Long> load(long userId, LongFunction<List<Long>> pulledSources) {
         List<String> heads = redis.opsForValue().multiGet(List.of(EPOCH, personKey(userId), PULLED));
         String epoch = heads.get(0) != null ? heads.get(0) : newEpoch();
         String person = personStamp(userId, heads.get(1));
         List<Long> sourceIds = List.copyOf(pulledSources.apply(userId));
         pulledLists.put(userId, new KnownSources(epoch, person, heads.get(2), sourceIds));
-        return read(userId, itemIds, sourceIds, stories).stamps();
+        return sourceIds;
     }
 
     /** A person's pulled sources as read under these heads: still theirs while the heads are unchanged. */
     private record KnownSources(@Nullable String epoch, @Nullable String person, @Nullable String generation, List<Long> sourceIds) {
         boolean holds(Reading reading) {
-            return epoch != null && epoch.equals(reading.epoch()) && Objects.equals(person, reading.person())
-                    && Objects.equals(generation, reading.generation());
+            return holds(reading.epoch(), reading.person(), reading.generation());
+        }
+
+        boolean holds(@Nullable String epoch, @Nullable String person, @Nullable String generation) {
+            return this.epoch != null && this.epoch.equals(epoch) && Objects.equals(this.person, person)
+                    && Objects.equals(this.generation, generation);
         }
     }
 

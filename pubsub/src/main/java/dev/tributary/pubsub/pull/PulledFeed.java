@@ -173,8 +173,24 @@ public class PulledFeed {
         return table.follows(userId).stream().map(PulledFollow::sourceId).toList();
     }
 
+    /**
+     * Whether the person follows no pulled source, as this node keeps it (one Redis round trip;
+     * MySQL only after their follows may have changed), so the common case skips the pulled reads.
+     * Redis down: false, and the caller reads MySQL.
+     */
+    private boolean followsNone(long userId) {
+        try {
+            return inbox.pulledSources(userId, this::sourcesOf).isEmpty();
+        } catch (org.springframework.dao.DataAccessException e) {
+            return false;
+        }
+    }
+
     /** One page of the home timeline: the inbox's page merged with the pulled sources' items, exactly as one timeline. */
     public List<TimelineEntry> page(long userId, TimelineQuery query) {
+        if (followsNone(userId)) {
+            return inbox.page(userId, query);
+        }
         List<PulledFollow> all = table.follows(userId);
         List<PulledFollow> follows = follows(all, query);
         if (follows.isEmpty()) {
@@ -343,6 +359,9 @@ public class PulledFeed {
 
     /** The person's unread counts: the inbox's (Redis) plus their pulled sources' (one statement). */
     public Unread unread(long userId, Unread pushed) {
+        if (followsNone(userId)) {
+            return pushed;
+        }
         List<PulledTable.UnreadGroup> groups = table.unread(userId, keepFloor());
         if (groups.isEmpty()) {
             return pushed;
