@@ -246,6 +246,11 @@ public class Inbox {
         return stamps.pulledSources(userId, pulledSources);
     }
 
+    /** The person's pulled follows changed: lists of them kept on every node are void once the caller commits. */
+    public void pulledFollowsChanged(long userId) {
+        stamps.followsChanged(userId);
+    }
+
     /** A source was pulled for the first time: every node's kept lists of pulled sources are void once the caller commits. */
     public void pulledSourcesChanged() {
         stamps.pulledSourcesChanged();

@@ -54,7 +54,7 @@ class PageStamps {
             """, Long.class);
     /**
      * As {@link #BUMP_SCRIPT} for people's stamps, moving only those that exist: a reader draws
-     * its person's stamp before it keeps a page ({@link #personStamp}), so a person nobody reads
+     * its person's stamp before it keeps a page ({@link #drawn}), so a person nobody reads
      * (most of a large audience) costs a failed lookup instead of a new key.
      */
     private static final DefaultRedisScript<Long> BUMP_EXISTING_SCRIPT = new DefaultRedisScript<>("""
@@ -104,7 +104,7 @@ class PageStamps {
     List<Long> pulledSources(long userId, LongFunction<List<Long>> pulledSources) {
         KnownSources known = pulledLists.getIfPresent(userId);
         if (known != null) {
-            List<String> heads = redis.opsForValue().multiGet(List.of(EPOCH, personKey(userId), PULLED));
+            List<String> heads = redis.opsForValue().multiGet(List.of(EPOCH, followsKey(userId), PULLED));
             if (known.holds(heads.get(0), heads.get(1), heads.get(2))) {
                 return known.sourceIds();
             }
@@ -118,28 +118,31 @@ class PageStamps {
      * it missed.
      */
     private List<Long> load(long userId, LongFunction<List<Long>> pulledSources) {
-        List<String> heads = redis.opsForValue().multiGet(List.of(EPOCH, personKey(userId), PULLED));
+        List<String> heads = redis.opsForValue().multiGet(List.of(EPOCH, followsKey(userId), PULLED));
         String epoch = heads.get(0) != null ? heads.get(0) : newEpoch();
-        String person = personStamp(userId, heads.get(1));
+        String follows = drawn(followsKey(userId), heads.get(1));
         List<Long> sourceIds = List.copyOf(pulledSources.apply(userId));
-        pulledLists.put(userId, new KnownSources(epoch, person, heads.get(2), sourceIds));
+        pulledLists.put(userId, new KnownSources(epoch, follows, heads.get(2), sourceIds));
         return sourceIds;
     }
 
-    /** A person's pulled sources as read under these heads: still theirs while the heads are unchanged. */
-    private record KnownSources(@Nullable String epoch, @Nullable String person, @Nullable String generation, List<Long> sourceIds) {
+    /**
+     * A person's pulled sources as read under these heads (the epoch, the stamp of the person's
+     * pulled follows, the pulled generation): still theirs while the heads are unchanged.
+     */
+    private record KnownSources(@Nullable String epoch, @Nullable String follows, @Nullable String generation, List<Long> sourceIds) {
         boolean holds(Reading reading) {
-            return holds(reading.epoch(), reading.person(), reading.generation());
+            return holds(reading.epoch(), reading.follows(), reading.generation());
         }
 
-        boolean holds(@Nullable String epoch, @Nullable String person, @Nullable String generation) {
-            return this.epoch != null && this.epoch.equals(epoch) && Objects.equals(this.person, person)
+        boolean holds(@Nullable String epoch, @Nullable String follows, @Nullable String generation) {
+            return this.epoch != null && this.epoch.equals(epoch) && Objects.equals(this.follows, follows)
                     && Objects.equals(this.generation, generation);
         }
     }
 
     /** The stamps, and the raw heads they were folded from. */
-    private record Reading(TimelineStamps stamps, @Nullable String epoch, @Nullable String person, @Nullable String generation) {
+    private record Reading(TimelineStamps stamps, @Nullable String epoch, @Nullable String follows, @Nullable String generation) {
     }
 
     private Reading read(long userId, List<Long> itemIds, List<Long> pulledSourceIds, List<@Nullable Long> stories) {
@@ -147,6 +150,7 @@ class PageStamps {
         keys.add(EPOCH);
         keys.add(personKey(userId));
         keys.add(PULLED);
+        keys.add(followsKey(userId));
         pulledSourceIds.forEach(id -> keys.add(sourceKey(id)));
         itemIds.forEach(id -> keys.add(itemKey(id)));
         List<Integer> storyAt = new ArrayList<>();
@@ -158,13 +162,12 @@ class PageStamps {
         }
         List<String> values = redis.opsForValue().multiGet(keys);
         String epoch = values.get(0) != null ? values.get(0) : newEpoch();
-        int first = 3 + pulledSourceIds.size();
-        String raw = personStamp(userId, values.get(1));
-        String person = raw;
+        int first = 4 + pulledSourceIds.size();
+        String person = drawn(personKey(userId), values.get(1));
         if (!pulledSourceIds.isEmpty()) {
             StringBuilder folded = new StringBuilder(String.valueOf(person));
             for (int i = 0; i < pulledSourceIds.size(); i++) {
-                folded.append('/').append(pulledSourceIds.get(i)).append('=').append(values.get(3 + i));
+                folded.append('/').append(pulledSourceIds.get(i)).append('=').append(values.get(4 + i));
             }
             person = folded.toString();
         }
@@ -176,7 +179,7 @@ class PageStamps {
                 items.set(i, items.get(i) + "/" + story);
             }
         }
-        return new Reading(new TimelineStamps(epoch, person, items), epoch, raw, values.get(2));
+        return new Reading(new TimelineStamps(epoch, person, items), epoch, values.get(3), values.get(2));
     }
 
     /**
@@ -217,6 +220,23 @@ class PageStamps {
             List<String> keys = sourceIds.stream().map(PageStamps::sourceKey).toList();
             tx.afterCommit(() -> bump(keys, cluster ? 1 : KEYS_PER_CALL));
         }
+    }
+
+    /**
+     * The person's pulled follows changed (a follow, an unfollow, a pair pushed past their cap):
+     * moves the stamp this node's list of their pulled sources is kept under, once the caller
+     * commits. Deliveries and marks do not move it, so the list outlives them.
+     */
+    void followsChanged(long userId) {
+        String key = followsKey(userId);
+        tx.afterCommit(() -> {
+            try {
+                redis.opsForValue().set(key, Long.toHexString(RANDOM.nextLong()), TimelineStamps.TTL);
+            } catch (DataAccessException e) {
+                log.warn("Could not move the pulled follows' stamp of {}; lists kept on other nodes may lag up to an hour: {}",
+                        userId, e.getMessage());
+            }
+        });
     }
 
     /** Moves these people's stamps once the caller's transaction commits (at once outside one). */
@@ -275,15 +295,14 @@ class PageStamps {
     }
 
     /**
-     * The person's stamp as read, or drawn now if they have none (keeping a concurrent winner's):
-     * deliveries move only existing stamps, and a page kept under a stamp drawn before its read of
+     * A stamp as read, or drawn now if there is none (keeping a concurrent winner's): deliveries
+     * move only existing person stamps, and what is kept under a stamp drawn before its read of
      * MySQL is voided by every later change. Null only if Redis lost the key again at once.
      */
-    private @Nullable String personStamp(long userId, @Nullable String read) {
+    private @Nullable String drawn(String key, @Nullable String read) {
         if (read != null) {
             return read;
         }
-        String key = personKey(userId);
         redis.opsForValue().setIfAbsent(key, Long.toHexString(RANDOM.nextLong()), TimelineStamps.TTL);
         return redis.opsForValue().get(key);
     }
@@ -297,6 +316,11 @@ class PageStamps {
     /** Tagged like the person's counters ({@link PersonSlots}): one slot per bucket of people. */
     private static String personKey(long userId) {
         return "tributary:tl:" + PersonSlots.tag(userId) + ":" + userId;
+    }
+
+    /** Tagged like the person's counters: the stamp of the person's pulled follows. */
+    private static String followsKey(long userId) {
+        return "tributary:tl:" + PersonSlots.tag(userId) + ":f:" + userId;
     }
 
     private static String storyKey(long story) {

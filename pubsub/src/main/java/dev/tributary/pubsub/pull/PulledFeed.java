@@ -152,6 +152,7 @@ public class PulledFeed {
      */
     private void sourcesChanged(long userId) {
         inbox.personChanged(userId);
+        inbox.pulledFollowsChanged(userId);
         tx.afterCommit(() -> {
             try {
                 redis.convertAndSend(InboxEvent.channel(userId), new InboxEvent(InboxEvent.Type.SOURCES, 0).encode());
