@@ -175,24 +175,30 @@ public class PulledFeed {
     }
 
     /**
-     * Whether the person follows no pulled source, as this node keeps it (one Redis round trip;
-     * MySQL only after their follows may have changed), so the common case skips the pulled reads.
-     * Redis down: false, and the caller reads MySQL.
+     * The person's pulled sources as this node keeps them (one Redis round trip; MySQL only after
+     * their follows may have changed), so the common case, none, skips the pulled reads. Redis
+     * down: null, and the caller reads MySQL.
      */
-    private boolean followsNone(long userId) {
+    private @Nullable List<Long> knownSources(long userId) {
         try {
-            return inbox.pulledSources(userId, this::sourcesOf).isEmpty();
+            return inbox.pulledSources(userId, this::sourcesOf);
         } catch (org.springframework.dao.DataAccessException e) {
-            return false;
+            return null;
         }
+    }
+
+    /** The person's pulled follows with their read state: by the known sources' keys when this node knows them. */
+    private List<PulledFollow> follows(long userId, @Nullable List<Long> known) {
+        return known == null ? table.follows(userId) : table.follows(userId, known);
     }
 
     /** One page of the home timeline: the inbox's page merged with the pulled sources' items, exactly as one timeline. */
     public List<TimelineEntry> page(long userId, TimelineQuery query) {
-        if (followsNone(userId)) {
+        List<Long> known = knownSources(userId);
+        if (known != null && known.isEmpty()) {
             return inbox.page(userId, query);
         }
-        List<PulledFollow> all = table.follows(userId);
+        List<PulledFollow> all = follows(userId, known);
         List<PulledFollow> follows = follows(all, query);
         if (follows.isEmpty()) {
             return inbox.page(userId, query);
@@ -360,7 +366,8 @@ public class PulledFeed {
 
     /** The person's unread counts: the inbox's (Redis) plus their pulled sources' (one statement). */
     public Unread unread(long userId, Unread pushed) {
-        if (followsNone(userId)) {
+        List<Long> known = knownSources(userId);
+        if (known != null && known.isEmpty()) {
             return pushed;
         }
         List<PulledTable.UnreadGroup> groups = table.unread(userId, keepFloor());

@@ -73,6 +73,29 @@ class PulledTable {
                 .list();
     }
 
+    /**
+     * {@link #follows(long)} of these sources only (the person's pulled sources as a node keeps
+     * them): primary-key reads instead of a join over every subscription.
+     */
+    List<PulledFollow> follows(long userId, List<Long> sourceIds) {
+        if (sourceIds.isEmpty()) {
+            return List.of();
+        }
+        List<Object> args = new ArrayList<>(sourceIds.size() + 1);
+        args.add(userId);
+        args.addAll(sourceIds);
+        return jdbc.sql("""
+                SELECT s.source_id, s.media_mask, COALESCE(r.from_id, 0), COALESCE(r.read_upto, 0)
+                FROM subscriptions s
+                LEFT JOIN pulled_reads r ON r.user_id = s.user_id AND r.source_id = s.source_id
+                WHERE s.user_id = ? AND s.source_id IN (%s)
+                ORDER BY s.source_id
+                """.formatted(String.join(", ", java.util.Collections.nCopies(sourceIds.size(), "?"))))
+                .params(args)
+                .query((rs, n) -> new PulledFollow(rs.getLong(1), rs.getInt(2), rs.getLong(3), rs.getLong(4)))
+                .list();
+    }
+
     void add(long sourceId, Map<Long, MediaType> items) {
         if (items.isEmpty()) {
             return;
