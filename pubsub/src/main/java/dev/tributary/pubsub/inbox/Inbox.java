@@ -246,6 +246,18 @@ public class Inbox {
         return stamps.pulledSources(userId, pulledSources);
     }
 
+    /**
+     * The person's pulled sources, and, where the same round trip read them, their stamps (as
+     * {@link #sourceStamps} gives them; empty when the list was read from MySQL).
+     */
+    public record KnownPulled(List<Long> sourceIds, Map<Long, String> stamps) {
+    }
+
+    /** {@link #pulledSources} and, in the same round trip while the list holds, the sources' stamps. */
+    public KnownPulled pulledSourcesStamped(long userId, LongFunction<List<Long>> pulledSources) {
+        return stamps.pulledSources(userId, pulledSources, true);
+    }
+
     /** The person's pulled follows changed: lists of them kept on every node are void once the caller commits. */
     public void pulledFollowsChanged(long userId) {
         stamps.followsChanged(userId);

@@ -10,7 +10,9 @@ import java.util.Objects;
 import java.util.function.LongFunction;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -102,14 +104,30 @@ class PageStamps {
      * trip while this node's list of them holds, as {@link #read} checks it.
      */
     List<Long> pulledSources(long userId, LongFunction<List<Long>> pulledSources) {
+        return pulledSources(userId, pulledSources, false).sourceIds();
+    }
+
+    /**
+     * As {@link #pulledSources(long, LongFunction)}; with {@code stamped}, the same round trip also
+     * reads the sources' stamps ({@link #sources}' form) when the kept list holds.
+     */
+    Inbox.KnownPulled pulledSources(long userId, LongFunction<List<Long>> pulledSources, boolean stamped) {
         KnownSources known = pulledLists.getIfPresent(userId);
         if (known != null) {
-            List<String> heads = redis.opsForValue().multiGet(List.of(EPOCH, followsKey(userId), PULLED));
+            List<String> keys = new ArrayList<>(List.of(EPOCH, followsKey(userId), PULLED));
+            if (stamped) {
+                known.sourceIds().forEach(id -> keys.add(sourceKey(id)));
+            }
+            List<String> heads = redis.opsForValue().multiGet(keys);
             if (known.holds(heads.get(0), heads.get(1), heads.get(2))) {
-                return known.sourceIds();
+                Map<Long, String> stamps = new HashMap<>();
+                for (int i = 3; i < heads.size(); i++) {
+                    stamps.put(known.sourceIds().get(i - 3), heads.get(0) + "/" + heads.get(i));
+                }
+                return new Inbox.KnownPulled(known.sourceIds(), stamps);
             }
         }
-        return load(userId, pulledSources);
+        return new Inbox.KnownPulled(load(userId, pulledSources), Map.of());
     }
 
     /**

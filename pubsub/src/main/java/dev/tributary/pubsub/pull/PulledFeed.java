@@ -187,6 +187,15 @@ public class PulledFeed {
         }
     }
 
+    /** {@link #knownSources}, with the sources' stamps where the same round trip read them. */
+    private Inbox.@Nullable KnownPulled knownSourcesStamped(long userId) {
+        try {
+            return inbox.pulledSourcesStamped(userId, this::sourcesOf);
+        } catch (org.springframework.dao.DataAccessException e) {
+            return null;
+        }
+    }
+
     /** The person's pulled follows with their read state: by the known sources' keys when this node knows them. */
     private List<PulledFollow> follows(long userId, @Nullable List<Long> known) {
         return known == null ? table.follows(userId) : table.follows(userId, known);
@@ -194,10 +203,12 @@ public class PulledFeed {
 
     /** One page of the home timeline: the inbox's page merged with the pulled sources' items, exactly as one timeline. */
     public List<TimelineEntry> page(long userId, TimelineQuery query) {
-        List<Long> known = knownSources(userId);
+        Inbox.KnownPulled kept = knownSourcesStamped(userId);
+        List<Long> known = kept == null ? null : kept.sourceIds();
         if (known != null && known.isEmpty()) {
             return inbox.page(userId, query);
         }
+        Map<Long, String> stamps = kept == null ? Map.of() : kept.stamps();
         List<PulledFollow> all = follows(userId, known);
         List<PulledFollow> follows = follows(all, query);
         if (follows.isEmpty()) {
@@ -240,7 +251,7 @@ public class PulledFeed {
             return ascending ? page.reversed() : page;
         }
         // Ids first, cut to the page, and only the pulled items that made it are hydrated.
-        List<PulledTable.Row> rows = rows(userId, reads, query, ascending);
+        List<PulledTable.Row> rows = rows(userId, reads, query, ascending, stamps);
         Map<Long, TimelineEntry> byId = new HashMap<>();
         fromInbox.forEach(entry -> byId.put(entry.id(), entry));
         Map<Long, Boolean> pulledRead = new HashMap<>();
@@ -257,10 +268,11 @@ public class PulledFeed {
     }
 
     /** The pulled rows of a page: from the candidates alone where no read filter applies, else with each source's probes. */
-    private List<PulledTable.Row> rows(long userId, List<PulledTable.Read> reads, TimelineQuery query, boolean ascending) {
+    private List<PulledTable.Row> rows(long userId, List<PulledTable.Read> reads, TimelineQuery query, boolean ascending,
+            Map<Long, String> stamps) {
         if (!query.unreadOnly()) {
             Map<Long, SourceHeads.Head> current = ascending ? Map.of()
-                    : heads.of(reads.stream().map(read -> read.follow().sourceId()).toList());
+                    : heads.of(reads.stream().map(read -> read.follow().sourceId()).toList(), stamps);
             Optional<List<PulledTable.Row>> rows = table.candidatesFirst(userId, reads, query.limit(), ascending, current);
             if (rows.isPresent()) {
                 return rows.get();

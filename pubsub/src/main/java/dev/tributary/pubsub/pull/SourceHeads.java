@@ -73,9 +73,15 @@ class SourceHeads {
      * MySQL alone).
      */
     Map<Long, Head> of(List<Long> sourceIds) {
+        return of(sourceIds, Map.of());
+    }
+
+    /** As {@link #of(List)}, with the stamps already read for some sources ({@code known}): no round trip if all are. */
+    Map<Long, Head> of(List<Long> sourceIds, Map<Long, String> known) {
         List<String> stamps;
         try {
-            stamps = inbox.sourceStamps(sourceIds);
+            stamps = known.keySet().containsAll(sourceIds) ? sourceIds.stream().map(known::get).toList()
+                    : inbox.sourceStamps(sourceIds);
         } catch (DataAccessException e) {
             log.debug("No source stamps, pulled reads go to MySQL: {}", e.getMessage());
             return Map.of();
