@@ -73,10 +73,11 @@ public class HomeFeed {
 
     /**
      * The pulled sources the person follows: a live stream listens to their channels
-     * ({@link InboxEvent#sourceChannel}) besides the person's own.
+     * ({@link InboxEvent#sourceChannel}) besides the person's own. The node's kept list of them
+     * (one Redis round trip), so opening ten thousand streams does not run ten thousand joins.
      */
     public List<Long> pulledSources(long userId) {
-        return pulled.sourcesOf(userId);
+        return inbox.pulledSources(userId, pulled::sourcesOf, false).sourceIds();
     }
 
     /**

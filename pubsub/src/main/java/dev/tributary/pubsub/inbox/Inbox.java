@@ -240,22 +240,15 @@ public class Inbox {
 
     /**
      * The pulled sources the person follows, one Redis round trip while this node's list of them
-     * holds ({@code pulledSources} reads them from MySQL when it does not).
+     * holds ({@code pulledSources} reads them from MySQL when it does not); with {@code stamped},
+     * the same round trip also reads the sources' stamps (as {@link #sourceStamps} gives them).
      */
-    public List<Long> pulledSources(long userId, LongFunction<List<Long>> pulledSources) {
-        return stamps.pulledSources(userId, pulledSources);
+    public KnownPulled pulledSources(long userId, LongFunction<List<Long>> pulledSources, boolean stamped) {
+        return stamps.pulledSources(userId, pulledSources, stamped);
     }
 
-    /**
-     * The person's pulled sources, and, where the same round trip read them, their stamps (as
-     * {@link #sourceStamps} gives them; empty when the list was read from MySQL).
-     */
+    /** The person's pulled sources, and their stamps where read with them (empty when the list came from MySQL). */
     public record KnownPulled(List<Long> sourceIds, Map<Long, String> stamps) {
-    }
-
-    /** {@link #pulledSources} and, in the same round trip while the list holds, the sources' stamps. */
-    public KnownPulled pulledSourcesStamped(long userId, LongFunction<List<Long>> pulledSources) {
-        return stamps.pulledSources(userId, pulledSources, true);
     }
 
     /** The person's pulled follows changed: lists of them kept on every node are void once the caller commits. */

@@ -101,15 +101,8 @@ class PageStamps {
 
     /**
      * The person's pulled sources ({@code pulledSources} reads them from MySQL): one Redis round
-     * trip while this node's list of them holds, as {@link #read} checks it.
-     */
-    List<Long> pulledSources(long userId, LongFunction<List<Long>> pulledSources) {
-        return pulledSources(userId, pulledSources, false).sourceIds();
-    }
-
-    /**
-     * As {@link #pulledSources(long, LongFunction)}; with {@code stamped}, the same round trip also
-     * reads the sources' stamps ({@link #sources}' form) when the kept list holds.
+     * trip while this node's list of them holds, as {@link #read} checks it; with {@code stamped},
+     * the same round trip also reads the sources' stamps ({@link #sources}' form).
      */
     Inbox.KnownPulled pulledSources(long userId, LongFunction<List<Long>> pulledSources, boolean stamped) {
         KnownSources known = pulledLists.getIfPresent(userId);

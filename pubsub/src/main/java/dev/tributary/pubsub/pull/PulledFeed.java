@@ -176,21 +176,13 @@ public class PulledFeed {
 
     /**
      * The person's pulled sources as this node keeps them (one Redis round trip; MySQL only after
-     * their follows may have changed), so the common case, none, skips the pulled reads. Redis
-     * down: null, and the caller reads MySQL.
+     * their follows may have changed), so the common case, none, skips the pulled reads; with
+     * {@code stamped}, the sources' stamps where the same round trip read them. Redis down: null,
+     * and the caller reads MySQL.
      */
-    private @Nullable List<Long> knownSources(long userId) {
+    private Inbox.@Nullable KnownPulled knownSources(long userId, boolean stamped) {
         try {
-            return inbox.pulledSources(userId, this::sourcesOf);
-        } catch (org.springframework.dao.DataAccessException e) {
-            return null;
-        }
-    }
-
-    /** {@link #knownSources}, with the sources' stamps where the same round trip read them. */
-    private Inbox.@Nullable KnownPulled knownSourcesStamped(long userId) {
-        try {
-            return inbox.pulledSourcesStamped(userId, this::sourcesOf);
+            return inbox.pulledSources(userId, this::sourcesOf, stamped);
         } catch (org.springframework.dao.DataAccessException e) {
             return null;
         }
@@ -203,7 +195,7 @@ public class PulledFeed {
 
     /** One page of the home timeline: the inbox's page merged with the pulled sources' items, exactly as one timeline. */
     public List<TimelineEntry> page(long userId, TimelineQuery query) {
-        Inbox.KnownPulled kept = knownSourcesStamped(userId);
+        Inbox.KnownPulled kept = knownSources(userId, true);
         List<Long> known = kept == null ? null : kept.sourceIds();
         if (known != null && known.isEmpty()) {
             return inbox.page(userId, query);
@@ -378,8 +370,8 @@ public class PulledFeed {
 
     /** The person's unread counts: the inbox's (Redis) plus their pulled sources' (one statement). */
     public Unread unread(long userId, Unread pushed) {
-        List<Long> known = knownSources(userId);
-        if (known != null && known.isEmpty()) {
+        Inbox.KnownPulled kept = knownSources(userId, false);
+        if (kept != null && kept.sourceIds().isEmpty()) {
             return pushed;
         }
         List<PulledTable.UnreadGroup> groups = table.unread(userId, keepFloor());

@@ -68,15 +68,11 @@ class SourceHeads {
     }
 
     /**
-     * The heads of these sources as they are now: one Redis round trip for their stamps, and one
-     * statement for those this node lacks or that changed. Empty if Redis failed (the caller reads
-     * MySQL alone).
+     * The heads of these sources as they are now: their stamps as {@code known} gives them (read
+     * with the person's list of pulled sources) or else in one Redis round trip, and one statement
+     * for the heads this node lacks or that changed. Empty if Redis failed (the caller reads MySQL
+     * alone).
      */
-    Map<Long, Head> of(List<Long> sourceIds) {
-        return of(sourceIds, Map.of());
-    }
-
-    /** As {@link #of(List)}, with the stamps already read for some sources ({@code known}): no round trip if all are. */
     Map<Long, Head> of(List<Long> sourceIds, Map<Long, String> known) {
         List<String> stamps;
         try {
