@@ -2,6 +2,7 @@ package dev.tributary.pubsub;
 
 import dev.tributary.pubsub.inbox.InboxRow;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,10 +48,18 @@ public class DeliveryRules {
 
     /** The plan of these rows; reads the people's rules (one query) and, only if some have rules, the items. */
     public Plan plan(List<InboxRow> rows) {
-        if (rows.isEmpty()) {
+        return plan(rows, rows.stream().map(InboxRow::userId).distinct().toList());
+    }
+
+    /**
+     * As {@link #plan(List)}, where only {@code withRules} may have rules (read in the caller's
+     * transaction, e.g. with the rows' recipients): no query at all when none has.
+     */
+    public Plan plan(List<InboxRow> rows, Collection<Long> withRules) {
+        if (rows.isEmpty() || withRules.isEmpty()) {
             return unchanged(rows);
         }
-        Map<Long, List<Rule>> rulesByUser = rulesOf(rows.stream().map(InboxRow::userId).distinct().toList());
+        Map<Long, List<Rule>> rulesByUser = rulesOf(List.copyOf(withRules));
         if (rulesByUser.isEmpty()) {
             return unchanged(rows);
         }

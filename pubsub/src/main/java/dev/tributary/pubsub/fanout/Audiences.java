@@ -20,14 +20,19 @@ class Audiences {
         this.jdbc = jdbc;
     }
 
-    /** One page of a source's subscribers in (afterUserId, upToUserId], by user id. */
+    /**
+     * One page of a source's subscribers in (afterUserId, upToUserId], by user id, each flagged if
+     * they have filter rules: the flag saves fan-out a look-up of a thousand people's rules when,
+     * as usual, none of them has any.
+     */
     List<Subscriber> page(long sourceId, long afterUserId, long upToUserId, int limit) {
         return jdbc.sql("""
-                SELECT user_id, media_mask FROM subscribers
-                WHERE source_id = ? AND user_id > ? AND user_id <= ? ORDER BY user_id LIMIT ?
+                SELECT s.user_id, s.media_mask, EXISTS (SELECT 1 FROM rules r WHERE r.user_id = s.user_id)
+                FROM subscribers s
+                WHERE s.source_id = ? AND s.user_id > ? AND s.user_id <= ? ORDER BY s.user_id LIMIT ?
                 """)
                 .params(sourceId, afterUserId, upToUserId, limit)
-                .query((rs, n) -> new Subscriber(rs.getLong(1), rs.getInt(2)))
+                .query((rs, n) -> new Subscriber(rs.getLong(1), rs.getInt(2), rs.getBoolean(3)))
                 .list();
     }
 

@@ -294,7 +294,11 @@ class FanoutWorker {
             tasks.advance(group, cursor, settings.leaseTtl());
         }
         List<InboxRow> rows = new ArrayList<>(page.size() * group.size());
+        List<Long> withRules = new ArrayList<>();
         for (Subscriber subscriber : page) {
+            if (subscriber.hasRules()) {
+                withRules.add(subscriber.userId());
+            }
             for (FanoutTask task : group) {
                 if (subscriber.takes(task.media())) {
                     rows.add(new InboxRow(subscriber.userId(), task.itemId(), task.sourceId(), task.media(), false,
@@ -303,7 +307,7 @@ class FanoutWorker {
             }
         }
         // People's filter rules drop, mark read or star rows before they are counted.
-        DeliveryRules.Plan plan = rules.plan(rows);
+        DeliveryRules.Plan plan = rules.plan(rows, withRules);
         List<InboxRow> inserted = savepoints == null ? inbox.deliverNewItems(plan.rows()) : inbox.deliverItems(plan.rows(), savepoints);
         plan.delivered(inserted);
         return new Batch(cursor, inserted, endUser);

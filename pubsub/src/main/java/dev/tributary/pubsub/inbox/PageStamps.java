@@ -47,10 +47,13 @@ class PageStamps {
 
     private static final Logger log = LoggerFactory.getLogger(PageStamps.class);
 
-    /** ARGV[1] the expiry in seconds, ARGV[i + 1] the new value of KEYS[i]. */
+    /**
+     * ARGV[1] the expiry in seconds, ARGV[2] the new value of every key: a fresh random value per
+     * call differs from each key's last one, which is all a stamp needs.
+     */
     private static final DefaultRedisScript<Long> BUMP_SCRIPT = new DefaultRedisScript<>("""
             for i = 1, #KEYS do
-              redis.call('SET', KEYS[i], ARGV[i + 1], 'EX', ARGV[1])
+              redis.call('SET', KEYS[i], ARGV[2], 'EX', ARGV[1])
             end
             return #KEYS
             """, Long.class);
@@ -61,7 +64,7 @@ class PageStamps {
      */
     private static final DefaultRedisScript<Long> BUMP_EXISTING_SCRIPT = new DefaultRedisScript<>("""
             for i = 1, #KEYS do
-              redis.call('SET', KEYS[i], ARGV[i + 1], 'EX', ARGV[1], 'XX')
+              redis.call('SET', KEYS[i], ARGV[2], 'EX', ARGV[1], 'XX')
             end
             return #KEYS
             """, Long.class);
@@ -293,12 +296,7 @@ class PageStamps {
         try {
             for (int from = 0; from < keys.size(); from += size) {
                 List<String> chunk = keys.subList(from, Math.min(keys.size(), from + size));
-                Object[] args = new Object[chunk.size() + 1];
-                args[0] = ttl;
-                for (int i = 1; i < args.length; i++) {
-                    args[i] = Long.toHexString(random.nextLong());
-                }
-                redis.execute(script, chunk, args);
+                redis.execute(script, chunk, ttl, Long.toHexString(random.nextLong()));
             }
         } catch (DataAccessException e) {
             log.warn("Could not move {} timeline stamps; cached pages may lag up to a minute: {}", keys.size(), e.getMessage());

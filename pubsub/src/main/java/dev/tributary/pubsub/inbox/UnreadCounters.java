@@ -41,44 +41,48 @@ import org.springframework.stereotype.Component;
 class UnreadCounters {
 
     /**
-     * Moves the counters of many people in one call: ARGV[1] a fresh generation, then per key its
-     * channel, its number of fields, its number of announcements, the (field, change) pairs and
-     * the announcements. One {@code HMGET} per key reads what the rest needs: {@code _b} (a built
-     * hash is counted into), {@code _g} or {@code _l} (an unbuilt hash that exists, e.g. while a
-     * rebuild is counting it, gets the new generation; an absent one is left absent) and
-     * {@code _l}, until when a live stream listens (announcements go out only then: nobody else
-     * hears them).
+     * Moves the counters of many people in one call. ARGV[1] is a fresh generation; then, per group
+     * of people whose moves are alike (usually every recipient of a batch): its number of people,
+     * its number of fields, its number of announcements, the (field, change) pairs and the
+     * announcements; KEYS are the people's hashes, group after group. One {@code HMGET} per key
+     * reads what the rest needs: {@code _b} (a built hash is counted into), {@code _g} or
+     * {@code _l} (an unbuilt hash that exists, e.g. while a rebuild is counting it, gets the new
+     * generation; an absent one is left absent) and {@code _l}, until when a live stream listens
+     * (announcements go out only then: nobody else hears them). A person's channel is named from
+     * the id that ends their key, as {@link InboxEvent#channel} names it.
      */
     private static final String APPLY = """
             local clock = redis.call('TIME')
             local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
             local a = 2
-            for k = 1, #KEYS do
-              local key = KEYS[k]
-              local channel = ARGV[a]
+            local k = 1
+            while k <= #KEYS do
+              local c = tonumber(ARGV[a])
               local n = tonumber(ARGV[a + 1])
               local m = tonumber(ARGV[a + 2])
-              a = a + 3
-              local marks = redis.call('HMGET', key, '_b', '_g', '_l')
-              if marks[1] then
-                for i = 1, n do
-                  if redis.call('HINCRBY', key, ARGV[a], ARGV[a + 1]) <= 0 then
-                    redis.call('HDEL', key, ARGV[a])
+              local f = a + 3
+              local s = f + 2 * n
+              a = s + m
+              for j = k, k + c - 1 do
+                local key = KEYS[j]
+                local marks = redis.call('HMGET', key, '_b', '_g', '_l')
+                if marks[1] then
+                  for i = f, s - 1, 2 do
+                    if redis.call('HINCRBY', key, ARGV[i], ARGV[i + 1]) <= 0 then
+                      redis.call('HDEL', key, ARGV[i])
+                    end
                   end
-                  a = a + 2
-                end
-              else
-                if n > 0 and (marks[2] or marks[3]) then
+                elseif n > 0 and (marks[2] or marks[3]) then
                   redis.call('HSET', key, '_g', ARGV[1])
                 end
-                a = a + 2 * n
-              end
-              if marks[3] and tonumber(marks[3]) > now then
-                for i = 0, m - 1 do
-                  redis.call('PUBLISH', channel, ARGV[a + i])
+                if m > 0 and marks[3] and tonumber(marks[3]) > now then
+                  local channel = 'tributary:inbox:{' .. string.match(key, '(%d+)$') .. '}'
+                  for i = s, a - 1 do
+                    redis.call('PUBLISH', channel, ARGV[i])
+                  end
                 end
               end
-              a = a + m
+              k = k + c
             end
             return #KEYS
             """;
@@ -171,6 +175,9 @@ class UnreadCounters {
         this.ttlSeconds = settings.counterTtl().toSeconds();
     }
 
+    /** What one call does to a person's hash: the field changes, and the announcements on their channel. */
+    private record Move(Map<String, Long> fields, List<String> messages) {}
+
     /** The person's hash; tagged with their bucket so one call can move a whole batch per slot (see {@link PersonSlots}). */
     static String key(long userId) {
         return "tributary:unread:" + PersonSlots.tag(userId) + ":" + userId;
@@ -215,22 +222,27 @@ class UnreadCounters {
         tx.afterRollback(() -> invalidate(people));
         String generation = token();
         forEachCall(people, users -> {
-            List<String> keys = new ArrayList<>(users.size());
-            List<String> args = new ArrayList<>(1 + users.size() * 8);
-            args.add(generation);
+            // People moved alike share one group of arguments: a batch's thousand recipients of one
+            // item are one group, so a call carries a thousand keys and a handful of arguments.
+            Map<Move, List<String>> groups = new LinkedHashMap<>();
             for (long user : users) {
-                Map<String, Long> fields = byUser.get(user);
-                List<String> messages = announcements.getOrDefault(user, List.of());
-                keys.add(key(user));
-                args.add(InboxEvent.channel(user));
-                args.add(Integer.toString(fields.size()));
-                args.add(Integer.toString(messages.size()));
-                fields.forEach((field, change) -> {
+                Move move = new Move(byUser.get(user), announcements.getOrDefault(user, List.of()));
+                groups.computeIfAbsent(move, m -> new ArrayList<>()).add(key(user));
+            }
+            List<String> keys = new ArrayList<>(users.size());
+            List<String> args = new ArrayList<>(1 + groups.size() * 8);
+            args.add(generation);
+            groups.forEach((move, groupKeys) -> {
+                keys.addAll(groupKeys);
+                args.add(Integer.toString(groupKeys.size()));
+                args.add(Integer.toString(move.fields().size()));
+                args.add(Integer.toString(move.messages().size()));
+                move.fields().forEach((field, change) -> {
                     args.add(field);
                     args.add(Long.toString(change));
                 });
-                args.addAll(messages);
-            }
+                args.addAll(move.messages());
+            });
             redis.execute(APPLY_SCRIPT, keys, args.toArray());
         });
         // Every inbox change passes here: cached pages of these people are void once it commits.
