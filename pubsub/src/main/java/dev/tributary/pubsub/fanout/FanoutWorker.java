@@ -7,6 +7,7 @@ import dev.tributary.pubsub.Items;
 import dev.tributary.pubsub.Stored;
 import dev.tributary.pubsub.inbox.Inbox;
 import dev.tributary.pubsub.inbox.InboxRow;
+import dev.tributary.pubsub.pull.PulledFeed;
 import dev.tributary.storage.Transactions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,10 +58,12 @@ class FanoutWorker {
     private final FanoutMetrics metrics;
     private final FanoutSignal signal;
     private final DeliveryRules rules;
+    private final PulledFeed pulled;
 
     FanoutWorker(Transactions tx, FanoutTasks tasks, Audiences audiences, Inbox inbox, Items items, FanoutSettings settings,
-            FanoutMetrics metrics, FanoutSignal signal, DeliveryRules rules) {
+            FanoutMetrics metrics, FanoutSignal signal, DeliveryRules rules, PulledFeed pulled) {
         this.rules = rules;
+        this.pulled = pulled;
         this.signal = signal;
         this.metrics = metrics;
         this.tx = tx;
@@ -305,6 +308,10 @@ class FanoutWorker {
                             stories.get(task.itemId())));
                 }
             }
+        }
+        if (group.stream().anyMatch(task -> task.audienceSourceId() != task.sourceId())) {
+            // A relay's delivery may carry a pulled item its recipients have already read as one.
+            rows = pulled.keepingPulledReads(rows);
         }
         // People's filter rules drop, mark read or star rows before they are counted.
         DeliveryRules.Plan plan = rules.plan(rows, withRules);

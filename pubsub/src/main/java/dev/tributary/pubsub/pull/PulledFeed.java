@@ -26,6 +26,7 @@ import dev.tributary.pubsub.InboxEvent;
 import dev.tributary.pubsub.InboxScan;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.LongSummaryStatistics;
 import java.util.Map;
@@ -107,6 +108,32 @@ public class PulledFeed {
         Map<List<Long>, Boolean> pushedPairs = new HashMap<>();
         return rows.stream().filter(row -> !pulledIds.contains(row.itemId()) || pushedPairs.computeIfAbsent(
                 List.of(row.userId(), row.sourceId()), pair -> table.isPushedPair(pair.get(0), pair.get(1)))).toList();
+    }
+
+    /**
+     * Rows a relay (or a pushed pair) is about to push, inside its transaction, with those whose item
+     * is pulled and which their person has already read as a pulled entry turned read: reaching
+     * the inbox must not make a read item unread again. One statement when none of the items is
+     * pulled (the common case), one more per pulled source among them.
+     */
+    public List<InboxRow> keepingPulledReads(List<InboxRow> rows) {
+        Map<Long, Long> sourceOf = new HashMap<>();
+        rows.forEach(row -> sourceOf.putIfAbsent(row.itemId(), row.sourceId()));
+        Set<Long> pulledIds = table.pulledAmong(sourceOf.entrySet().stream().map(e -> new long[] {e.getValue(), e.getKey()}).toList());
+        if (pulledIds.isEmpty()) {
+            return rows;
+        }
+        Map<Long, List<Long>> pulledBySource = new HashMap<>();
+        pulledIds.forEach(id -> pulledBySource.computeIfAbsent(sourceOf.get(id), source -> new ArrayList<>()).add(id));
+        Set<Long> people = new LinkedHashSet<>();
+        rows.forEach(row -> people.add(row.userId()));
+        Set<List<Long>> read = new HashSet<>();
+        pulledBySource.forEach((source, ids) -> read.addAll(table.readAsPulled(source, ids, people)));
+        if (read.isEmpty()) {
+            return rows;
+        }
+        return rows.stream().map(row -> row.read() || !read.contains(List.of(row.userId(), row.itemId())) ? row
+                : new InboxRow(row.userId(), row.itemId(), row.sourceId(), row.media(), true, row.story())).toList();
     }
 
     /**

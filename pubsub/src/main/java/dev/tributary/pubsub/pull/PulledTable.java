@@ -126,6 +126,27 @@ class PulledTable {
                 .params(args).query(Long.class).list());
     }
 
+    /**
+     * Of these people and pulled items of one source, the (person, item) pairs the person has read
+     * as pulled entries, their read positions locked shared: a concurrent mark either committed
+     * before and is seen, or waits for the caller's transaction.
+     */
+    Set<List<Long>> readAsPulled(long sourceId, Collection<Long> itemIds, Collection<Long> userIds) {
+        Set<List<Long>> read = new HashSet<>();
+        jdbc.sql("""
+                SELECT r.user_id, p.item_id FROM pulled_reads r
+                JOIN pulled_items p ON p.source_id = r.source_id AND p.item_id IN (:items)
+                LEFT JOIN pulled_marks m ON m.user_id = r.user_id AND m.source_id = r.source_id AND m.item_id = p.item_id
+                WHERE r.source_id = :source AND r.user_id IN (:users) AND COALESCE(m.is_read, p.item_id <= r.read_upto)
+                LOCK IN SHARE MODE
+                """)
+                .param("items", itemIds).param("source", sourceId).param("users", userIds)
+                .query(rs -> {
+                    read.add(List.of(rs.getLong(1), rs.getLong(2)));
+                });
+        return read;
+    }
+
     /** The id of the {@code count}-th newest pulled item of the source; empty if it has fewer. */
     Optional<Long> nthNewest(long sourceId, int count) {
         return jdbc.sql("SELECT item_id FROM pulled_items WHERE source_id = ? ORDER BY item_id DESC LIMIT 1 OFFSET ?")
