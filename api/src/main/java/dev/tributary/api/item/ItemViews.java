@@ -79,6 +79,17 @@ public class ItemViews {
                 alsoIn(readerId, items));
     }
 
+    /** As {@link #of(long, List)}, with the reader's read states of these items already read ({@link HomeFeed#readStates}). */
+    public List<ItemView> of(long readerId, List<Stored<Item>> items, Map<Long, Boolean> readStates) {
+        Set<Long> read = new HashSet<>();
+        readStates.forEach((id, isRead) -> {
+            if (isRead) {
+                read.add(id);
+            }
+        });
+        return views(items, read, starredAmong(readerId, items), alsoIn(readerId, items));
+    }
+
     /** Items for nobody in particular (public exports): none read, none starred. */
     public List<ItemView> ofPublic(List<Stored<Item>> items) {
         return views(items, Set.of(), Set.of(), Map.of());

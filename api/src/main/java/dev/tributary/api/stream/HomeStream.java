@@ -4,9 +4,11 @@ import dev.tributary.pubsub.InboxEvent;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -39,6 +41,13 @@ final class HomeStream implements MessageListener {
     private final ChannelTopic topic;
     private volatile List<ChannelTopic> topics;
     private final BlockingQueue<InboxEvent> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
+    /**
+     * Items announced on a pulled source's channel and not sent yet: sent only if the person's
+     * timeline holds them (the subscription's media filter, its start), which the fan-out decided
+     * for everything on the person's own channel. Bounded by the queue: cleared with it.
+     */
+    private final Set<Long> announcedBySource = ConcurrentHashMap.newKeySet();
+    private final byte[] ownChannel;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean overflowed;
 
@@ -49,6 +58,7 @@ final class HomeStream implements MessageListener {
         this.serial = serial;
         this.emitter = emitter;
         this.topic = new ChannelTopic(InboxEvent.channel(userId));
+        this.ownChannel = topic.getTopic().getBytes(StandardCharsets.UTF_8);
         this.topics = topicsFor(pulledSources);
     }
 
@@ -105,6 +115,7 @@ final class HomeStream implements MessageListener {
             return false;
         }
         queue.clear();
+        announcedBySource.clear();
         queue.offer(WAKE);
         return true;
     }
@@ -112,11 +123,23 @@ final class HomeStream implements MessageListener {
     @Override
     public void onMessage(Message message, byte @Nullable [] pattern) {
         InboxEvent event = InboxEvent.decode(new String(message.getBody(), StandardCharsets.UTF_8));
-        if (event != null && !closed() && !queue.offer(event)) {
+        if (event == null || closed()) {
+            return;
+        }
+        if (event.type() == InboxEvent.Type.ITEM && !Arrays.equals(message.getChannel(), ownChannel)) {
+            announcedBySource.add(event.itemId());
+        }
+        if (!queue.offer(event)) {
             overflowed = true;
             queue.clear();
+            announcedBySource.clear();
             queue.offer(WAKE);
         }
+    }
+
+    /** Whether the item was announced on a pulled source's channel (and not on the person's own); forgets it. */
+    boolean announcedBySource(long itemId) {
+        return announcedBySource.remove(itemId);
     }
 
     /**

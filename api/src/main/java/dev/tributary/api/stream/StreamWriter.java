@@ -7,7 +7,9 @@ import dev.tributary.api.web.Ids;
 import dev.tributary.pubsub.Folders;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.InboxEvent;
+import dev.tributary.pubsub.Item;
 import dev.tributary.pubsub.Items;
+import dev.tributary.pubsub.Stored;
 import dev.tributary.pubsub.TimelineEntry;
 import dev.tributary.pubsub.TimelineQuery;
 import java.io.IOException;
@@ -90,7 +92,7 @@ class StreamWriter {
         UnreadView counts;
         reads.acquire();
         try {
-            fresh = itemViews(stream.userId(), batch, replayed);
+            fresh = itemViews(stream, batch, replayed);
             counts = counts(stream.userId());
         } finally {
             reads.release();
@@ -137,18 +139,32 @@ class StreamWriter {
         stream.emitter().send(SseEmitter.event().name("item").id(view.id()).data(view, MediaType.APPLICATION_JSON));
     }
 
-    /** The views of the batch's new items (tombstoned ones are left out), read together. */
-    private Map<Long, ItemView> itemViews(long userId, List<InboxEvent> batch, @Nullable Set<Long> replayed) {
+    /**
+     * The views of the batch's new items, read together: tombstoned ones are left out, and so is
+     * a pulled source's item the person's timeline does not hold (their subscription's media filter
+     * does not take it, or it is older than their start). The read states that decide it are the
+     * ones the views need anyway, so it costs no statement more.
+     */
+    private Map<Long, ItemView> itemViews(HomeStream stream, List<InboxEvent> batch, @Nullable Set<Long> replayed) {
         Set<Long> ids = new LinkedHashSet<>();
+        Set<Long> bySource = new HashSet<>();
         for (InboxEvent event : batch) {
+            if (event.type() == InboxEvent.Type.ITEM && stream.announcedBySource(event.itemId())) {
+                bySource.add(event.itemId());
+            }
             if (event.type() == InboxEvent.Type.ITEM && (replayed == null || !replayed.contains(event.itemId()))) {
                 ids.add(event.itemId());
             }
         }
         Map<Long, ItemView> found = new HashMap<>();
-        if (!ids.isEmpty()) {
-            views.of(userId, items.getAll(ids)).forEach(view -> found.put(Long.parseLong(view.id()), view));
+        if (ids.isEmpty()) {
+            return found;
         }
+        long userId = stream.userId();
+        Map<Long, Boolean> states = timeline.readStates(userId, ids);
+        List<Stored<Item>> shown = items.getAll(ids).stream()
+                .filter(item -> !bySource.contains(item.id()) || states.containsKey(item.id())).toList();
+        views.of(userId, shown, states).forEach(view -> found.put(Long.parseLong(view.id()), view));
         return found;
     }
 }

@@ -86,4 +86,23 @@ class PulledStreamApiTest {
                     .isEqualTo(String.valueOf(marker));
         }
     }
+
+    @Test
+    void aPulledItemTheFollowersMediaFilterDoesNotTakeIsNotAnnouncedToThem() {
+        ApiClient api = new ApiClient(port);
+        Deliveries deliveries = new Deliveries(api, sources, subscriptions, publisher);
+        TestUser erin = api.newUser("pstreamh");
+        long big = deliveries.feed();
+        for (String name : java.util.List.of("pstreami", "pstreamj", "pstreamk")) {
+            deliveries.follow(api.newUser(name), big);
+        }
+        subscriptions.subscribe(erin.numericId(), big, java.util.List.of(MediaType.IMAGE));
+        try (SseConnection stream = SseConnection.open(api.url("/api/v1/streaming/home"), erin.token(), null)) {
+            stream.awaitNamed("unread");
+            deliveries.publish(big, entry(MediaType.TEXT));
+            long image = deliveries.publish(big, entry(MediaType.IMAGE)).getFirst();
+            assertThat(stream.awaitNamed("item").id()).as("the text item is outside erin's filter, as in her timeline")
+                    .isEqualTo(String.valueOf(image));
+        }
+    }
 }
