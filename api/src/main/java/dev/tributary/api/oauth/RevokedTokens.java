@@ -1,7 +1,6 @@
 package dev.tributary.api.oauth;
 
 import dev.tributary.api.security.Revocations;
-import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
@@ -12,7 +11,6 @@ import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -65,20 +63,19 @@ class RevokedTokens {
         revocations.announce(Revocations.grantKey(grantId));
     }
 
-    /** Whether the token or its grant was revoked: one round trip (pipelined) while Redis holds the list. */
+    /**
+     * Whether the token or its grant was revoked: one {@code MGET} while Redis holds the list (on
+     * the shared connection: a pipeline would open a connection of its own for every request).
+     */
     boolean isRevoked(String subject, String tokenId, String grantId) {
-        List<Object> found = redis.executePipelined((RedisCallback<Object>) connection -> {
-            var strings = connection.stringCommands();
-            strings.mGet(bytes(tokenKey(subject, tokenId)), bytes(grantKey(subject, grantId)));
-            strings.get(bytes(LOADED_KEY));
-            return null;
-        });
-        @SuppressWarnings("unchecked")
-        List<Object> entries = (List<Object>) found.get(0);
-        if (entries != null && entries.stream().anyMatch(Objects::nonNull)) {
+        List<String> found = redis.opsForValue().multiGet(List.of(tokenKey(subject, tokenId), grantKey(subject, grantId), LOADED_KEY));
+        if (found == null) {
+            throw new IllegalStateException("MGET inside a pipeline or transaction");
+        }
+        if (found.get(0) != null || found.get(1) != null) {
             return true;
         }
-        if (found.get(1) != null) {
+        if (found.get(2) != null) {
             return false;
         }
         rebuild();
@@ -146,10 +143,6 @@ class RevokedTokens {
         String key() {
             return kind == 'T' ? tokenKey(subject, ref) : grantKey(subject, ref);
         }
-    }
-
-    private static byte[] bytes(String key) {
-        return key.getBytes(StandardCharsets.UTF_8);
     }
 
     private static String tokenKey(String subject, String tokenId) {

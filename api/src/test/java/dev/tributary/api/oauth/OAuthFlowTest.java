@@ -231,6 +231,28 @@ class OAuthFlowTest {
     }
 
     @Test
+    void anAppsRequestsDoNotOpenRedisConnectionsOfTheirOwn() {
+        TestUser lee = api.newUser("oa");
+        Tokens tokens = flow.authorize(lee, flow.registerApp("client_secret_basic", "read"), "read");
+        assertThat(api.get("/api/v1/me", tokens.accessToken()).status()).isEqualTo(200);
+
+        long before = connectionsReceived();
+        for (int i = 0; i < 30; i++) {
+            assertThat(api.get("/api/v1/me", tokens.accessToken()).status()).isEqualTo(200);
+        }
+        // Each check of the deny-list used to be a pipeline, which opens a connection of its own.
+        assertThat(connectionsReceived() - before).as("connections Redis accepted during 30 requests").isLessThan(10);
+    }
+
+    /** Redis's count of connections accepted since it started (summed over a cluster's nodes). */
+    private long connectionsReceived() {
+        java.util.Properties stats = redis.execute((org.springframework.data.redis.core.RedisCallback<java.util.Properties>)
+                connection -> connection.serverCommands().info("stats"));
+        return stats.stringPropertyNames().stream().filter(name -> name.endsWith("total_connections_received"))
+                .mapToLong(name -> Long.parseLong(stats.getProperty(name).trim())).sum();
+    }
+
+    @Test
     void aReadOnlyTokenReadsButCannotWrite() {
         TestUser hal = api.newUser("oa");
         Tokens tokens = flow.tokensFor(hal, "read");
