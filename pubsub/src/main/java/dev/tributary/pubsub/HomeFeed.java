@@ -90,7 +90,7 @@ public class HomeFeed {
 
     /** The person's exact unread counts. */
     public Unread unread(long userId) {
-        return pulled.unread(userId, inbox.unread(userId));
+        return pulled.unread(userId);
     }
 
     /** Marks one entry read; false if it is not in the person's inbox or was read already. */

@@ -16,6 +16,7 @@ import java.util.function.LongFunction;
 import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
+import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.TransactionStatus;
 
@@ -285,6 +286,34 @@ public class Inbox {
     /** The person's exact unread counts. */
     public Unread unread(long userId) {
         return counters.read(userId);
+    }
+
+    /**
+     * The person's counts and pulled sources together: one Redis round trip while this node keeps
+     * their list of pulled sources ({@code pulledSources} reads them from MySQL when it does
+     * not). The sources are null if Redis could not say while the counts could.
+     */
+    public UnreadAndPulled unreadAndPulledSources(long userId, LongFunction<List<Long>> pulledSources) {
+        List<String> keys = stamps.keptListKeys(userId);
+        if (keys.isEmpty()) {
+            Unread unread = counters.read(userId);
+            return new UnreadAndPulled(unread, keptOrNull(() -> stamps.pulledSources(userId, pulledSources, false)));
+        }
+        UnreadCounters.Read read = counters.readWith(userId, keys);
+        Unread unread = counters.read(userId, read.hash());
+        return new UnreadAndPulled(unread, keptOrNull(() -> stamps.pulledSources(userId, pulledSources, read.values())));
+    }
+
+    private static @Nullable KnownPulled keptOrNull(java.util.function.Supplier<KnownPulled> read) {
+        try {
+            return read.get();
+        } catch (DataAccessException e) {
+            return null;
+        }
+    }
+
+    /** A person's counts, and their pulled sources where known (see {@link #unreadAndPulledSources}). */
+    public record UnreadAndPulled(Unread unread, @Nullable KnownPulled pulled) {
     }
 
     /** Sets one entry's read flag; false if it is not in the person's inbox or already was so. */

@@ -127,6 +127,23 @@ class PageStamps {
     }
 
     /**
+     * The keys whose values check this node's kept list of the person's pulled sources (to read
+     * along with something else); empty when the node keeps none for them.
+     */
+    List<String> keptListKeys(long userId) {
+        return pulledLists.getIfPresent(userId) == null ? List.of() : List.of(EPOCH, followsKey(userId), PULLED);
+    }
+
+    /** As {@link #pulledSources(long, LongFunction, boolean)} unstamped, with {@link #keptListKeys}' values already read. */
+    Inbox.KnownPulled pulledSources(long userId, LongFunction<List<Long>> pulledSources, List<@Nullable String> heads) {
+        KnownSources known = pulledLists.getIfPresent(userId);
+        if (known != null && heads.size() == 3 && known.holds(heads.get(0), heads.get(1), heads.get(2))) {
+            return new Inbox.KnownPulled(known.sourceIds(), Map.of());
+        }
+        return new Inbox.KnownPulled(load(userId, pulledSources), Map.of());
+    }
+
+    /**
      * Reads and keeps the person's pulled sources. Heads first, then MySQL: a follow committed
      * after this read moves a head after it, so the list kept here is never trusted past a change
      * it missed.

@@ -5,6 +5,10 @@ import dev.tributary.pubsub.MediaType;
 import dev.tributary.pubsub.TimelineSettings;
 import dev.tributary.pubsub.Unread;
 import dev.tributary.storage.Transactions;
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -13,8 +17,14 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
+import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.stereotype.Component;
@@ -163,6 +173,8 @@ class UnreadCounters {
     private final boolean cluster;
     private final PageStamps stamps;
     private final Transactions tx;
+    /** How long a read written straight on the connection may take: the client's own command timeout. */
+    private final Duration timeout;
 
     UnreadCounters(StringRedisTemplate redis, InboxTable inbox, TimelineSettings settings, InboxMetrics metrics,
             PageStamps stamps, Transactions tx) {
@@ -173,6 +185,8 @@ class UnreadCounters {
         this.redis = redis;
         this.inbox = inbox;
         this.ttlSeconds = settings.counterTtl().toSeconds();
+        this.timeout = redis.getConnectionFactory() instanceof LettuceConnectionFactory lettuce
+                ? lettuce.getClientConfiguration().getCommandTimeout() : Duration.ofSeconds(60);
     }
 
     /** What one call does to a person's hash: the field changes, and the announcements on their channel. */
@@ -280,10 +294,61 @@ class UnreadCounters {
         PersonSlots.calls(users, cluster, PEOPLE_PER_CALL).forEach(call);
     }
 
+    /** The person's counter hash as read, and the values of other keys read with it. */
+    record Read(Map<Object, Object> hash, List<@Nullable String> values) {
+    }
+
+    /**
+     * The person's counter hash and the values of {@code keys}, in one round trip: both commands
+     * are written together on the shared connection (a Spring pipeline would open a connection of
+     * its own), and on Redis Cluster the keys' reads go to their nodes at once.
+     */
+    Read readWith(long userId, List<String> keys) {
+        Read read = redis.execute((RedisCallback<Read>) connection -> {
+            @SuppressWarnings("unchecked")
+            RedisClusterAsyncCommands<byte[], byte[]> async = (RedisClusterAsyncCommands<byte[], byte[]>) connection.getNativeConnection();
+            RedisFuture<Map<byte[], byte[]>> hash = async.hgetall(bytes(key(userId)));
+            RedisFuture<List<KeyValue<byte[], byte[]>>> values = async.mget(keys.stream().map(UnreadCounters::bytes).toArray(byte[][]::new));
+            Map<Object, Object> fields = new HashMap<>();
+            awaited(hash).forEach((field, value) -> fields.put(text(field), text(value)));
+            List<@Nullable String> found = new ArrayList<>(keys.size());
+            awaited(values).forEach(value -> found.add(value.hasValue() ? text(value.getValue()) : null));
+            return new Read(fields, found);
+        });
+        if (read == null) {
+            throw new IllegalStateException("a read inside a pipeline or transaction");
+        }
+        return read;
+    }
+
+    private <T> T awaited(RedisFuture<T> future) {
+        try {
+            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RedisSystemException("interrupted while reading counters", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new RedisSystemException("could not read counters: " + e.getMessage(), e);
+        }
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String text(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
     /** The person's counts: from Redis when built, else rebuilt from the inbox (exactly). */
     Unread read(long userId) {
+        return read(userId, null);
+    }
+
+    /** As {@link #read(long)}, starting from the hash as {@link #readWith} read it (when not null). */
+    Unread read(long userId, @Nullable Map<Object, Object> alreadyRead) {
         for (int attempt = 0; attempt < 3; attempt++) {
-            Map<Object, Object> hash = redis.opsForHash().entries(key(userId));
+            Map<Object, Object> hash = attempt == 0 && alreadyRead != null ? alreadyRead : redis.opsForHash().entries(key(userId));
             if (hash.containsKey("_b")) {
                 return parse(hash);
             }

@@ -395,9 +395,13 @@ public class PulledFeed {
         return total;
     }
 
-    /** The person's unread counts: the inbox's (Redis) plus their pulled sources' (one statement). */
-    public Unread unread(long userId, Unread pushed) {
-        Inbox.KnownPulled kept = knownSources(userId, false);
+    /** The person's exact unread counts: their inbox's and their pulled sources', with one Redis round trip for both when it can. */
+    public Unread unread(long userId) {
+        Inbox.UnreadAndPulled read = inbox.unreadAndPulledSources(userId, this::sourcesOf);
+        return unread(userId, read.unread(), read.pulled());
+    }
+
+    private Unread unread(long userId, Unread pushed, Inbox.@Nullable KnownPulled kept) {
         if (kept != null && kept.sourceIds().isEmpty()) {
             return pushed;
         }
