@@ -100,6 +100,7 @@ public class Folders {
         Folder folder = new Folder(ids.next(), userId, cleaned, clock.instant().truncatedTo(ChronoUnit.MICROS));
         jdbc.sql("INSERT INTO folders (user_id, id, name, name_key, created_at) VALUES (?, ?, ?, ?, ?)")
                 .params(userId, folder.id(), cleaned, Names.key(cleaned), folder.createdAt()).update();
+        inbox.foldersChanged(userId);
         return folder;
     }
 
@@ -117,6 +118,7 @@ public class Folders {
                         .params(cleaned, Names.key(cleaned), userId, folderId).update();
                 // Pages kept for the person name their entries' folders (sync APIs' labels): void them.
                 inbox.personChanged(userId);
+                inbox.foldersChanged(userId);
                 return new Folder(folder.id(), userId, cleaned, folder.createdAt());
             });
         } catch (DuplicateKeyException e) {
@@ -131,6 +133,7 @@ public class Folders {
             // A rule of the folder would apply to nothing again: it goes with it.
             jdbc.sql("DELETE FROM rules WHERE user_id = ? AND folder_id = ?").params(userId, folderId).update();
             inbox.personChanged(userId);
+            inbox.foldersChanged(userId);
             return jdbc.sql("DELETE FROM folders WHERE user_id = ? AND id = ?").params(userId, folderId).update() > 0;
         });
     }
@@ -170,6 +173,7 @@ public class Folders {
             }
             jdbc.sql("DELETE FROM folder_sources WHERE user_id = ? AND source_id = ?").params(userId, sourceId).update();
             inbox.personChanged(userId);
+            inbox.foldersChanged(userId);
             for (Long folderId : wanted) {
                 jdbc.sql("INSERT INTO folder_sources (user_id, folder_id, source_id) VALUES (?, ?, ?)")
                         .params(userId, folderId, sourceId).update();
@@ -210,6 +214,7 @@ public class Folders {
             jdbc.sql("DELETE FROM folder_sources WHERE user_id = ? AND source_id IN (" + sourcesIn + ")")
                     .params(args(userId, sourceIds)).update();
             inbox.personChanged(userId);
+            inbox.foldersChanged(userId);
             List<Object> rows = new ArrayList<>();
             foldersBySource.forEach((sourceId, folderIds) -> new LinkedHashSet<>(folderIds).forEach(folderId -> {
                 rows.add(userId);

@@ -24,10 +24,12 @@ public class HomeFeed {
 
     private final Inbox inbox;
     private final PulledFeed pulled;
+    private final Folders folders;
 
-    HomeFeed(Inbox inbox, PulledFeed pulled) {
+    HomeFeed(Inbox inbox, PulledFeed pulled, Folders folders) {
         this.inbox = inbox;
         this.pulled = pulled;
+        this.folders = folders;
     }
 
     /**
@@ -88,9 +90,25 @@ public class HomeFeed {
         return pulled.removeBeyondHorizon(batch, removed);
     }
 
-    /** The person's exact unread counts. */
+    /** The person's exact unread counts: one Redis round trip, and a statement only for pulled sources they follow. */
     public Unread unread(long userId) {
-        return pulled.unread(userId);
+        Inbox.UnreadAndPulled read = inbox.unreadAndPulledSources(userId, pulled::sourcesOf);
+        return pulled.unread(userId, read.unread(), read.pulled());
+    }
+
+    /**
+     * The person's exact unread counts and their folders with the sources filed in each (to count
+     * per folder): the same round trip, and the folders from this node's copy while they are
+     * unchanged ({@link Folders#sourcesByFolder} otherwise).
+     */
+    public UnreadByFolder unreadByFolder(long userId) {
+        Inbox.UnreadAndPulled read = inbox.unreadAndPulledSources(userId, pulled::sourcesOf);
+        Unread unread = pulled.unread(userId, read.unread(), read.pulled());
+        return new UnreadByFolder(unread, inbox.folders(userId, read.foldersStamp(), folders::sourcesByFolder));
+    }
+
+    /** A person's unread counts, and their folders with the sources filed in each. */
+    public record UnreadByFolder(Unread unread, Map<Long, Set<Long>> sourcesByFolder) {
     }
 
     /** Marks one entry read; false if it is not in the person's inbox or was read already. */

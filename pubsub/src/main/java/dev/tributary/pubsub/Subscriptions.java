@@ -1,6 +1,7 @@
 package dev.tributary.pubsub;
 
 import dev.tributary.pubsub.fanout.SubscriptionBackfill;
+import dev.tributary.pubsub.inbox.Inbox;
 import dev.tributary.pubsub.pull.PulledFeed;
 import dev.tributary.pubsub.pull.SourceAudiences;
 import dev.tributary.storage.IdGenerator;
@@ -54,10 +55,12 @@ public class Subscriptions {
     private final Switches switches;
     private final SourceAudiences audiences;
     private final PulledFeed pulled;
+    private final Inbox inbox;
 
     Subscriptions(JdbcClient jdbc, Sources sources, IdGenerator ids, Transactions tx, SubscriptionBackfill backfill,
             ObjectProvider<Clock> clock, ApplicationEventPublisher events, PersonQuotas quotas, Switches switches,
-            SourceAudiences audiences, PulledFeed pulled) {
+            SourceAudiences audiences, PulledFeed pulled, Inbox inbox) {
+        this.inbox = inbox;
         this.audiences = audiences;
         this.pulled = pulled;
         this.events = events;
@@ -253,7 +256,9 @@ public class Subscriptions {
                 audiences.followed(sourceId, -1);
                 pulled.unfollowed(userId, sourceId);
             }
-            jdbc.sql("DELETE FROM folder_sources WHERE user_id = ? AND source_id = ?").params(userId, sourceId).update();
+            if (jdbc.sql("DELETE FROM folder_sources WHERE user_id = ? AND source_id = ?").params(userId, sourceId).update() > 0) {
+                inbox.foldersChanged(userId);
+            }
             return rows > 0;
         });
         if (removed) {

@@ -4,7 +4,6 @@ import dev.tributary.api.item.ItemView;
 import dev.tributary.api.item.ItemViews;
 import dev.tributary.api.timeline.UnreadView;
 import dev.tributary.api.web.Ids;
-import dev.tributary.pubsub.Folders;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.InboxEvent;
 import dev.tributary.pubsub.Item;
@@ -45,11 +44,9 @@ class StreamWriter {
     private final Items items;
     private final ItemViews views;
 
-    private final Folders folders;
     private final Semaphore reads;
 
-    StreamWriter(HomeFeed timeline, Items items, ItemViews views, Folders folders, StreamSettings settings) {
-        this.folders = folders;
+    StreamWriter(HomeFeed timeline, Items items, ItemViews views, StreamSettings settings) {
         this.reads = new Semaphore(settings.concurrentReads());
         this.timeline = timeline;
         this.items = items;
@@ -124,7 +121,8 @@ class StreamWriter {
     }
 
     private UnreadView counts(long userId) {
-        return UnreadView.of(timeline.unread(userId), folders.sourcesByFolder(userId));
+        HomeFeed.UnreadByFolder unread = timeline.unreadByFolder(userId);
+        return UnreadView.of(unread.unread(), unread.sourcesByFolder());
     }
 
     private static void unread(HomeStream stream, UnreadView counts) throws IOException {

@@ -289,19 +289,34 @@ public class Inbox {
     }
 
     /**
-     * The person's counts and pulled sources together: one Redis round trip while this node keeps
-     * their list of pulled sources ({@code pulledSources} reads them from MySQL when it does
-     * not). The sources are null if Redis could not say while the counts could.
+     * The person's counts and pulled sources together, and the stamp of their folders (for
+     * {@link #folders}): one Redis round trip while this node keeps their list of pulled sources
+     * ({@code pulledSources} reads them from MySQL when it does not). The sources are null if
+     * Redis could not say while the counts could.
      */
     public UnreadAndPulled unreadAndPulledSources(long userId, LongFunction<List<Long>> pulledSources) {
-        List<String> keys = stamps.keptListKeys(userId);
-        if (keys.isEmpty()) {
-            Unread unread = counters.read(userId);
-            return new UnreadAndPulled(unread, keptOrNull(() -> stamps.pulledSources(userId, pulledSources, false)));
-        }
+        List<String> pulledKeys = stamps.keptListKeys(userId);
+        List<String> keys = new ArrayList<>(pulledKeys);
+        keys.add(PageStamps.foldersKey(userId));
         UnreadCounters.Read read = counters.readWith(userId, keys);
         Unread unread = counters.read(userId, read.hash());
-        return new UnreadAndPulled(unread, keptOrNull(() -> stamps.pulledSources(userId, pulledSources, read.values())));
+        List<@Nullable String> heads = read.values().subList(0, pulledKeys.size());
+        KnownPulled pulled = keptOrNull(() -> heads.isEmpty()
+                ? stamps.pulledSources(userId, pulledSources, false) : stamps.pulledSources(userId, pulledSources, heads));
+        return new UnreadAndPulled(unread, pulled, read.values().getLast());
+    }
+
+    /**
+     * The person's folders and their sources, kept on this node under {@code stamp} (as
+     * {@link #unreadAndPulledSources} read it); {@code load} reads them from MySQL when the stamp moved.
+     */
+    public Map<Long, Set<Long>> folders(long userId, @Nullable String stamp, LongFunction<Map<Long, Set<Long>>> load) {
+        return stamps.folders(userId, stamp, load);
+    }
+
+    /** The person's folders changed: maps of them kept on every node are void once the caller commits. */
+    public void foldersChanged(long userId) {
+        stamps.foldersChanged(userId);
     }
 
     private static @Nullable KnownPulled keptOrNull(java.util.function.Supplier<KnownPulled> read) {
@@ -313,7 +328,7 @@ public class Inbox {
     }
 
     /** A person's counts, and their pulled sources where known (see {@link #unreadAndPulledSources}). */
-    public record UnreadAndPulled(Unread unread, @Nullable KnownPulled pulled) {
+    public record UnreadAndPulled(Unread unread, @Nullable KnownPulled pulled, @Nullable String foldersStamp) {
     }
 
     /** Sets one entry's read flag; false if it is not in the person's inbox or already was so. */

@@ -10,6 +10,10 @@ import java.util.Objects;
 import java.util.function.LongFunction;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -73,6 +77,8 @@ class PageStamps {
     private final StringRedisTemplate redis;
     private final Transactions tx;
     private final boolean cluster;
+    private final Cache<Long, KeptFolders> folderLists = Caffeine.newBuilder()
+            .maximumSize(KNOWN_PEOPLE).expireAfterWrite(KNOWN_FOR).build();
     private final Cache<Long, KnownSources> pulledLists = Caffeine.newBuilder()
             .maximumSize(KNOWN_PEOPLE).expireAfterWrite(KNOWN_FOR).build();
 
@@ -124,6 +130,44 @@ class PageStamps {
             }
         }
         return new Inbox.KnownPulled(load(userId, pulledSources), Map.of());
+    }
+
+    /**
+     * The person's folders and the sources filed in each, as {@code load} reads them from MySQL,
+     * kept on this node under the stamp of the person's folders ({@code stamp}, as just read with
+     * {@link #foldersKey}; drawn if there is none). Every change to them moves that stamp after
+     * its commit ({@link #foldersChanged}), and the stamp is read before MySQL, so a kept map is
+     * never used past a change.
+     */
+    Map<Long, Set<Long>> folders(long userId, @Nullable String stamp, LongFunction<Map<Long, Set<Long>>> load) {
+        KeptFolders kept = folderLists.getIfPresent(userId);
+        if (kept != null && kept.stamp().equals(stamp)) {
+            return kept.sourcesByFolder();
+        }
+        String drawn = drawn(foldersKey(userId), stamp);
+        Map<Long, Set<Long>> read = load.apply(userId);
+        Map<Long, Set<Long>> copy = new LinkedHashMap<>();
+        read.forEach((folder, sources) -> copy.put(folder, Collections.unmodifiableSet(new LinkedHashSet<>(sources))));
+        Map<Long, Set<Long>> folders = Collections.unmodifiableMap(copy);
+        if (drawn != null) {
+            folderLists.put(userId, new KeptFolders(drawn, folders));
+        }
+        return folders;
+    }
+
+    /** The person's folders changed (created, renamed, deleted, sources filed or unfiled): kept maps are void once the caller commits. */
+    void foldersChanged(long userId) {
+        List<String> keys = List.of(foldersKey(userId));
+        tx.afterCommit(() -> bump(BUMP_EXISTING_SCRIPT, keys, 1));
+    }
+
+    /** A person's folders with their sources, as read under a stamp of their folders. */
+    private record KeptFolders(String stamp, Map<Long, Set<Long>> sourcesByFolder) {
+    }
+
+    /** Tagged like the person's counters: the stamp of the person's folders. */
+    static String foldersKey(long userId) {
+        return "tributary:tl:" + PersonSlots.tag(userId) + ":d:" + userId;
     }
 
     /**

@@ -395,13 +395,11 @@ public class PulledFeed {
         return total;
     }
 
-    /** The person's exact unread counts: their inbox's and their pulled sources', with one Redis round trip for both when it can. */
-    public Unread unread(long userId) {
-        Inbox.UnreadAndPulled read = inbox.unreadAndPulledSources(userId, this::sourcesOf);
-        return unread(userId, read.unread(), read.pulled());
-    }
-
-    private Unread unread(long userId, Unread pushed, Inbox.@Nullable KnownPulled kept) {
+    /**
+     * The person's exact unread counts: their inbox's ({@code pushed}) and their pulled sources'
+     * (one statement; none when {@code kept}, the node's list of their pulled sources, is empty).
+     */
+    public Unread unread(long userId, Unread pushed, Inbox.@Nullable KnownPulled kept) {
         if (kept != null && kept.sourceIds().isEmpty()) {
             return pushed;
         }
