@@ -257,6 +257,8 @@ public class Subscriptions {
                 pulled.unfollowed(userId, sourceId);
             }
             if (jdbc.sql("DELETE FROM folder_sources WHERE user_id = ? AND source_id = ?").params(userId, sourceId).update() > 0) {
+                // Kept pages name their entries' folders, as a rename's do; kept folder maps count per folder.
+                inbox.personChanged(userId);
                 inbox.foldersChanged(userId);
             }
             return rows > 0;
