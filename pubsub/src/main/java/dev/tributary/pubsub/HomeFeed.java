@@ -92,7 +92,10 @@ public class HomeFeed {
 
     /** The person's exact unread counts: one Redis round trip, and a statement only for pulled sources they follow. */
     public Unread unread(long userId) {
-        Inbox.UnreadAndPulled read = inbox.unreadAndPulledSources(userId, pulled::sourcesOf);
+        return unread(userId, inbox.unreadAndPulledSources(userId, pulled::sourcesOf));
+    }
+
+    private Unread unread(long userId, Inbox.UnreadAndPulled read) {
         return pulled.unread(userId, read.unread(), read.pulled());
     }
 
@@ -103,8 +106,7 @@ public class HomeFeed {
      */
     public UnreadByFolder unreadByFolder(long userId) {
         Inbox.UnreadAndPulled read = inbox.unreadAndPulledSources(userId, pulled::sourcesOf);
-        Unread unread = pulled.unread(userId, read.unread(), read.pulled());
-        return new UnreadByFolder(unread, inbox.folders(userId, read.foldersStamp(), folders::sourcesByFolder));
+        return new UnreadByFolder(unread(userId, read), inbox.folders(userId, read.foldersStamp(), folders::sourcesByFolder));
     }
 
     /** A person's unread counts, and their folders with the sources filed in each. */

@@ -13,6 +13,11 @@ public record InboxEvent(Type type, long itemId) {
 
     /** The Redis channel of a person's announcements; the hash tag keeps it with their counters. */
     public static String channel(long userId) {
+        return channel(Long.toString(userId));
+    }
+
+    /** {@link #channel(long)} around any text: the counters' script names a channel from a Lua expression. */
+    public static String channel(String userId) {
         return "tributary:inbox:{" + userId + "}";
     }
 

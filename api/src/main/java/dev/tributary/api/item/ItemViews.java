@@ -75,8 +75,7 @@ public class ItemViews {
 
     /** Items outside the home timeline (a source's or person's feed): read if read in the reader's inbox. */
     public List<ItemView> of(long readerId, List<Stored<Item>> items) {
-        return views(items, home.readAmong(readerId, items.stream().map(Stored::id).toList()), starredAmong(readerId, items),
-                alsoIn(readerId, items));
+        return of(readerId, items, home.readStates(readerId, items.stream().map(Stored::id).toList()));
     }
 
     /** As {@link #of(long, List)}, with the reader's read states of these items already read ({@link HomeFeed#readStates}). */

@@ -121,8 +121,7 @@ class StreamWriter {
     }
 
     private UnreadView counts(long userId) {
-        HomeFeed.UnreadByFolder unread = timeline.unreadByFolder(userId);
-        return UnreadView.of(unread.unread(), unread.sourcesByFolder());
+        return UnreadView.of(timeline.unreadByFolder(userId));
     }
 
     private static void unread(HomeStream stream, UnreadView counts) throws IOException {

@@ -44,8 +44,7 @@ class ReadStateController {
                     + "and trimmed_unread: how many unread entries the horizon has dropped.")
     @GetMapping("/api/v1/unread")
     UnreadView unread(Caller caller) {
-        HomeFeed.UnreadByFolder unread = home.unreadByFolder(caller.userId());
-        return UnreadView.of(unread.unread(), unread.sourcesByFolder());
+        return UnreadView.of(home.unreadByFolder(caller.userId()));
     }
 
     @PostMapping("/api/v1/items/{id}/read")

@@ -1,5 +1,6 @@
 package dev.tributary.api.timeline;
 
+import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.MediaType;
 import dev.tributary.pubsub.Unread;
 import dev.tributary.api.web.Ids;
@@ -29,6 +30,11 @@ public record UnreadView(
         @Schema(description = "Unread entries per folder id of the caller's (ids as strings): the sum of by_source over "
                 + "the sources filed in it; folders with none are left out.")
         Map<String, Long> byFolder) {
+
+    /** The counts with each folder's, as {@link HomeFeed#unreadByFolder} reads them. */
+    public static UnreadView of(HomeFeed.UnreadByFolder unread) {
+        return of(unread.unread(), unread.sourcesByFolder());
+    }
 
     /** The counts with each folder's: {@code sourcesByFolder} maps each of the person's folders to its sources. */
     public static UnreadView of(Unread unread, Map<Long, ? extends Collection<Long>> sourcesByFolder) {

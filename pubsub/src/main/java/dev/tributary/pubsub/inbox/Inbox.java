@@ -283,11 +283,6 @@ public class Inbox {
         stamps.storiesChanged(stories);
     }
 
-    /** The person's exact unread counts. */
-    public Unread unread(long userId) {
-        return counters.read(userId);
-    }
-
     /**
      * The person's counts and pulled sources together, and the stamp of their folders (for
      * {@link #folders}): one Redis round trip while this node keeps their list of pulled sources
@@ -301,8 +296,7 @@ public class Inbox {
         UnreadCounters.Read read = counters.readWith(userId, keys);
         Unread unread = counters.read(userId, read.hash());
         List<@Nullable String> heads = read.values().subList(0, pulledKeys.size());
-        KnownPulled pulled = keptOrNull(() -> heads.isEmpty()
-                ? stamps.pulledSources(userId, pulledSources, false) : stamps.pulledSources(userId, pulledSources, heads));
+        KnownPulled pulled = keptOrNull(() -> stamps.pulledSources(userId, pulledSources, heads));
         return new UnreadAndPulled(unread, pulled, read.values().getLast());
     }
 

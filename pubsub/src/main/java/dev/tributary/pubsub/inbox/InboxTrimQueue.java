@@ -29,7 +29,10 @@ import org.springframework.stereotype.Component;
 class InboxTrimQueue implements SmartLifecycle {
 
     static final String KEY = "tributary:inbox:trim";
-    /** People gathered before an adder flushes them itself: bounds the node's set under any fan-out rate. */
+    /**
+     * People gathered before an adder asks the flusher to send them at once, not at its next
+     * second; four times as many and new ones are dropped, which bounds the node's set if Redis is away.
+     */
     private static final int MAX_PENDING = 100_000;
     private static final int PER_CALL = 1000;
     private static final long FLUSH_EVERY_MILLIS = 1000;

@@ -178,7 +178,10 @@ class PageStamps {
         return pulledLists.getIfPresent(userId) == null ? List.of() : List.of(EPOCH, followsKey(userId), PULLED);
     }
 
-    /** As {@link #pulledSources(long, LongFunction, boolean)} unstamped, with {@link #keptListKeys}' values already read. */
+    /**
+     * As {@link #pulledSources(long, LongFunction, boolean)} unstamped, with {@link #keptListKeys}'
+     * values already read (none when the node kept no list: it is loaded).
+     */
     Inbox.KnownPulled pulledSources(long userId, LongFunction<List<Long>> pulledSources, List<@Nullable String> heads) {
         KnownSources known = pulledLists.getIfPresent(userId);
         if (known != null && heads.size() == 3 && known.holds(heads.get(0), heads.get(1), heads.get(2))) {

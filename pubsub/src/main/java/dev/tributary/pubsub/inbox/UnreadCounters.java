@@ -86,7 +86,8 @@ class UnreadCounters {
                   redis.call('HSET', key, '_g', ARGV[1])
                 end
                 if m > 0 and marks[3] and tonumber(marks[3]) > now then
-                  local channel = 'tributary:inbox:{' .. string.match(key, '(%d+)$') .. '}'
+                  local id = string.match(key, '(%d+)$')
+                  local channel = $CHANNEL
                   for i = s, a - 1 do
                     redis.call('PUBLISH', channel, ARGV[i])
                   end
@@ -95,7 +96,7 @@ class UnreadCounters {
               k = k + c
             end
             return #KEYS
-            """;
+            """.replace("$CHANNEL", "'" + InboxEvent.channel("' .. id .. '") + "'");
 
     /**
      * Live streams of these people are open: each {@code _l} is now + ARGV[1] ms (Redis's clock),
