@@ -105,8 +105,15 @@ public class HomeFeed {
      * unchanged ({@link Folders#sourcesByFolder} otherwise).
      */
     public UnreadByFolder unreadByFolder(long userId) {
-        Inbox.UnreadAndPulled read = inbox.unreadAndPulledSources(userId, pulled::sourcesOf);
-        return new UnreadByFolder(unread(userId, read), inbox.folders(userId, read.foldersStamp(), folders::sourcesByFolder));
+        return unreadByFolder(List.of(userId)).get(userId);
+    }
+
+    /** {@link #unreadByFolder(long)} of many people, by person: one Redis round trip for all of them. */
+    public Map<Long, UnreadByFolder> unreadByFolder(Collection<Long> people) {
+        Map<Long, UnreadByFolder> answers = new java.util.HashMap<>();
+        inbox.unreadAndPulledSources(people, pulled::sourcesOf).forEach((person, read) -> answers.put(person,
+                new UnreadByFolder(unread(person, read), inbox.folders(person, read.foldersStamp(), folders::sourcesByFolder))));
+        return answers;
     }
 
     /** A person's unread counts, and their folders with the sources filed in each. */
@@ -179,11 +186,36 @@ public class HomeFeed {
      * them as another copy of a story they hold shares that entry's flag.
      */
     public Map<Long, Boolean> readStates(long userId, Collection<Long> itemIds) {
-        if (itemIds.isEmpty()) {
-            return Map.of();
-        }
-        Map<Long, Boolean> states = new java.util.HashMap<>(inbox.readStates(userId, itemIds));
-        states.putAll(pulled.readStates(userId, itemIds.stream().filter(id -> !states.containsKey(id)).toList()));
+        return readStates(Map.of(userId, itemIds)).get(userId);
+    }
+
+    /**
+     * {@link #readStates(long, Collection)} of many people at once, each of their own items, by
+     * person (every one of them present): the inbox's part in two queries for all of them, pulled
+     * sources' items per person.
+     */
+    public Map<Long, Map<Long, Boolean>> readStates(Map<Long, ? extends Collection<Long>> itemsByPerson) {
+        Set<Long> all = new java.util.HashSet<>();
+        itemsByPerson.values().forEach(all::addAll);
+        Map<Long, Map<Long, Boolean>> inboxes = inbox.readStates(itemsByPerson.keySet(), all);
+        Map<Long, Map<Long, Boolean>> states = new java.util.HashMap<>();
+        itemsByPerson.forEach((person, asked) -> {
+            Map<Long, Boolean> inInbox = inboxes.getOrDefault(person, Map.of());
+            Map<Long, Boolean> theirs = new java.util.HashMap<>();
+            List<Long> rest = new java.util.ArrayList<>();
+            for (long id : asked) {
+                Boolean read = inInbox.get(id);
+                if (read != null) {
+                    theirs.put(id, read);
+                } else if (!rest.contains(id)) {
+                    rest.add(id);
+                }
+            }
+            if (!rest.isEmpty()) {
+                theirs.putAll(pulled.readStates(person, rest));
+            }
+            states.put(person, theirs);
+        });
         return states;
     }
 
@@ -209,6 +241,11 @@ public class HomeFeed {
      */
     public Map<Long, List<Long>> alsoIn(long userId, Collection<Long> itemIds) {
         return itemIds.isEmpty() ? Map.of() : inbox.alsoIn(userId, itemIds);
+    }
+
+    /** {@link #alsoIn(long, Collection)} of many people at once, by person (those with none absent); one query. */
+    public Map<Long, Map<Long, List<Long>>> alsoIn(Collection<Long> people, Collection<Long> itemIds) {
+        return inbox.alsoIn(people, itemIds);
     }
 
     /**

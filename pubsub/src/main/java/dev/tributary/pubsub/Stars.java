@@ -116,11 +116,19 @@ public class Stars {
 
     /** Which of these items the person has starred; one query. */
     public Set<Long> starredAmong(long userId, Collection<Long> itemIds) {
-        if (itemIds.isEmpty()) {
-            return Set.of();
+        return starredAmong(List.of(userId), itemIds).getOrDefault(userId, Set.of());
+    }
+
+    /** Which of these items each of these people has starred, by person (those with none absent); one query. */
+    public Map<Long, Set<Long>> starredAmong(Collection<Long> people, Collection<Long> itemIds) {
+        Map<Long, Set<Long>> starred = new java.util.HashMap<>();
+        if (people.isEmpty() || itemIds.isEmpty()) {
+            return starred;
         }
-        return new HashSet<>(jdbc.sql("SELECT item_id FROM stars WHERE user_id = :user AND item_id IN (:items)")
-                .param("user", userId).param("items", List.copyOf(new HashSet<>(itemIds))).query(Long.class).list());
+        jdbc.sql("SELECT user_id, item_id FROM stars WHERE user_id IN (:users) AND item_id IN (:items)")
+                .param("users", List.copyOf(new HashSet<>(people))).param("items", List.copyOf(new HashSet<>(itemIds)))
+                .query((rs, n) -> starred.computeIfAbsent(rs.getLong(1), user -> new HashSet<>()).add(rs.getLong(2))).list();
+        return starred;
     }
 
     /** Whether the person has starred this item. */

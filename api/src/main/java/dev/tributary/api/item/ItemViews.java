@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -112,26 +113,68 @@ public class ItemViews {
         if (items.isEmpty()) {
             return List.of();
         }
-        List<Long> ids = items.stream().map(Stored::id).toList();
-        List<Long> sourceIds = new ArrayList<>(items.stream().map(i -> i.body().sourceId()).toList());
-        alsoIn.values().forEach(sourceIds::addAll);
-        Map<Long, LinkShares.SharedBy> sharedBy = shares.of(items);
-        sharedBy.values().forEach(s -> s.people().forEach(person -> sourceIds.add(person.sourceId())));
-        Map<Long, SourceRef> refs = sources.of(sourceIds.stream().distinct().toList());
-        Map<Long, ReactionCount> counts = reactions.of(ids);
+        Shown shown = shown(items, alsoIn.values());
         List<ItemView> views = new ArrayList<>(items.size());
         for (Stored<Item> entity : items) {
-            Item item = entity.body();
-            ReactionCount count = counts.getOrDefault(entity.id(), ReactionCount.NONE);
-            views.add(new ItemView(Ids.format(entity.id()), refs.getOrDefault(item.sourceId(), UNKNOWN_SOURCE),
-                    item.author(), item.title(), item.summary(), item.url(), item.mediaType().wireName(),
-                    item.media().stream().map(ItemViews::media).toList(), item.tags(), item.publishedAt(),
-                    item.receivedAt(), read.contains(entity.id()), count.likes(), count.comments(),
-                    sharedByView(sharedBy.get(entity.id()), refs),
-                    alsoIn.getOrDefault(entity.id(), List.of()).stream().map(id -> refs.getOrDefault(id, UNKNOWN_SOURCE)).toList(),
-                    starred.contains(entity.id())));
+            views.add(view(entity, shown, read.contains(entity.id()), starred.contains(entity.id()),
+                    alsoIn.getOrDefault(entity.id(), List.of())));
         }
         return views;
+    }
+
+    /**
+     * The same items for many readers at once (items announced to many live streams): what every
+     * reader sees alike is read once, and each reader's starred flags and {@code also_in} with one
+     * query for all of them. {@code readStates} by reader, as {@link HomeFeed#readStates(Map)}
+     * gives them; the answer by reader, each reader's items in the order given.
+     */
+    public Map<Long, List<ItemView>> ofReaders(Map<Long, List<Stored<Item>>> itemsByReader,
+            Map<Long, Map<Long, Boolean>> readStates) {
+        Map<Long, Stored<Item>> all = new LinkedHashMap<>();
+        itemsByReader.values().forEach(items -> items.forEach(item -> all.putIfAbsent(item.id(), item)));
+        Map<Long, List<ItemView>> views = new HashMap<>();
+        if (all.isEmpty()) {
+            itemsByReader.keySet().forEach(reader -> views.put(reader, List.of()));
+            return views;
+        }
+        Set<Long> readers = itemsByReader.keySet();
+        Map<Long, Set<Long>> starred = stars.starredAmong(readers, all.keySet());
+        Map<Long, Map<Long, List<Long>>> alsoIn = home.alsoIn(readers, all.keySet());
+        Shown shown = shown(List.copyOf(all.values()),
+                alsoIn.values().stream().flatMap(theirs -> theirs.values().stream()).toList());
+        itemsByReader.forEach((reader, items) -> {
+            Map<Long, Boolean> states = readStates.getOrDefault(reader, Map.of());
+            Set<Long> theirStars = starred.getOrDefault(reader, Set.of());
+            Map<Long, List<Long>> theirCopies = alsoIn.getOrDefault(reader, Map.of());
+            views.put(reader, items.stream().map(entity -> view(entity, shown, states.getOrDefault(entity.id(), false),
+                    theirStars.contains(entity.id()), theirCopies.getOrDefault(entity.id(), List.of()))).toList());
+        });
+        return views;
+    }
+
+    /** What every reader of these items sees alike: source names (with those of {@code alsoIn}'s sources), reactions, sharers. */
+    private record Shown(Map<Long, SourceRef> refs, Map<Long, ReactionCount> counts, Map<Long, LinkShares.SharedBy> sharedBy) {
+    }
+
+    private Shown shown(List<Stored<Item>> items, Collection<List<Long>> alsoIn) {
+        List<Long> ids = items.stream().map(Stored::id).toList();
+        List<Long> sourceIds = new ArrayList<>(items.stream().map(i -> i.body().sourceId()).toList());
+        alsoIn.forEach(sourceIds::addAll);
+        Map<Long, LinkShares.SharedBy> sharedBy = shares.of(items);
+        sharedBy.values().forEach(s -> s.people().forEach(person -> sourceIds.add(person.sourceId())));
+        return new Shown(sources.of(sourceIds.stream().distinct().toList()), reactions.of(ids), sharedBy);
+    }
+
+    private static ItemView view(Stored<Item> entity, Shown shown, boolean read, boolean starred, List<Long> alsoIn) {
+        Item item = entity.body();
+        Map<Long, SourceRef> refs = shown.refs();
+        ReactionCount count = shown.counts().getOrDefault(entity.id(), ReactionCount.NONE);
+        return new ItemView(Ids.format(entity.id()), refs.getOrDefault(item.sourceId(), UNKNOWN_SOURCE),
+                item.author(), item.title(), item.summary(), item.url(), item.mediaType().wireName(),
+                item.media().stream().map(ItemViews::media).toList(), item.tags(), item.publishedAt(),
+                item.receivedAt(), read, count.likes(), count.comments(),
+                sharedByView(shown.sharedBy().get(entity.id()), refs),
+                alsoIn.stream().map(id -> refs.getOrDefault(id, UNKNOWN_SOURCE)).toList(), starred);
     }
 
     /** The sharers named by their sources' refs (a person's source is named by their username). */

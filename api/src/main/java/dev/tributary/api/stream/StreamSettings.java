@@ -14,9 +14,10 @@ import org.springframework.validation.annotation.Validated;
  *        throw-away accounts behind one address cannot take the node's slots; people sharing an address still fit)
  * @param perNode streams a node serves at once; beyond it new streams get 503
  * @param maxDuration how long one stream lasts before the server ends it (the client resumes with Last-Event-ID)
- * @param concurrentReads streams of this node reading the database at once to render their events; one item
- *        announced to 10,000 streams would otherwise ask for 10,000 connections at once, time out the pool and
- *        starve the timeline requests beside them
+ * @param concurrentReads streams of this node reading the database at once to replay what they missed
+ *        ({@code Last-Event-ID}); 10,000 clients reconnecting after a restart would otherwise ask for 10,000
+ *        connections at once, time out the pool and starve the timeline requests beside them (announced items
+ *        are rendered for many streams at once, see {@code StreamRenders})
  */
 @ConfigurationProperties("tributary.api.stream")
 @Validated

@@ -10,6 +10,7 @@ import dev.tributary.storage.Transactions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.function.LongFunction;
@@ -290,14 +291,26 @@ public class Inbox {
      * Redis could not say while the counts could.
      */
     public UnreadAndPulled unreadAndPulledSources(long userId, LongFunction<List<Long>> pulledSources) {
-        List<String> pulledKeys = stamps.keptListKeys(userId);
-        List<String> keys = new ArrayList<>(pulledKeys);
-        keys.add(PageStamps.foldersKey(userId));
-        UnreadCounters.Read read = counters.readWith(userId, keys);
-        Unread unread = counters.read(userId, read.hash());
-        List<@Nullable String> heads = read.values().subList(0, pulledKeys.size());
-        KnownPulled pulled = keptOrNull(() -> stamps.pulledSources(userId, pulledSources, heads));
-        return new UnreadAndPulled(unread, pulled, read.values().getLast());
+        return unreadAndPulledSources(List.of(userId), pulledSources).get(userId);
+    }
+
+    /** {@link #unreadAndPulledSources(long, LongFunction)} of many people in one round trip, by person. */
+    public Map<Long, UnreadAndPulled> unreadAndPulledSources(Collection<Long> people, LongFunction<List<Long>> pulledSources) {
+        Map<Long, List<String>> keys = new HashMap<>();
+        for (long person : people) {
+            List<String> theirs = new ArrayList<>(stamps.keptListKeys(person));
+            theirs.add(PageStamps.foldersKey(person));
+            keys.put(person, theirs);
+        }
+        Map<Long, UnreadCounters.Read> reads = counters.readWith(keys);
+        Map<Long, UnreadAndPulled> answers = new HashMap<>();
+        reads.forEach((person, read) -> {
+            Unread unread = counters.read(person, read.hash());
+            List<@Nullable String> heads = read.values().subList(0, read.values().size() - 1);
+            KnownPulled pulled = keptOrNull(() -> stamps.pulledSources(person, pulledSources, heads));
+            answers.put(person, new UnreadAndPulled(unread, pulled, read.values().getLast()));
+        });
+        return answers;
     }
 
     /**
@@ -359,9 +372,18 @@ public class Inbox {
      * first); entries without copies are absent. One query.
      */
     public Map<Long, List<Long>> alsoIn(long userId, Collection<Long> itemIds) {
-        Map<Long, List<Long>> sources = new LinkedHashMap<>();
-        for (AlsoRow copy : table.copiesOf(userId, itemIds)) {
-            List<Long> of = sources.computeIfAbsent(copy.leadItemId(), lead -> new ArrayList<>(2));
+        return alsoIn(List.of(userId), itemIds).getOrDefault(userId, Map.of());
+    }
+
+    /** {@link #alsoIn(long, Collection)} of many people at once, by person; one query for all. */
+    public Map<Long, Map<Long, List<Long>>> alsoIn(Collection<Long> people, Collection<Long> itemIds) {
+        Map<Long, Map<Long, List<Long>>> sources = new HashMap<>();
+        if (people.isEmpty() || itemIds.isEmpty()) {
+            return sources;
+        }
+        for (AlsoRow copy : table.copiesOf(people, itemIds)) {
+            List<Long> of = sources.computeIfAbsent(copy.userId(), user -> new LinkedHashMap<>())
+                    .computeIfAbsent(copy.leadItemId(), lead -> new ArrayList<>(2));
             if (!of.contains(copy.sourceId())) {
                 of.add(copy.sourceId());
             }
@@ -384,26 +406,34 @@ public class Inbox {
      * flags (a copy's is its entry's); two queries.
      */
     public Map<Long, Boolean> readStates(long userId, Collection<Long> itemIds) {
-        if (itemIds.isEmpty()) {
-            return Map.of();
-        }
-        Map<Long, Long> leads = table.leadsOf(userId, itemIds);
-        Map<Long, Boolean> states = table.readStates(userId, withEntries(leads, itemIds));
-        Map<Long, Boolean> result = new java.util.HashMap<>(states);
-        leads.forEach((copy, lead) -> {
-            Boolean read = states.get(lead);
-            if (read != null) {
-                result.put(copy, read);
-            }
-        });
-        result.keySet().retainAll(Set.copyOf(itemIds));
-        return result;
+        return readStates(List.of(userId), itemIds).getOrDefault(userId, Map.of());
     }
 
-    private static Set<Long> withEntries(Map<Long, Long> leads, Collection<Long> itemIds) {
+    /** {@link #readStates(long, Collection)} of many people at once, by person (each of them present); two queries for all. */
+    public Map<Long, Map<Long, Boolean>> readStates(Collection<Long> people, Collection<Long> itemIds) {
+        Map<Long, Map<Long, Boolean>> result = new HashMap<>();
+        if (itemIds.isEmpty() || people.isEmpty()) {
+            people.forEach(person -> result.put(person, Map.of()));
+            return result;
+        }
+        Map<Long, Map<Long, Long>> leads = table.leadsOf(people, itemIds);
         Set<Long> entries = new java.util.LinkedHashSet<>(itemIds);
-        entries.addAll(leads.values());
-        return entries;
+        leads.values().forEach(theirs -> entries.addAll(theirs.values()));
+        Map<Long, Map<Long, Boolean>> states = table.readStates(people, entries);
+        Set<Long> asked = Set.copyOf(itemIds);
+        for (long person : people) {
+            Map<Long, Boolean> theirs = states.getOrDefault(person, Map.of());
+            Map<Long, Boolean> answer = new HashMap<>(theirs);
+            leads.getOrDefault(person, Map.of()).forEach((copy, lead) -> {
+                Boolean read = theirs.get(lead);
+                if (read != null) {
+                    answer.put(copy, read);
+                }
+            });
+            answer.keySet().retainAll(asked);
+            result.put(person, answer);
+        }
+        return result;
     }
 
     /** Which of these items are in the person's inbox, as an entry or a copy of one. */

@@ -276,12 +276,13 @@ class InboxTable {
         return rows;
     }
 
-    /** Of these items, those in the person's inbox and their read flags. */
-    Map<Long, Boolean> readStates(long userId, Collection<Long> itemIds) {
-        Map<Long, Boolean> states = new HashMap<>();
-        jdbc.sql("SELECT item_id, is_read FROM inbox WHERE user_id = :user AND item_id IN (:items)")
-                .param("user", userId).param("items", List.copyOf(itemIds))
-                .query((rs, n) -> states.put(rs.getLong(1), rs.getBoolean(2))).list();
+    /** Of these items, those in each of these people's inboxes and their read flags (person, then item); one query. */
+    Map<Long, Map<Long, Boolean>> readStates(Collection<Long> people, Collection<Long> itemIds) {
+        Map<Long, Map<Long, Boolean>> states = new HashMap<>();
+        jdbc.sql("SELECT user_id, item_id, is_read FROM inbox WHERE user_id IN (:users) AND item_id IN (:items)")
+                .param("users", List.copyOf(people)).param("items", List.copyOf(itemIds))
+                .query((rs, n) -> states.computeIfAbsent(rs.getLong(1), user -> new HashMap<>()).put(rs.getLong(2), rs.getBoolean(3)))
+                .list();
         return states;
     }
 
@@ -472,23 +473,24 @@ class InboxTable {
 
     /** Of these items, those that are copies in the person's inbox, each with the entry it is a copy of. */
     Map<Long, Long> leadsOf(long userId, Collection<Long> itemIds) {
-        Map<Long, Long> leads = new HashMap<>();
-        if (itemIds.isEmpty()) {
-            return leads;
-        }
-        jdbc.sql("SELECT item_id, lead_item_id FROM inbox_also WHERE user_id = :user AND item_id IN (:items)")
-                .param("user", userId).param("items", List.copyOf(itemIds))
-                .query((rs, n) -> leads.put(rs.getLong(1), rs.getLong(2))).list();
+        return itemIds.isEmpty() ? Map.of() : leadsOf(List.of(userId), itemIds).getOrDefault(userId, Map.of());
+    }
+
+    /** {@link #leadsOf(long, Collection)} of many people at once: person, then copy, then its entry; one query. */
+    Map<Long, Map<Long, Long>> leadsOf(Collection<Long> people, Collection<Long> itemIds) {
+        Map<Long, Map<Long, Long>> leads = new HashMap<>();
+        jdbc.sql("SELECT user_id, item_id, lead_item_id FROM inbox_also WHERE user_id IN (:users) AND item_id IN (:items)")
+                .param("users", List.copyOf(people)).param("items", List.copyOf(itemIds))
+                .query((rs, n) -> leads.computeIfAbsent(rs.getLong(1), user -> new HashMap<>()).put(rs.getLong(2), rs.getLong(3)))
+                .list();
         return leads;
     }
 
-    /** The copies these entries of the person stand for. */
-    List<AlsoRow> copiesOf(long userId, Collection<Long> leadItemIds) {
-        if (leadItemIds.isEmpty()) {
-            return List.of();
-        }
-        return jdbc.sql("SELECT * FROM inbox_also WHERE user_id = :user AND lead_item_id IN (:leads) ORDER BY item_id")
-                .param("user", userId).param("leads", List.copyOf(leadItemIds)).query(ALSO).list();
+    /** The copies these entries of these people stand for, by person then copy. */
+    List<AlsoRow> copiesOf(Collection<Long> people, Collection<Long> leadItemIds) {
+        return jdbc.sql("""
+                SELECT * FROM inbox_also WHERE user_id IN (:users) AND lead_item_id IN (:leads) ORDER BY user_id, item_id
+                """).param("users", List.copyOf(people)).param("leads", List.copyOf(leadItemIds)).query(ALSO).list();
     }
 
     /** The entries standing for the person's copies from this source at or below {@code upToItemId}. */

@@ -305,21 +305,34 @@ class UnreadCounters {
      * its own), and on Redis Cluster the keys' reads go to their nodes at once.
      */
     Read readWith(long userId, List<String> keys) {
-        Read read = redis.execute((RedisCallback<Read>) connection -> {
+        return readWith(Map.of(userId, keys)).get(userId);
+    }
+
+    /** {@link #readWith(long, List)} for many people at once: every command is written before the first answer is awaited. */
+    Map<Long, Read> readWith(Map<Long, List<String>> keysByPerson) {
+        Map<Long, Read> reads = redis.execute((RedisCallback<Map<Long, Read>>) connection -> {
             @SuppressWarnings("unchecked")
             RedisClusterAsyncCommands<byte[], byte[]> async = (RedisClusterAsyncCommands<byte[], byte[]>) connection.getNativeConnection();
-            RedisFuture<Map<byte[], byte[]>> hash = async.hgetall(bytes(key(userId)));
-            RedisFuture<List<KeyValue<byte[], byte[]>>> values = async.mget(keys.stream().map(UnreadCounters::bytes).toArray(byte[][]::new));
-            Map<Object, Object> fields = new HashMap<>();
-            awaited(hash).forEach((field, value) -> fields.put(text(field), text(value)));
-            List<@Nullable String> found = new ArrayList<>(keys.size());
-            awaited(values).forEach(value -> found.add(value.hasValue() ? text(value.getValue()) : null));
-            return new Read(fields, found);
+            Map<Long, RedisFuture<Map<byte[], byte[]>>> hashes = new HashMap<>();
+            Map<Long, RedisFuture<List<KeyValue<byte[], byte[]>>>> values = new HashMap<>();
+            keysByPerson.forEach((person, keys) -> {
+                hashes.put(person, async.hgetall(bytes(key(person))));
+                values.put(person, async.mget(keys.stream().map(UnreadCounters::bytes).toArray(byte[][]::new)));
+            });
+            Map<Long, Read> answers = new HashMap<>();
+            keysByPerson.forEach((person, keys) -> {
+                Map<Object, Object> fields = new HashMap<>();
+                awaited(hashes.get(person)).forEach((field, value) -> fields.put(text(field), text(value)));
+                List<@Nullable String> found = new ArrayList<>(keys.size());
+                awaited(values.get(person)).forEach(value -> found.add(value.hasValue() ? text(value.getValue()) : null));
+                answers.put(person, new Read(fields, found));
+            });
+            return answers;
         });
-        if (read == null) {
+        if (reads == null) {
             throw new IllegalStateException("a read inside a pipeline or transaction");
         }
-        return read;
+        return reads;
     }
 
     private <T> T awaited(RedisFuture<T> future) {

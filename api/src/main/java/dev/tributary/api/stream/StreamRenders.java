@@ -1,0 +1,172 @@
+package dev.tributary.api.stream;
+
+import dev.tributary.api.item.ItemView;
+import dev.tributary.api.item.ItemViews;
+import dev.tributary.api.timeline.UnreadView;
+import dev.tributary.pubsub.HomeFeed;
+import dev.tributary.pubsub.Item;
+import dev.tributary.pubsub.Items;
+import dev.tributary.pubsub.Stored;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.stereotype.Component;
+
+/**
+ * Renders the items announced to this node's live streams, many streams at once. One item
+ * announced to every open stream reaches every sender at about the same moment; rendered one
+ * stream at a time it cost about six statements a stream, so 10,000 streams took the database
+ * from every request beside them. Here the senders' requests queue, and each renderer takes as
+ * many as are waiting (up to {@link #PEOPLE_PER_BATCH}) and reads them together: the items, their
+ * sources, reactions and sharers once, each reader's read, starred and {@code also_in} with one
+ * statement for all of them, and their counts in one Redis round trip. A sender waits for its own
+ * part, so each stream's order holds.
+ */
+@Component
+class StreamRenders implements DisposableBean {
+
+    /** Streams rendered together: bounds how long a batch holds its connection. */
+    static final int PEOPLE_PER_BATCH = 500;
+    /**
+     * (person, item) pairs a batch's statements may cross: they name people and items in two
+     * {@code IN} lists, which MariaDB plans as one range of the primary key per pair (EXPLAIN on
+     * MariaDB 10.11: still so at 500 × 40; at 1,000 × 100 it turns the lists into a derived table
+     * and another plan). Far below where the plan changes, and above one item for every stream of a batch.
+     */
+    static final int MAX_PAIRS = 2_000;
+    /** Batches rendered at once on a node: each holds one pooled connection while it reads. */
+    static final int RENDERERS = 2;
+
+    /** What a stream sends for a batch of announcements: the views of its new items (by id), then the person's counts. */
+    record Rendered(Map<Long, ItemView> items, UnreadView counts) {
+    }
+
+    /** One stream's ask: these items for this person, those of {@code bySource} announced on a pulled source's channel. */
+    record Request(long userId, Set<Long> itemIds, Set<Long> bySource, CompletableFuture<Rendered> views) {
+
+        Request(long userId, Set<Long> itemIds, Set<Long> bySource) {
+            this(userId, Set.copyOf(itemIds), Set.copyOf(bySource), new CompletableFuture<>());
+        }
+    }
+
+    private final HomeFeed timeline;
+    private final Items items;
+    private final ItemViews views;
+    /** At most one request per open stream (its sender waits for it), so bounded by the node's streams. */
+    private final BlockingQueue<Request> pending = new LinkedBlockingQueue<>();
+    private final ExecutorService renderers = Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("stream-render-", 0).factory());
+    private volatile boolean stopped;
+
+    StreamRenders(HomeFeed timeline, Items items, ItemViews views) {
+        this.timeline = timeline;
+        this.items = items;
+        this.views = views;
+        for (int i = 0; i < RENDERERS; i++) {
+            renderers.execute(this::render);
+        }
+    }
+
+    /**
+     * The views of these items for this person, keyed by item id, and their counts read after them:
+     * tombstoned items are left out, and so is an item of {@code bySource} (announced on a pulled
+     * source's channel) that the person's timeline does not hold (their subscription's media filter
+     * does not take it, or it is older than their start). Waits for the batch it is rendered in.
+     */
+    Rendered render(long userId, Set<Long> itemIds, Set<Long> bySource) throws InterruptedException {
+        Request request = new Request(userId, itemIds, bySource);
+        if (stopped) {
+            throw new IllegalStateException("live streams are stopping");
+        }
+        pending.add(request);
+        if (stopped) {
+            request.views().completeExceptionally(new IllegalStateException("live streams are stopping"));
+        }
+        try {
+            return request.views().get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException failure ? failure : new IllegalStateException(e.getCause());
+        }
+    }
+
+    private void render() {
+        Request carried = null;
+        try {
+            while (!stopped) {
+                List<Request> batch = new ArrayList<>();
+                batch.add(carried != null ? carried : pending.take());
+                carried = fill(batch);
+                render(batch);
+            }
+        } catch (InterruptedException stopping) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Adds waiting requests to the batch while it stays within its bounds; returns the first that did not fit. */
+    private Request fill(List<Request> batch) {
+        Set<Long> itemIds = new HashSet<>(batch.getFirst().itemIds());
+        for (Request next; batch.size() < PEOPLE_PER_BATCH && (next = pending.poll()) != null; ) {
+            Set<Long> union = new HashSet<>(itemIds);
+            union.addAll(next.itemIds());
+            if ((long) union.size() * (batch.size() + 1) > MAX_PAIRS) {
+                return next;
+            }
+            itemIds = union;
+            batch.add(next);
+        }
+        return null;
+    }
+
+    /** Renders these requests together and completes each (all of them exceptionally if a read fails). */
+    void render(List<Request> batch) {
+        try {
+            Map<Long, Set<Long>> asked = new HashMap<>();
+            batch.forEach(request -> asked.computeIfAbsent(request.userId(), user -> new LinkedHashSet<>()).addAll(request.itemIds()));
+            Set<Long> all = new HashSet<>();
+            asked.values().forEach(all::addAll);
+            Map<Long, Stored<Item>> found = new HashMap<>();
+            if (!all.isEmpty()) {
+                items.getAll(all).forEach(item -> found.put(item.id(), item));
+            }
+            Map<Long, Map<Long, Boolean>> states = timeline.readStates(asked);
+            Map<Long, List<Stored<Item>>> shown = new HashMap<>();
+            asked.forEach((user, ids) -> shown.put(user, ids.stream().filter(found::containsKey).map(found::get).toList()));
+            Map<Long, List<ItemView>> rendered = views.ofReaders(shown, states);
+            Map<Long, HomeFeed.UnreadByFolder> counts = timeline.unreadByFolder(asked.keySet());
+            for (Request request : batch) {
+                Map<Long, Boolean> theirStates = states.get(request.userId());
+                Map<Long, ItemView> theirs = new HashMap<>();
+                for (ItemView view : rendered.get(request.userId())) {
+                    long id = Long.parseLong(view.id());
+                    if (request.itemIds().contains(id) && (!request.bySource().contains(id) || theirStates.containsKey(id))) {
+                        theirs.put(id, view);
+                    }
+                }
+                request.views().complete(new Rendered(theirs, UnreadView.of(counts.get(request.userId()))));
+            }
+        } catch (RuntimeException e) {
+            batch.forEach(request -> request.views().completeExceptionally(e));
+        }
+    }
+
+    @Override
+    public void destroy() {
+        stopped = true;
+        renderers.shutdownNow();
+        for (Request left; (left = pending.poll()) != null; ) {
+            left.views().completeExceptionally(new IllegalStateException("live streams are stopping"));
+        }
+    }
+}

@@ -1,0 +1,164 @@
+package dev.tributary.api.stream;
+
+import static dev.tributary.api.timeline.Deliveries.entry;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.api.item.ItemView;
+import dev.tributary.api.item.ItemViews;
+import dev.tributary.api.testing.ApiClient;
+import dev.tributary.api.testing.ApiTest;
+import dev.tributary.api.testing.TestUser;
+import dev.tributary.api.timeline.UnreadView;
+import dev.tributary.api.timeline.Deliveries;
+import dev.tributary.pubsub.HomeFeed;
+import dev.tributary.pubsub.Items;
+import dev.tributary.pubsub.MediaType;
+import dev.tributary.pubsub.NewItem;
+import dev.tributary.pubsub.Publisher;
+import dev.tributary.pubsub.Sources;
+import dev.tributary.pubsub.Stars;
+import dev.tributary.pubsub.Subscriptions;
+import dev.tributary.storage.testing.Await;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * Items announced to many streams are rendered for all of them together, and each person still
+ * sees their own flags: what {@link ItemViews#of} gives that person alone, read, starred and
+ * {@code also_in} alike, with tombstoned items left out and a pulled source's item only for
+ * people whose timeline holds it.
+ */
+@ApiTest
+class StreamRendersTest {
+
+    @LocalServerPort int port;
+    @Autowired StreamRenders renders;
+    @Autowired ItemViews views;
+    @Autowired Items items;
+    @Autowired HomeFeed feed;
+    @Autowired Stars stars;
+    @Autowired Sources sources;
+    @Autowired Subscriptions subscriptions;
+    @Autowired Publisher publisher;
+    private ApiClient api;
+    private Deliveries deliveries;
+    private TestUser alice;
+    private TestUser bob;
+    private TestUser carol;
+    private TestUser dave;
+    private long lead;
+    private long other;
+    private long gone;
+
+    /**
+     * Alice holds a story through two feeds (its {@code also_in}), Bob read it, Carol starred it,
+     * Dave follows neither feed; a second item reached all three, a third was tombstoned.
+     */
+    @BeforeEach
+    void fourReaders() {
+        api = new ApiClient(port);
+        deliveries = new Deliveries(api, sources, subscriptions, publisher);
+        alice = api.newUser("render");
+        bob = api.newUser("render");
+        carol = api.newUser("render");
+        dave = api.newUser("render");
+        long english = deliveries.feed();
+        long java = deliveries.feed();
+        List.of(alice, bob, carol).forEach(reader -> deliveries.follow(reader, english));
+        deliveries.follow(alice, java);
+        String url = "https://blog.example.test/" + UUID.randomUUID();
+        lead = deliveries.deliver(english, List.of(alice, bob, carol), story(url + "/")).getFirst();
+        List<Long> ids = deliveries.deliver(english, List.of(alice, bob, carol), entry(MediaType.TEXT), entry(MediaType.TEXT));
+        other = ids.get(0);
+        gone = ids.get(1);
+        deliveries.publish(java, story(url.replace("https:", "http:") + "?utm_source=rss"));
+        Await.until("the copy joined alice's entry", () -> !feed.alsoIn(alice.numericId(), List.of(lead)).isEmpty());
+        assertThat(feed.markRead(bob.numericId(), lead)).isTrue();
+        assertThat(stars.star(carol.numericId(), lead)).isTrue();
+        assertThat(publisher.tombstone(gone)).isTrue();
+    }
+
+    private static NewItem story(String url) {
+        String guid = UUID.randomUUID().toString();
+        return new NewItem(guid, "Title " + guid, "<p>Summary</p>", url, "author", MediaType.TEXT, List.of(), List.of(),
+                Instant.now().minusSeconds(60));
+    }
+
+    /** What the person's stream showed of these items when each stream read its own. */
+    private Map<Long, ItemView> alone(TestUser reader, long... ids) {
+        List<Long> asked = java.util.Arrays.stream(ids).boxed().toList();
+        return views.of(reader.numericId(), items.getAll(asked)).stream()
+                .collect(java.util.stream.Collectors.toMap(view -> Long.parseLong(view.id()), view -> view));
+    }
+
+    @Test
+    void onePersonsFlagsNeverReachAnothersInOneBatch() {
+        StreamRenders.Request forAlice = new StreamRenders.Request(alice.numericId(), Set.of(lead, other, gone), Set.of());
+        StreamRenders.Request forBob = new StreamRenders.Request(bob.numericId(), Set.of(lead, gone), Set.of());
+        StreamRenders.Request forCarol = new StreamRenders.Request(carol.numericId(), Set.of(lead), Set.of());
+        StreamRenders.Request forDave = new StreamRenders.Request(dave.numericId(), Set.of(other), Set.of());
+
+        renders.render(List.of(forAlice, forBob, forCarol, forDave));
+
+        Map<Long, ItemView> aliceSaw = forAlice.views().join().items();
+        assertThat(aliceSaw).isEqualTo(alone(alice, lead, other)).containsOnlyKeys(lead, other);
+        assertThat(aliceSaw.get(lead).alsoIn()).as("alice's copy through the second feed").hasSize(1);
+        assertThat(aliceSaw.get(lead).read()).isFalse();
+        Map<Long, ItemView> bobSaw = forBob.views().join().items();
+        assertThat(bobSaw).isEqualTo(alone(bob, lead)).containsOnlyKeys(lead);
+        assertThat(bobSaw.get(lead).read()).as("bob read it").isTrue();
+        assertThat(bobSaw.get(lead).starred()).isFalse();
+        assertThat(bobSaw.get(lead).alsoIn()).isEmpty();
+        Map<Long, ItemView> carolSaw = forCarol.views().join().items();
+        assertThat(carolSaw).isEqualTo(alone(carol, lead));
+        assertThat(carolSaw.get(lead).starred()).as("carol starred it").isTrue();
+        assertThat(carolSaw.get(lead).read()).isFalse();
+        assertThat(forDave.views().join().items()).isEqualTo(alone(dave, other));
+        for (var request : List.of(forAlice, forBob, forCarol, forDave)) {
+            assertThat(request.views().join().counts()).as("counts of user %d", request.userId())
+                    .isEqualTo(UnreadView.of(feed.unreadByFolder(request.userId())));
+        }
+        assertThat(forBob.views().join().counts().total()).as("bob read the story").isEqualTo(1);
+        assertThat(forAlice.views().join().counts().total()).as("the story once, through either feed").isEqualTo(2);
+    }
+
+    @Test
+    void anItemAnnouncedOnAPulledSourcesChannelReachesOnlyThoseWhoseTimelineHoldsIt() {
+        StreamRenders.Request forBob = new StreamRenders.Request(bob.numericId(), Set.of(other), Set.of(other));
+        StreamRenders.Request forDave = new StreamRenders.Request(dave.numericId(), Set.of(other), Set.of(other));
+
+        renders.render(List.of(forBob, forDave));
+
+        assertThat(forBob.views().join().items()).isEqualTo(alone(bob, other));
+        assertThat(forDave.views().join().items()).as("dave's timeline does not hold it").isEmpty();
+    }
+
+    @Test
+    void manyStreamsAskingAtOnceEachGetTheirOwn() throws Exception {
+        List<Callable<Map<Long, ItemView>>> asks = new ArrayList<>();
+        List<Map<Long, ItemView>> expected = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            TestUser reader = List.of(alice, bob, carol, dave).get(i % 4);
+            asks.add(() -> renders.render(reader.numericId(), Set.of(lead, other), Set.of()).items());
+            expected.add(alone(reader, lead, other));
+        }
+        try (ExecutorService streams = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<Map<Long, ItemView>>> answers = streams.invokeAll(asks);
+            for (int i = 0; i < answers.size(); i++) {
+                assertThat(answers.get(i).get()).as("ask %d", i).isEqualTo(expected.get(i));
+            }
+        }
+    }
+}
