@@ -11,4 +11,6 @@ WORKDIR /app
 COPY --from=build /src/api/target/tributary.jar /app/tributary.jar
 USER tributary
 EXPOSE 8080
-ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-jar", "/app/tributary.jar"]
+# G1 by measurement (docs/benchmarks.md, "GC study"); named, because the JVM picks the serial collector
+# in a container of under 2 CPUs or 1,792 MB. A 16-core node: -XX:+UseZGC (see README, "Memory and GC").
+ENTRYPOINT ["java", "-XX:+UseG1GC", "-XX:MaxRAMPercentage=75", "-jar", "/app/tributary.jar"]

@@ -108,11 +108,15 @@ public class HomeFeed {
         return unreadByFolder(List.of(userId)).get(userId);
     }
 
-    /** {@link #unreadByFolder(long)} of many people, by person: one Redis round trip for all of them. */
+    /** {@link #unreadByFolder(long)} of many people, by person: one Redis round trip and at most one statement for all of them. */
     public Map<Long, UnreadByFolder> unreadByFolder(Collection<Long> people) {
+        Map<Long, Inbox.UnreadAndPulled> reads = inbox.unreadAndPulledSources(people, pulled::sourcesOf);
+        Map<Long, PulledFeed.Counted> counted = new java.util.HashMap<>();
+        reads.forEach((person, read) -> counted.put(person, new PulledFeed.Counted(read.unread(), read.pulled())));
+        Map<Long, Unread> counts = pulled.unread(counted);
         Map<Long, UnreadByFolder> answers = new java.util.HashMap<>();
-        inbox.unreadAndPulledSources(people, pulled::sourcesOf).forEach((person, read) -> answers.put(person,
-                new UnreadByFolder(unread(person, read), inbox.folders(person, read.foldersStamp(), folders::sourcesByFolder))));
+        reads.forEach((person, read) -> answers.put(person,
+                new UnreadByFolder(counts.get(person), inbox.folders(person, read.foldersStamp(), folders::sourcesByFolder))));
         return answers;
     }
 
@@ -192,30 +196,30 @@ public class HomeFeed {
     /**
      * {@link #readStates(long, Collection)} of many people at once, each of their own items, by
      * person (every one of them present): the inbox's part in two queries for all of them, pulled
-     * sources' items per person.
+     * sources' items in one more.
      */
     public Map<Long, Map<Long, Boolean>> readStates(Map<Long, ? extends Collection<Long>> itemsByPerson) {
         Set<Long> all = new java.util.HashSet<>();
         itemsByPerson.values().forEach(all::addAll);
         Map<Long, Map<Long, Boolean>> inboxes = inbox.readStates(itemsByPerson.keySet(), all);
         Map<Long, Map<Long, Boolean>> states = new java.util.HashMap<>();
+        Map<Long, List<Long>> rest = new java.util.HashMap<>();
         itemsByPerson.forEach((person, asked) -> {
             Map<Long, Boolean> inInbox = inboxes.getOrDefault(person, Map.of());
             Map<Long, Boolean> theirs = new java.util.HashMap<>();
-            List<Long> rest = new java.util.ArrayList<>();
             for (long id : asked) {
                 Boolean read = inInbox.get(id);
                 if (read != null) {
                     theirs.put(id, read);
-                } else if (!rest.contains(id)) {
-                    rest.add(id);
+                } else {
+                    rest.computeIfAbsent(person, p -> new java.util.ArrayList<>()).add(id);
                 }
-            }
-            if (!rest.isEmpty()) {
-                theirs.putAll(pulled.readStates(person, rest));
             }
             states.put(person, theirs);
         });
+        if (!rest.isEmpty()) {
+            pulled.readStates(rest).forEach((person, theirs) -> states.get(person).putAll(theirs));
+        }
         return states;
     }
 

@@ -400,10 +400,30 @@ public class PulledFeed {
      * (one statement; none when {@code kept}, the node's list of their pulled sources, is empty).
      */
     public Unread unread(long userId, Unread pushed, Inbox.@Nullable KnownPulled kept) {
-        if (kept != null && kept.sourceIds().isEmpty()) {
-            return pushed;
-        }
-        List<PulledTable.UnreadGroup> groups = table.unread(userId, keepFloor());
+        return unread(Map.of(userId, new Counted(pushed, kept))).get(userId);
+    }
+
+    /** A person's inbox counts and the node's list of their pulled sources (null: not known), for {@link #unread(Map)}. */
+    public record Counted(Unread pushed, Inbox.@Nullable KnownPulled kept) {
+    }
+
+    /** {@link #unread(long, Unread, Inbox.KnownPulled)} of many people, by person: one statement for all who follow a pulled source. */
+    public Map<Long, Unread> unread(Map<Long, Counted> people) {
+        Map<Long, Unread> counts = new HashMap<>();
+        List<Long> withPulled = new ArrayList<>();
+        people.forEach((person, counted) -> {
+            if (counted.kept() != null && counted.kept().sourceIds().isEmpty()) {
+                counts.put(person, counted.pushed());
+            } else {
+                withPulled.add(person);
+            }
+        });
+        Map<Long, List<PulledTable.UnreadGroup>> groups = withPulled.isEmpty() ? Map.of() : table.unread(withPulled, keepFloor());
+        withPulled.forEach(person -> counts.put(person, plus(people.get(person).pushed(), groups.getOrDefault(person, List.of()))));
+        return counts;
+    }
+
+    private static Unread plus(Unread pushed, List<PulledTable.UnreadGroup> groups) {
         if (groups.isEmpty()) {
             return pushed;
         }
@@ -501,27 +521,24 @@ public class PulledFeed {
      * whether each is read: one statement per pulled source among them.
      */
     public Map<Long, Boolean> readStates(long userId, Collection<Long> itemIds) {
-        if (itemIds.isEmpty()) {
+        return readStates(Map.of(userId, itemIds)).getOrDefault(userId, Map.of());
+    }
+
+    /**
+     * {@link #readStates(long, Collection)} of many people, each of their own items, by person
+     * (those with none absent): one statement for all of them.
+     */
+    public Map<Long, Map<Long, Boolean>> readStates(Map<Long, ? extends Collection<Long>> itemsByPerson) {
+        Set<Long> all = new HashSet<>();
+        itemsByPerson.values().forEach(all::addAll);
+        if (all.isEmpty()) {
             return Map.of();
         }
-        Map<Long, PulledFollow> follows = new HashMap<>();
-        table.follows(userId).forEach(follow -> follows.put(follow.sourceId(), follow));
-        if (follows.isEmpty()) {
-            return Map.of();
-        }
-        Map<Long, List<Long>> bySource = new HashMap<>();
-        for (Stored<Item> item : items.getAll(itemIds)) {
-            if (follows.containsKey(item.body().sourceId())) {
-                bySource.computeIfAbsent(item.body().sourceId(), source -> new ArrayList<>()).add(item.id());
-            }
-        }
-        long keep = keepFloor();
-        Map<Long, Boolean> states = new HashMap<>();
-        bySource.forEach((source, ids) -> {
-            PulledFollow follow = follows.get(source);
-            table.rows(userId, follow, new PulledTable.Bounds(lowest(follow, keep), null, null, false), allMedia(follow), null,
-                    ids, ids.size()).forEach(row -> states.put(row.itemId(), row.read()));
-        });
+        Set<Long> sources = new HashSet<>();
+        items.getAll(all).forEach(item -> sources.add(item.body().sourceId()));
+        Map<Long, Map<Long, Boolean>> states = table.readStates(itemsByPerson.keySet(), sources, all, keepFloor());
+        // The statement crosses people with items: keep each person's own.
+        states.forEach((person, theirs) -> theirs.keySet().retainAll(Set.copyOf(itemsByPerson.get(person))));
         return states;
     }
 

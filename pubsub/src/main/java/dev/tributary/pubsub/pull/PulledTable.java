@@ -430,20 +430,59 @@ class PulledTable {
      * has pulled items, items at least {@code keepFloor}: one statement.
      */
     List<UnreadGroup> unread(long userId, long keepFloor) {
-        return jdbc.sql("""
-                SELECT p.source_id, p.media, COUNT(*) FROM subscriptions s
+        return unread(List.of(userId), keepFloor).getOrDefault(userId, List.of());
+    }
+
+    /** {@link #unread(long, long)} of many people in one statement, by person (those with none absent). */
+    Map<Long, List<UnreadGroup>> unread(Collection<Long> people, long keepFloor) {
+        Map<Long, List<UnreadGroup>> groups = new HashMap<>();
+        if (people.isEmpty()) {
+            return groups;
+        }
+        jdbc.sql("""
+                SELECT s.user_id, p.source_id, p.media, COUNT(*) FROM subscriptions s
                 JOIN source_audiences a ON a.source_id = s.source_id AND a.ever_pulled
                 LEFT JOIN pulled_reads r ON r.user_id = s.user_id AND r.source_id = s.source_id
                 JOIN pulled_items p ON p.source_id = s.source_id AND p.item_id >= GREATEST(COALESCE(r.from_id, 0), :keep)
                      AND (s.media_mask & p.media) <> 0
                 LEFT JOIN pulled_marks m ON m.user_id = s.user_id AND m.source_id = p.source_id AND m.item_id = p.item_id
-                WHERE s.user_id = :user AND COALESCE(m.is_read, p.item_id <= COALESCE(r.read_upto, 0)) = FALSE
+                WHERE s.user_id IN (:users) AND COALESCE(m.is_read, p.item_id <= COALESCE(r.read_upto, 0)) = FALSE
                   AND NOT EXISTS (SELECT 1 FROM inbox i WHERE i.user_id = s.user_id AND i.item_id = p.item_id)
                   AND NOT EXISTS (SELECT 1 FROM subscribers x WHERE x.source_id = -s.source_id AND x.user_id = s.user_id)
-                GROUP BY p.source_id, p.media
-                """).param("user", userId).param("keep", keepFloor)
-                .query((rs, n) -> new UnreadGroup(rs.getLong(1), MediaType.ofBit(rs.getInt(2)), rs.getLong(3)))
+                GROUP BY s.user_id, p.source_id, p.media
+                """).param("users", List.copyOf(people)).param("keep", keepFloor)
+                .query((rs, n) -> groups.computeIfAbsent(rs.getLong(1), user -> new ArrayList<>())
+                        .add(new UnreadGroup(rs.getLong(2), MediaType.ofBit(rs.getInt(3)), rs.getLong(4))))
                 .list();
+        return groups;
+    }
+
+    /**
+     * Of these items (of {@code sourceIds}), each of these people's pulled entries and whether each
+     * is read, by person then item: the rows {@link #rows} would give each of them for their follow
+     * of the item's source (their start, their media filter, not in their inbox), in one statement.
+     */
+    Map<Long, Map<Long, Boolean>> readStates(Collection<Long> people, Collection<Long> sourceIds, Collection<Long> itemIds,
+            long keepFloor) {
+        Map<Long, Map<Long, Boolean>> states = new HashMap<>();
+        if (people.isEmpty() || sourceIds.isEmpty() || itemIds.isEmpty()) {
+            return states;
+        }
+        jdbc.sql("""
+                SELECT s.user_id, p.item_id, COALESCE(m.is_read, p.item_id <= COALESCE(r.read_upto, 0)) FROM subscriptions s
+                JOIN source_audiences a ON a.source_id = s.source_id AND a.ever_pulled
+                LEFT JOIN pulled_reads r ON r.user_id = s.user_id AND r.source_id = s.source_id
+                JOIN pulled_items p ON p.source_id = s.source_id AND p.item_id IN (:items)
+                     AND p.item_id >= GREATEST(COALESCE(r.from_id, 0), :keep) AND (s.media_mask & p.media) <> 0
+                LEFT JOIN pulled_marks m ON m.user_id = s.user_id AND m.source_id = p.source_id AND m.item_id = p.item_id
+                WHERE s.user_id IN (:users) AND s.source_id IN (:sources)
+                  AND NOT EXISTS (SELECT 1 FROM inbox i WHERE i.user_id = s.user_id AND i.item_id = p.item_id)
+                  AND NOT EXISTS (SELECT 1 FROM subscribers x WHERE x.source_id = -s.source_id AND x.user_id = s.user_id)
+                """).param("users", List.copyOf(people)).param("sources", List.copyOf(sourceIds))
+                .param("items", List.copyOf(itemIds)).param("keep", keepFloor)
+                .query((rs, n) -> states.computeIfAbsent(rs.getLong(1), user -> new HashMap<>()).put(rs.getLong(2), rs.getBoolean(3)))
+                .list();
+        return states;
     }
 
     /** How many pulled entries the person has (read or not), items at least {@code keepFloor}: one statement. */

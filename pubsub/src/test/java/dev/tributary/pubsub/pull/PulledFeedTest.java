@@ -275,4 +275,36 @@ class PulledFeedTest {
         assertThat(fixtures.inbox(pulled.reader())).contains(pulled.id("b25"), pulled.id("b26")).doesNotContain(pulled.id("b24"));
         assertSameEverywhere();
     }
+
+    @Test
+    void manyPeopleReadTogetherEachGetTheirOwnStatesAndCounts() {
+        List<Long> others = jdbc.sql("SELECT user_id FROM subscribers WHERE source_id = ? AND user_id <> ? ORDER BY user_id")
+                .params(pulled.big(), pulled.reader()).query(Long.class).list();
+        long imagesOnly = fixtures.person();
+        fixtures.subscribe(pulled.big(), imagesOnly, Set.of(MediaType.IMAGE));
+        assertThat(feed.markRead(pulled.reader(), pulled.id("b24"))).isTrue();
+        assertThat(feed.markRead(others.getFirst(), pulled.id("b23"))).isTrue();
+        assertThat(feed.markReadUpTo(others.get(1), pulled.id("b21"), pulled.big())).isPositive();
+        List<Long> people = List.of(pulled.reader(), others.get(0), others.get(1), imagesOnly, pushed.reader());
+        List<Long> ids = List.of(pulled.id("b24"), pulled.id("b23"), pulled.id("b21"), pulled.id("b20"), pulled.id("s24"));
+        Map<Long, List<Long>> asked = new HashMap<>();
+        people.forEach(person -> asked.put(person, ids));
+
+        Map<Long, Map<Long, Boolean>> together = feed.readStates(asked);
+        Map<Long, Unread> counts = new HashMap<>();
+        feed.unreadByFolder(people).forEach((person, read) -> counts.put(person, read.unread()));
+
+        for (long person : people) {
+            assertThat(together.get(person)).as("states of %d", person).isEqualTo(feed.readStates(person, ids));
+            assertThat(counts.get(person)).as("counts of %d", person).isEqualTo(feed.unread(person));
+        }
+        assertThat(together.get(pulled.reader())).containsEntry(pulled.id("b24"), true).containsEntry(pulled.id("b23"), false)
+                .containsEntry(pulled.id("s24"), false);
+        assertThat(together.get(others.get(0))).containsEntry(pulled.id("b23"), true).containsEntry(pulled.id("b24"), false)
+                .doesNotContainKey(pulled.id("s24"));
+        assertThat(together.get(others.get(1))).containsEntry(pulled.id("b21"), true).containsEntry(pulled.id("b24"), false);
+        assertThat(together.get(imagesOnly)).as("their media filter takes images only (b24 is one)")
+                .containsKey(pulled.id("b24")).doesNotContainKeys(pulled.id("b23"), pulled.id("b20"), pulled.id("s24"));
+        assertThat(together.get(pushed.reader())).as("the pulled world's items are no entries of the pushed reader").isEmpty();
+    }
 }
