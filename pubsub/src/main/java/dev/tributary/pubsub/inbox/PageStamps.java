@@ -21,7 +21,12 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -33,10 +38,11 @@ import org.springframework.stereotype.Component;
  * change to their inbox (delivery, retraction, read marks), an item's with every change to it
  * (edit, tombstone, like, comment). Stamps move only after the change commits, so a reader that
  * saw the old stamp re-reads the database at its next request; an epoch key, re-drawn when Redis
- * lost it, voids every stamp handed out before.
+ * lost it, or within a second of Redis taking writes again after a stamp move failed, voids every
+ * stamp handed out before.
  */
 @Component
-class PageStamps {
+class PageStamps implements DisposableBean {
 
     private static final String EPOCH = "tributary:tl:epoch";
     /** Moves whenever a source is pulled for the first time (every follower's pulled sources change). */
@@ -73,6 +79,8 @@ class PageStamps {
             return #KEYS
             """, Long.class);
     private static final int KEYS_PER_CALL = 1000;
+    /** How soon after Redis takes writes again a failed stamp move voids what it should have. */
+    private static final Duration SETTLE_EVERY = Duration.ofSeconds(1);
 
     private final StringRedisTemplate redis;
     private final Transactions tx;
@@ -81,11 +89,52 @@ class PageStamps {
             .maximumSize(KNOWN_PEOPLE).expireAfterWrite(KNOWN_FOR).build();
     private final Cache<Long, KnownSources> pulledLists = Caffeine.newBuilder()
             .maximumSize(KNOWN_PEOPLE).expireAfterWrite(KNOWN_FOR).build();
+    /** Stamp moves that failed after their commit since {@link #settle} last re-drew the epoch. */
+    private final AtomicLong failedMoves = new AtomicLong();
+    private final ScheduledExecutorService settler = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofVirtual().name("page-stamps-settle").factory());
 
     PageStamps(StringRedisTemplate redis, Transactions tx) {
         this.redis = redis;
         this.tx = tx;
         this.cluster = redis.getConnectionFactory() instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
+        long every = SETTLE_EVERY.toMillis();
+        settler.scheduleWithFixedDelay(this::settle, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * A stamp move failed after its change committed, so some node may keep a page that no longer
+     * holds: the epoch is owed a new value, which voids every stamp handed out on every node.
+     */
+    private void owe(String what, DataAccessException e) {
+        failedMoves.incrementAndGet();
+        log.warn("Could not move {}; the timeline epoch is re-drawn once Redis takes it: {}", what, e.getMessage());
+    }
+
+    /** Re-draws the epoch if a stamp move failed since the last time (while Redis refuses it, tries again next time). */
+    void settle() {
+        long owed = failedMoves.get();
+        if (owed == 0) {
+            return;
+        }
+        try {
+            redis.opsForValue().set(EPOCH, Long.toString(RANDOM.nextLong() & Long.MAX_VALUE));
+            // A move that failed meanwhile is settled by the next call.
+            failedMoves.compareAndSet(owed, 0);
+            log.info("Re-drew the timeline epoch after failed stamp moves: every node reads its kept pages again");
+        } catch (RuntimeException stillRefused) {
+            // Owed still: the next call tries again.
+        }
+    }
+
+    /** Whether a failed stamp move still waits for the epoch to be re-drawn. */
+    boolean owesEpoch() {
+        return failedMoves.get() > 0;
+    }
+
+    @Override
+    public void destroy() {
+        settler.shutdownNow();
     }
 
     /**
@@ -269,8 +318,7 @@ class PageStamps {
             try {
                 redis.opsForValue().set(PULLED, Long.toHexString(RANDOM.nextLong()));
             } catch (DataAccessException e) {
-                // A kept list that misses the new source is voided by that person's next own change.
-                log.warn("Could not move the pulled sources' generation: {}", e.getMessage());
+                owe("the pulled sources' generation", e);
             }
         });
     }
@@ -311,8 +359,7 @@ class PageStamps {
             try {
                 redis.opsForValue().set(key, Long.toHexString(RANDOM.nextLong()), TimelineStamps.TTL);
             } catch (DataAccessException e) {
-                log.warn("Could not move the pulled follows' stamp of {}; lists kept on other nodes may lag up to an hour: {}",
-                        userId, e.getMessage());
+                owe("the pulled follows' stamp of " + userId, e);
             }
         });
     }
@@ -348,7 +395,7 @@ class PageStamps {
      * differ from every earlier one, not count), in one script call per thousand keys on the
      * shared connection (a pipeline would open a connection of its own each time); {@code size}
      * keys a call, which on Redis Cluster must all lie in one slot. The change has committed: a
-     * Redis failure here must not fail it, and costs at most a page kept for its minute.
+     * Redis failure here must not fail it; the epoch is re-drawn instead ({@link #settle}).
      */
     private void bump(List<String> keys, int size) {
         bump(BUMP_SCRIPT, keys, size);
@@ -363,7 +410,7 @@ class PageStamps {
                 redis.execute(script, chunk, ttl, Long.toHexString(random.nextLong()));
             }
         } catch (DataAccessException e) {
-            log.warn("Could not move {} timeline stamps; cached pages may lag up to a minute: {}", keys.size(), e.getMessage());
+            owe(keys.size() + " timeline stamps", e);
         }
     }
 

@@ -7,15 +7,27 @@ import dev.tributary.pubsub.TimelineStamps;
 import dev.tributary.pubsub.testing.Fixtures;
 import dev.tributary.pubsub.testing.WithEmbeddedPubsub;
 import dev.tributary.storage.Transactions;
+import dev.tributary.storage.testing.Await;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * A person's page stamp exists once someone reads it, and from then on every change to their
- * inbox moves it; deliveries to a person nobody reads create no key.
+ * inbox moves it; deliveries to a person nobody reads create no key; a move Redis refused voids
+ * every kept page once Redis takes writes again.
  */
 @WithEmbeddedPubsub
 class PageStampsTest {
@@ -63,5 +75,71 @@ class PageStampsTest {
         assertThat(third.person()).as("drawn again, unlike any page kept before").isNotNull().isNotEqualTo(second.person());
         deliver(person);
         assertThat(stamps(person).person()).isNotEqualTo(third.person());
+    }
+
+    @Test
+    void aStampMoveRedisRefusedVoidsEveryKeptPageOnceRedisTakesWritesAgain() {
+        String user = "stamps-" + ThreadLocalRandom.current().nextInt(1_000_000);
+        String password = "p" + ThreadLocalRandom.current().nextLong();
+        // A node whose Redis refuses its writes (as a Redis that is down would): a user that may only read.
+        acl("SETUSER", user, "on", ">" + password, "~*", "&*", "+@all", "-@write", "-@scripting");
+        LettuceConnectionFactory own = connectionAs(user, password);
+        PageStamps stamps = new PageStamps(template(own), tx);
+        try {
+            long person = fixtures.person();
+            String epoch = stamps(person).epoch();
+            assertThat(epoch).isNotNull();
+
+            stamps.peopleChanged(List.of(person));
+
+            assertThat(stamps.owesEpoch()).as("the failed move is remembered").isTrue();
+            assertThat(redis.opsForValue().get(EPOCH)).as("nothing moved yet").isEqualTo(epoch);
+            acl("SETUSER", user, "+@all");
+            Await.until("the epoch re-drawn once Redis takes writes", () -> !epoch.equals(redis.opsForValue().get(EPOCH)));
+            assertThat(stamps(person).epoch()).as("every page kept under the old epoch is void").isNotEqualTo(epoch);
+            assertThat(stamps.owesEpoch()).isFalse();
+        } finally {
+            stamps.destroy();
+            own.destroy();
+            acl("DELUSER", user);
+        }
+    }
+
+    private static final String EPOCH = "tributary:tl:epoch";
+
+    /** An {@code ACL} command on a client of its own (Spring Data has none; its generic execute expects bulk replies). */
+    private void acl(String... args) {
+        LettuceConnectionFactory shared = (LettuceConnectionFactory) redis.getConnectionFactory();
+        RedisClient client = RedisClient.create(RedisURI.create(shared.getHostName(), shared.getPort()));
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            CommandArgs<String, String> command = new CommandArgs<>(StringCodec.UTF8);
+            for (String arg : args) {
+                command.add(arg);
+            }
+            if (args[0].equals("DELUSER")) {
+                connection.sync().dispatch(CommandType.ACL, new IntegerOutput<>(StringCodec.UTF8), command);
+            } else {
+                connection.sync().dispatch(CommandType.ACL, new StatusOutput<>(StringCodec.UTF8), command);
+            }
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    private LettuceConnectionFactory connectionAs(String user, String password) {
+        LettuceConnectionFactory shared = (LettuceConnectionFactory) redis.getConnectionFactory();
+        RedisStandaloneConfiguration config = new RedisStandaloneConfiguration(shared.getHostName(), shared.getPort());
+        config.setUsername(user);
+        config.setPassword(password);
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(config);
+        factory.afterPropertiesSet();
+        factory.start();
+        return factory;
+    }
+
+    private static StringRedisTemplate template(LettuceConnectionFactory factory) {
+        StringRedisTemplate template = new StringRedisTemplate(factory);
+        template.afterPropertiesSet();
+        return template;
     }
 }
