@@ -22,6 +22,9 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.TransientDataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -208,6 +211,22 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         ApiProblem problem = FeedRejections.problem(ex.reason(), ex.getMessage());
         return handleExceptionInternal(problem, problem.getBody(), problem.getHeaders(), problem.getStatusCode(), request);
     }
+
+    /**
+     * A store that cannot answer now is not a bug: MySQL's connections all taken for longer than
+     * the pool waits (a thousand requests queued for twenty connections), Redis or MySQL
+     * unreachable, a command timed out. 503 with {@code Retry-After}, so clients back off instead
+     * of retrying at once; logged without a stack, which says nothing the message does not.
+     */
+    @ExceptionHandler({DataAccessResourceFailureException.class, TransientDataAccessException.class})
+    ResponseEntity<Object> storeUnavailable(DataAccessException ex, WebRequest request) {
+        log.warn("Store unavailable on {}: {}", request.getDescription(false), ex.getMessage());
+        return render(ApiProblem.unavailable("The service is too busy to answer this now; try again in a few seconds.",
+                STORE_RETRY_SECONDS), request);
+    }
+
+    /** What a client is asked to wait after a 503 for a busy or unreachable store. */
+    private static final long STORE_RETRY_SECONDS = 5;
 
     /**
      * Anything else is a bug, IllegalArgumentException included: the API validates what clients

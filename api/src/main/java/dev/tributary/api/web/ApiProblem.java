@@ -80,4 +80,11 @@ public class ApiProblem extends ErrorResponseException {
         problem.getHeaders().set("Retry-After", Long.toString(Math.max(1, retryAfterSeconds)));
         return problem;
     }
+
+    /** 503: the node cannot serve this now (a store unreachable, its connections all taken); {@code Retry-After} in seconds. */
+    public static ApiProblem unavailable(String detail, long retryAfterSeconds) {
+        ApiProblem problem = new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "unavailable", detail);
+        problem.getHeaders().set("Retry-After", Long.toString(Math.max(1, retryAfterSeconds)));
+        return problem;
+    }
 }

@@ -55,7 +55,7 @@ public final class Deliveries {
                 List.of(), List.of(tags), BASE.plusSeconds(SECONDS.incrementAndGet()));
     }
 
-    /** Publishes the entries; their ids, in the order given. */
+    /** Publishes the entries; their ids, oldest published first (the publisher stores new entries in that order, not as given). */
     public List<Long> publish(long sourceId, NewItem... entries) {
         return publisher.publish(sourceId, List.of(entries)).created();
     }

@@ -2,10 +2,14 @@ package dev.tributary.api.web;
 
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import java.sql.SQLTransientConnectionException;
 import org.junit.jupiter.api.Test;
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
@@ -23,6 +27,19 @@ class ApiExceptionHandlerTest {
         String bug() {
             throw new IllegalArgumentException("limit must be 1..200, not 0");
         }
+
+        /** As a page read when the pool's twenty connections stayed taken longer than it waits. */
+        @GetMapping("/busy")
+        String busy() {
+            throw new CannotGetJdbcConnectionException("Failed to obtain JDBC Connection",
+                    new SQLTransientConnectionException("Connection is not available, request timed out after 5000ms"));
+        }
+
+        /** As a Redis command that timed out. */
+        @GetMapping("/slow")
+        String slow() {
+            throw new QueryTimeoutException("Redis command timed out");
+        }
     }
 
     private final MockMvc mvc = MockMvcBuilders.standaloneSetup(new BuggyController())
@@ -35,5 +52,16 @@ class ApiExceptionHandlerTest {
                 .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
                 .andExpect(jsonPath("$.type").value("urn:tributary:problem:internal-server-error"))
                 .andExpect(jsonPath("$.detail").value("Something went wrong on our side; it has been logged."));
+    }
+
+    @Test
+    void aStoreTooBusyToAnswerIsA503WithRetryAfterNotABug() throws Exception {
+        for (String path : new String[] {"/busy", "/slow"}) {
+            mvc.perform(get(path).accept(MediaType.APPLICATION_JSON))
+                    .andExpect(status().isServiceUnavailable())
+                    .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
+                    .andExpect(header().string("Retry-After", "5"))
+                    .andExpect(jsonPath("$.type").value("urn:tributary:problem:unavailable"));
+        }
     }
 }
