@@ -22,8 +22,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Renders the items announced to this node's live streams, many streams at once. One item
@@ -69,19 +67,12 @@ class StreamRenders implements DisposableBean {
     private final BlockingQueue<Request> pending = new LinkedBlockingQueue<>();
     private final ExecutorService renderers = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("stream-render-", 0).factory());
-    /**
-     * A batch's statements share one pooled connection (a read-only transaction), so a batch
-     * waits for the pool once, not once per statement behind every request queued there.
-     */
-    private final TransactionTemplate batches;
     private volatile boolean stopped;
 
-    StreamRenders(HomeFeed timeline, Items items, ItemViews views, PlatformTransactionManager transactions) {
+    StreamRenders(HomeFeed timeline, Items items, ItemViews views) {
         this.timeline = timeline;
         this.items = items;
         this.views = views;
-        this.batches = new TransactionTemplate(transactions);
-        batches.setReadOnly(true);
         for (int i = 0; i < RENDERERS; i++) {
             renderers.execute(this::render);
         }
@@ -140,46 +131,34 @@ class StreamRenders implements DisposableBean {
 
     /** Renders these requests together and completes each (all of them exceptionally if a read fails). */
     void render(List<Request> batch) {
-        List<Rendered> answers;
         try {
-            answers = batches.execute(status -> renderTogether(batch));
+            Map<Long, Set<Long>> asked = new HashMap<>();
+            batch.forEach(request -> asked.computeIfAbsent(request.userId(), user -> new LinkedHashSet<>()).addAll(request.itemIds()));
+            Set<Long> all = new HashSet<>();
+            asked.values().forEach(all::addAll);
+            Map<Long, Stored<Item>> found = new HashMap<>();
+            if (!all.isEmpty()) {
+                items.getAll(all).forEach(item -> found.put(item.id(), item));
+            }
+            Map<Long, Map<Long, Boolean>> states = timeline.readStates(asked);
+            Map<Long, List<Stored<Item>>> shown = new HashMap<>();
+            asked.forEach((user, ids) -> shown.put(user, ids.stream().filter(found::containsKey).map(found::get).toList()));
+            Map<Long, List<ItemView>> rendered = views.ofReaders(shown, states);
+            Map<Long, HomeFeed.UnreadByFolder> counts = timeline.unreadByFolder(asked.keySet());
+            for (Request request : batch) {
+                Map<Long, Boolean> theirStates = states.get(request.userId());
+                Map<Long, ItemView> theirs = new HashMap<>();
+                for (ItemView view : rendered.get(request.userId())) {
+                    long id = Long.parseLong(view.id());
+                    if (request.itemIds().contains(id) && (!request.bySource().contains(id) || theirStates.containsKey(id))) {
+                        theirs.put(id, view);
+                    }
+                }
+                request.views().complete(new Rendered(theirs, UnreadView.of(counts.get(request.userId()))));
+            }
         } catch (RuntimeException e) {
             batch.forEach(request -> request.views().completeExceptionally(e));
-            return;
         }
-        for (int i = 0; i < batch.size(); i++) {
-            batch.get(i).views().complete(answers.get(i));
-        }
-    }
-
-    /** Each request's answer, in the batch's order. */
-    private List<Rendered> renderTogether(List<Request> batch) {
-        Map<Long, Set<Long>> asked = new HashMap<>();
-        batch.forEach(request -> asked.computeIfAbsent(request.userId(), user -> new LinkedHashSet<>()).addAll(request.itemIds()));
-        Set<Long> all = new HashSet<>();
-        asked.values().forEach(all::addAll);
-        Map<Long, Stored<Item>> found = new HashMap<>();
-        if (!all.isEmpty()) {
-            items.getAll(all).forEach(item -> found.put(item.id(), item));
-        }
-        Map<Long, Map<Long, Boolean>> states = timeline.readStates(asked);
-        Map<Long, List<Stored<Item>>> shown = new HashMap<>();
-        asked.forEach((user, ids) -> shown.put(user, ids.stream().filter(found::containsKey).map(found::get).toList()));
-        Map<Long, List<ItemView>> rendered = views.ofReaders(shown, states);
-        Map<Long, HomeFeed.UnreadByFolder> counts = timeline.unreadByFolder(asked.keySet());
-        List<Rendered> answers = new ArrayList<>(batch.size());
-        for (Request request : batch) {
-            Map<Long, Boolean> theirStates = states.get(request.userId());
-            Map<Long, ItemView> theirs = new HashMap<>();
-            for (ItemView view : rendered.get(request.userId())) {
-                long id = Long.parseLong(view.id());
-                if (request.itemIds().contains(id) && (!request.bySource().contains(id) || theirStates.containsKey(id))) {
-                    theirs.put(id, view);
-                }
-            }
-            answers.add(new Rendered(theirs, UnreadView.of(counts.get(request.userId()))));
-        }
-        return answers;
     }
 
     @Override

@@ -35,7 +35,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.dao.DataAccessException;
-import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -147,9 +146,6 @@ class NewestPages {
                 }
             }
             return fresh(key);
-        } catch (CannotGetJdbcConnectionException busy) {
-            // MySQL's connections are all taken: reading it again without the cache would only wait twice.
-            throw busy;
         } catch (DataAccessException redisTrouble) {
             log.warn("Page cache bypassed: {}", redisTrouble.getMessage());
             return render(userId, limit);
