@@ -1,11 +1,9 @@
 package dev.tributary.api.operate;
 
+import dev.tributary.api.web.ApiProblem;
 import dev.tributary.pubsub.FeatureSwitchedOffException;
-import java.net.URI;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
@@ -26,11 +24,10 @@ class SwitchedOffProblems {
 
     @ExceptionHandler(FeatureSwitchedOffException.class)
     ResponseEntity<ProblemDetail> switchedOff(FeatureSwitchedOffException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE,
-                "This feature (" + e.feature().wireName() + ") is switched off while the service is under heavy load; try again later.");
-        problem.setType(URI.create("urn:tributary:problem:unavailable"));
-        problem.setProperty("feature", e.feature().wireName());
-        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                .header(HttpHeaders.RETRY_AFTER, Integer.toString(RETRY_AFTER_SECONDS)).body(problem);
+        ApiProblem problem = ApiProblem.unavailable("This feature (" + e.feature().wireName()
+                + ") is switched off while the service is under heavy load; try again later.", RETRY_AFTER_SECONDS);
+        problem.getBody().setProperty("feature", e.feature().wireName());
+        return ResponseEntity.status(problem.getStatusCode()).contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .headers(problem.getHeaders()).body(problem.getBody());
     }
 }

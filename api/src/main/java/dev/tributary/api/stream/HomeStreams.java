@@ -12,7 +12,6 @@ import dev.tributary.pubsub.Switches;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,9 +34,6 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.ProblemDetail;
 import org.springframework.stereotype.Component;
 import org.springframework.web.ErrorResponseException;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
@@ -338,12 +334,7 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
     }
 
     private static ErrorResponseException unavailable() {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE,
-                "Live streams are not available on this node right now; try again shortly.");
-        problem.setType(URI.create("urn:tributary:problem:unavailable"));
-        ErrorResponseException error = new ErrorResponseException(HttpStatus.SERVICE_UNAVAILABLE, problem, null);
-        error.getHeaders().set(HttpHeaders.RETRY_AFTER, "5");
-        return error;
+        return ApiProblem.unavailable("Live streams are not available on this node right now; try again shortly.", 5);
     }
 
     /**

@@ -36,7 +36,7 @@ import org.springframework.stereotype.Component;
 @Component
 class StreamRenders implements DisposableBean {
 
-    /** Streams rendered together: bounds how long a batch holds its connection. */
+    /** Streams rendered together: bounds a batch's {@code IN} lists and how long its first stream waits for the last. */
     static final int PEOPLE_PER_BATCH = 500;
     /**
      * (person, item) pairs a batch's statements may cross: they name people and items in two
@@ -45,7 +45,7 @@ class StreamRenders implements DisposableBean {
      * and another plan). Far below where the plan changes, and above one item for every stream of a batch.
      */
     static final int MAX_PAIRS = 2_000;
-    /** Batches rendered at once on a node: each holds one pooled connection while it reads. */
+    /** Batches rendered at once on a node: at most this many pooled connections for all its streams. */
     static final int RENDERERS = 2;
 
     /** What a stream sends for a batch of announcements: the views of its new items (by id), then the person's counts. */

@@ -9,6 +9,7 @@ import dev.tributary.pubsub.InboxEvent;
 import dev.tributary.pubsub.TimelineEntry;
 import dev.tributary.pubsub.TimelineQuery;
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -80,7 +81,7 @@ class StreamWriter {
     /** Sends a batch of announcements in order, then the unread counts they changed (once). */
     void send(HomeStream stream, List<InboxEvent> batch, Set<Long> replayed) throws IOException, InterruptedException {
         StreamRenders.Rendered rendered = render(stream, batch, replayed);
-        Map<Long, ItemView> fresh = new java.util.HashMap<>(rendered.items());
+        Map<Long, ItemView> fresh = new HashMap<>(rendered.items());
         for (InboxEvent event : batch) {
             switch (event.type()) {
                 case ITEM -> {

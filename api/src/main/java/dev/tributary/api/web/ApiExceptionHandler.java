@@ -221,12 +221,9 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler({DataAccessResourceFailureException.class, TransientDataAccessException.class})
     ResponseEntity<Object> storeUnavailable(DataAccessException ex, WebRequest request) {
         log.warn("Store unavailable on {}: {}", request.getDescription(false), ex.getMessage());
-        return render(ApiProblem.unavailable("The service is too busy to answer this now; try again in a few seconds.",
-                STORE_RETRY_SECONDS), request);
+        return render(ApiProblem.unavailable("The service is too busy to answer this now; try again in a few seconds.", 5),
+                request);
     }
-
-    /** What a client is asked to wait after a 503 for a busy or unreachable store. */
-    private static final long STORE_RETRY_SECONDS = 5;
 
     /**
      * Anything else is a bug, IllegalArgumentException included: the API validates what clients

@@ -76,15 +76,16 @@ public class ApiProblem extends ErrorResponseException {
 
     /** 429 with the seconds to wait, sent as {@code Retry-After} too. */
     public static ApiProblem tooManyRequests(String detail, long retryAfterSeconds) {
-        ApiProblem problem = new ApiProblem(HttpStatus.TOO_MANY_REQUESTS, "too-many-requests", detail);
-        problem.getHeaders().set("Retry-After", Long.toString(Math.max(1, retryAfterSeconds)));
-        return problem;
+        return new ApiProblem(HttpStatus.TOO_MANY_REQUESTS, "too-many-requests", detail).retryAfter(retryAfterSeconds);
     }
 
     /** 503: the node cannot serve this now (a store unreachable, its connections all taken); {@code Retry-After} in seconds. */
     public static ApiProblem unavailable(String detail, long retryAfterSeconds) {
-        ApiProblem problem = new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "unavailable", detail);
-        problem.getHeaders().set("Retry-After", Long.toString(Math.max(1, retryAfterSeconds)));
-        return problem;
+        return new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "unavailable", detail).retryAfter(retryAfterSeconds);
+    }
+
+    private ApiProblem retryAfter(long seconds) {
+        getHeaders().set("Retry-After", Long.toString(Math.max(1, seconds)));
+        return this;
     }
 }

@@ -518,7 +518,7 @@ public class PulledFeed {
 
     /**
      * Of these items (none of them in the person's inbox), the person's pulled entries and
-     * whether each is read: one statement per pulled source among them.
+     * whether each is read: one statement.
      */
     public Map<Long, Boolean> readStates(long userId, Collection<Long> itemIds) {
         return readStates(Map.of(userId, itemIds)).getOrDefault(userId, Map.of());

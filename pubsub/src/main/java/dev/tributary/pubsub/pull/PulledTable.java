@@ -35,6 +35,28 @@ class PulledTable {
     private static final String READ = "COALESCE(m.is_read, p.item_id <= :upto)";
     private static final String NOT_IN_INBOX = "NOT EXISTS (SELECT 1 FROM inbox i WHERE i.user_id = :user AND i.item_id = p.item_id)";
 
+    /**
+     * The parts of a person's pulled entries every count and check below shares: their follows of
+     * pulled sources with their read positions ({@code s}, {@code r}), an item of the source as an
+     * entry of theirs ({@code p}: at or after their start and the horizon's floor, taken by their
+     * media filter), with its own mark ({@code m}), and not theirs otherwise (in their inbox, or a
+     * pair pushed past their cap).
+     */
+    private static final String FOLLOWS = """
+            FROM subscriptions s
+            JOIN source_audiences a ON a.source_id = s.source_id AND a.ever_pulled
+            LEFT JOIN pulled_reads r ON r.user_id = s.user_id AND r.source_id = s.source_id
+            """;
+    private static final String AS_ENTRY = "p.item_id >= GREATEST(COALESCE(r.from_id, 0), :keep) AND (s.media_mask & p.media) <> 0";
+    private static final String MARKS = """
+            LEFT JOIN pulled_marks m ON m.user_id = s.user_id AND m.source_id = p.source_id AND m.item_id = p.item_id
+            """;
+    private static final String IS_READ = "COALESCE(m.is_read, p.item_id <= COALESCE(r.read_upto, 0))";
+    private static final String NOT_ELSEWHERE = """
+              AND NOT EXISTS (SELECT 1 FROM inbox i WHERE i.user_id = s.user_id AND i.item_id = p.item_id)
+              AND NOT EXISTS (SELECT 1 FROM subscribers x WHERE x.source_id = -s.source_id AND x.user_id = s.user_id)
+            """;
+
     private final JdbcClient jdbc;
 
     PulledTable(JdbcClient jdbc) {
@@ -439,18 +461,10 @@ class PulledTable {
         if (people.isEmpty()) {
             return groups;
         }
-        jdbc.sql("""
-                SELECT s.user_id, p.source_id, p.media, COUNT(*) FROM subscriptions s
-                JOIN source_audiences a ON a.source_id = s.source_id AND a.ever_pulled
-                LEFT JOIN pulled_reads r ON r.user_id = s.user_id AND r.source_id = s.source_id
-                JOIN pulled_items p ON p.source_id = s.source_id AND p.item_id >= GREATEST(COALESCE(r.from_id, 0), :keep)
-                     AND (s.media_mask & p.media) <> 0
-                LEFT JOIN pulled_marks m ON m.user_id = s.user_id AND m.source_id = p.source_id AND m.item_id = p.item_id
-                WHERE s.user_id IN (:users) AND COALESCE(m.is_read, p.item_id <= COALESCE(r.read_upto, 0)) = FALSE
-                  AND NOT EXISTS (SELECT 1 FROM inbox i WHERE i.user_id = s.user_id AND i.item_id = p.item_id)
-                  AND NOT EXISTS (SELECT 1 FROM subscribers x WHERE x.source_id = -s.source_id AND x.user_id = s.user_id)
-                GROUP BY s.user_id, p.source_id, p.media
-                """).param("users", List.copyOf(people)).param("keep", keepFloor)
+        jdbc.sql("SELECT s.user_id, p.source_id, p.media, COUNT(*) " + FOLLOWS
+                + "JOIN pulled_items p ON p.source_id = s.source_id AND " + AS_ENTRY + "\n" + MARKS
+                + "WHERE s.user_id IN (:users) AND " + IS_READ + " = FALSE\n" + NOT_ELSEWHERE
+                + "GROUP BY s.user_id, p.source_id, p.media\n").param("users", List.copyOf(people)).param("keep", keepFloor)
                 .query((rs, n) -> groups.computeIfAbsent(rs.getLong(1), user -> new ArrayList<>())
                         .add(new UnreadGroup(rs.getLong(2), MediaType.ofBit(rs.getInt(3)), rs.getLong(4))))
                 .list();
@@ -468,18 +482,10 @@ class PulledTable {
         if (people.isEmpty() || sourceIds.isEmpty() || itemIds.isEmpty()) {
             return states;
         }
-        jdbc.sql("""
-                SELECT s.user_id, p.item_id, COALESCE(m.is_read, p.item_id <= COALESCE(r.read_upto, 0)) FROM subscriptions s
-                JOIN source_audiences a ON a.source_id = s.source_id AND a.ever_pulled
-                LEFT JOIN pulled_reads r ON r.user_id = s.user_id AND r.source_id = s.source_id
-                JOIN pulled_items p ON p.source_id = s.source_id AND p.item_id IN (:items)
-                     AND p.item_id >= GREATEST(COALESCE(r.from_id, 0), :keep) AND (s.media_mask & p.media) <> 0
-                LEFT JOIN pulled_marks m ON m.user_id = s.user_id AND m.source_id = p.source_id AND m.item_id = p.item_id
-                WHERE s.user_id IN (:users) AND s.source_id IN (:sources)
-                  AND NOT EXISTS (SELECT 1 FROM inbox i WHERE i.user_id = s.user_id AND i.item_id = p.item_id)
-                  AND NOT EXISTS (SELECT 1 FROM subscribers x WHERE x.source_id = -s.source_id AND x.user_id = s.user_id)
-                """).param("users", List.copyOf(people)).param("sources", List.copyOf(sourceIds))
-                .param("items", List.copyOf(itemIds)).param("keep", keepFloor)
+        jdbc.sql("SELECT s.user_id, p.item_id, " + IS_READ + " " + FOLLOWS
+                + "JOIN pulled_items p ON p.source_id = s.source_id AND p.item_id IN (:items) AND " + AS_ENTRY + "\n" + MARKS
+                + "WHERE s.user_id IN (:users) AND s.source_id IN (:sources)\n" + NOT_ELSEWHERE)
+                .param("users", List.copyOf(people)).param("sources", List.copyOf(sourceIds)).param("items", List.copyOf(itemIds)).param("keep", keepFloor)
                 .query((rs, n) -> states.computeIfAbsent(rs.getLong(1), user -> new HashMap<>()).put(rs.getLong(2), rs.getBoolean(3)))
                 .list();
         return states;
@@ -487,16 +493,8 @@ class PulledTable {
 
     /** How many pulled entries the person has (read or not), items at least {@code keepFloor}: one statement. */
     long count(long userId, long keepFloor) {
-        return jdbc.sql("""
-                SELECT COUNT(*) FROM subscriptions s
-                JOIN source_audiences a ON a.source_id = s.source_id AND a.ever_pulled
-                LEFT JOIN pulled_reads r ON r.user_id = s.user_id AND r.source_id = s.source_id
-                JOIN pulled_items p ON p.source_id = s.source_id AND p.item_id >= GREATEST(COALESCE(r.from_id, 0), :keep)
-                     AND (s.media_mask & p.media) <> 0
-                WHERE s.user_id = :user
-                  AND NOT EXISTS (SELECT 1 FROM inbox i WHERE i.user_id = s.user_id AND i.item_id = p.item_id)
-                  AND NOT EXISTS (SELECT 1 FROM subscribers x WHERE x.source_id = -s.source_id AND x.user_id = s.user_id)
-                """).param("user", userId).param("keep", keepFloor).query(Long.class).single();
+        return jdbc.sql("SELECT COUNT(*) " + FOLLOWS + "JOIN pulled_items p ON p.source_id = s.source_id AND " + AS_ENTRY + "\n"
+                + "WHERE s.user_id = :user\n" + NOT_ELSEWHERE).param("user", userId).param("keep", keepFloor).query(Long.class).single();
     }
 
     /**
