@@ -42,6 +42,8 @@ class FanoutWorker {
     private static final Logger log = LoggerFactory.getLogger(FanoutWorker.class);
     /** How long a task waits after Redis failed under it, so a Redis outage is not a busy loop. */
     private static final Duration REDIS_BACKOFF = Duration.ofSeconds(5);
+    /** How long a finished task waits for its page stamps to move. */
+    private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(10);
 
     /** What one committed batch did, and the range its task has left. */
     record Batch(long cursor, List<InboxRow> rows, long endUser) {}
@@ -289,6 +291,9 @@ class FanoutWorker {
         long endUser = last || first.cursorUser() != 0 || first.endUser() != FanoutTask.DONE
                 ? first.endUser() : split(group, page.getLast().userId());
         long cursor = last ? FanoutTask.DONE : page.getLast().userId();
+        if (last) {
+            settleEarlierBatches(first);
+        }
         // Progress before the rows: the statement locks the tasks' rows and checks the lease, so
         // a worker that lost it stops here, and nothing it wrote before commits.
         if (last) {
@@ -315,7 +320,8 @@ class FanoutWorker {
         }
         // People's filter rules drop, mark read or star rows before they are counted.
         DeliveryRules.Plan plan = rules.plan(rows, withRules);
-        List<InboxRow> inserted = savepoints == null ? inbox.deliverNewItems(plan.rows()) : inbox.deliverItems(plan.rows(), savepoints);
+        List<InboxRow> inserted = savepoints == null
+                ? inbox.deliverNewItems(plan.rows(), !last) : inbox.deliverItems(plan.rows(), savepoints, !last);
         plan.delivered(inserted);
         return new Batch(cursor, inserted, endUser);
     }
@@ -364,6 +370,19 @@ class FanoutWorker {
         inbox.invalidateCounters(users);
         log.info("fan-out task {} ({} of item {}) taken over at attempt {}: counters of {} people invalidated",
                 task.id(), task.kind(), task.itemId(), task.attempts(), users.size());
+    }
+
+    /**
+     * Before a delivery's last batch: waits for the page stamps its earlier batches moved off this
+     * thread (their moves lag their commits by a few milliseconds), and the last batch moves its
+     * own on this thread once it commits. So when a task is gone, as before, every kept page but
+     * those of the last batch's people is void, and theirs are at once after.
+     */
+    private void settleEarlierBatches(FanoutTask task) {
+        if (!inbox.deliveriesSettled(SETTLE_TIMEOUT)) {
+            log.warn("fan-out task {}: earlier batches' page stamps were not all moved within {}; kept pages may show it late",
+                    task.id(), SETTLE_TIMEOUT);
+        }
     }
 
     private static boolean isRedis(Exception e) {

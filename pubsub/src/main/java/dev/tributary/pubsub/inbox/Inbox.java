@@ -72,7 +72,16 @@ public class Inbox {
      * them ({@code item <id>} each), so one batch may carry several items to a page of people.
      */
     public List<InboxRow> deliverItems(List<InboxRow> rows, TransactionStatus status) {
-        return moved(entries(table.deliver(rows, status)));
+        return deliverItems(rows, status, false);
+    }
+
+    /**
+     * As {@link #deliverItems(List, TransactionStatus)}; with {@code moreToCome} (a fan-out batch
+     * that is not its task's last) the people's page stamps move after the commit on this node's
+     * mover thread, not the caller's: see {@link #deliveriesSettled}.
+     */
+    public List<InboxRow> deliverItems(List<InboxRow> rows, TransactionStatus status, boolean moreToCome) {
+        return moved(entries(table.deliver(rows, status)), moreToCome);
     }
 
     /**
@@ -87,13 +96,22 @@ public class Inbox {
     }
 
     /**
-     * As {@link #deliverItems}, for a caller that owns its transaction and expects every row to be
+     * As {@link #deliverItems(List, TransactionStatus, boolean)}, for a caller that owns its transaction and expects every row to be
      * new (a fan-out batch): no savepoint. If a row was there already it throws {@link Conflict}
-     * before anything moved in Redis; the caller rolls back and calls {@link #deliverItems}.
+     * before anything moved in Redis; the caller rolls back and calls {@link #deliverItems(List, TransactionStatus, boolean)}.
      */
-    public List<InboxRow> deliverNewItems(List<InboxRow> rows) {
+    public List<InboxRow> deliverNewItems(List<InboxRow> rows, boolean moreToCome) {
         table.insertNew(rows);
-        return moved(rows);
+        return moved(rows, moreToCome);
+    }
+
+    /**
+     * Waits until the kept pages of everyone whom fan-out batches committed on this node before now
+     * reached are void (their stamps move off the workers' threads), at most {@code timeout}: a
+     * fan-out task waits before its last batch. False if they were not by then.
+     */
+    public boolean deliveriesSettled(Duration timeout) {
+        return stamps.deliveriesSettled(timeout);
     }
 
     /** Some rows of a batch expected new were in their inboxes already; nothing of it may commit. */
@@ -103,7 +121,7 @@ public class Inbox {
         }
     }
 
-    private List<InboxRow> moved(List<InboxRow> inserted) {
+    private List<InboxRow> moved(List<InboxRow> inserted, boolean moreToCome) {
         if (inserted.isEmpty()) {
             return inserted;
         }
@@ -113,7 +131,7 @@ public class Inbox {
                     .add(new InboxEvent(InboxEvent.Type.ITEM, row.itemId()).encode());
         }
         counters.apply(inserted.stream().filter(row -> !row.read()).map(row -> UnreadDelta.of(row, 1)).toList(), Map.of(),
-                announcements);
+                announcements, moreToCome);
         List<Long> people = List.copyOf(announcements.keySet());
         tx.afterCommit(() -> trimQueue.add(people));
         return inserted;
@@ -227,6 +245,19 @@ public class Inbox {
     /** One page of the bounded home timeline, newest first. */
     public List<TimelineEntry> page(long userId, TimelineQuery query) {
         return pages.page(userId, query);
+    }
+
+    /**
+     * The entries of {@link #page}, as ids and read flags, in one statement and not hydrated: for a
+     * caller that hydrates them together with other items. Tombstoned items are still among them
+     * (the caller finds them missing when it hydrates). Not for tag pages: only items know their tags.
+     */
+    public List<Entry> entries(long userId, TimelineQuery query) {
+        return pages.entries(userId, query);
+    }
+
+    /** An inbox entry's item and whether the person has read it. */
+    public record Entry(long itemId, boolean read) {
     }
 
     /**

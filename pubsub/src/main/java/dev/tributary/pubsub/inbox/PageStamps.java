@@ -93,6 +93,7 @@ class PageStamps implements DisposableBean {
     private final AtomicLong failedMoves = new AtomicLong();
     private final ScheduledExecutorService settler = Executors.newSingleThreadScheduledExecutor(
             Thread.ofVirtual().name("page-stamps-settle").factory());
+    private final DeliveredStampMoves delivered = new DeliveredStampMoves(this::moveDelivered);
 
     PageStamps(StringRedisTemplate redis, Transactions tx) {
         this.redis = redis;
@@ -134,6 +135,7 @@ class PageStamps implements DisposableBean {
 
     @Override
     public void destroy() {
+        delivered.stop();
         settler.shutdownNow();
     }
 
@@ -372,6 +374,30 @@ class PageStamps implements DisposableBean {
                     .map(users -> users.stream().map(PageStamps::personKey).toList()).toList();
             tx.afterCommit(() -> calls.forEach(keys -> bump(BUMP_EXISTING_SCRIPT, keys, KEYS_PER_CALL)));
         }
+    }
+
+    /**
+     * As {@link #peopleChanged}, for a fan-out batch: once the caller commits, the stamps are moved
+     * on this node's mover thread, not the caller's ({@link DeliveredStampMoves}).
+     */
+    void peopleDelivered(Collection<Long> userIds) {
+        if (!userIds.isEmpty()) {
+            List<Long> people = List.copyOf(userIds);
+            tx.afterCommit(() -> delivered.add(people));
+        }
+    }
+
+    /**
+     * Waits until the stamp moves of every batch committed before this call are made (at most
+     * {@code timeout}); false if they were not by then.
+     */
+    boolean deliveriesSettled(Duration timeout) {
+        return delivered.flushed(timeout);
+    }
+
+    private void moveDelivered(List<Long> people) {
+        PersonSlots.calls(people, cluster, KEYS_PER_CALL)
+                .forEach(users -> bump(BUMP_EXISTING_SCRIPT, users.stream().map(PageStamps::personKey).toList(), KEYS_PER_CALL));
     }
 
     /** Moves these items' stamps once the caller's transaction commits (at once outside one). */

@@ -50,6 +50,19 @@ class TimelinePages {
         return metrics.timelinePages().record(() -> read(userId, query));
     }
 
+    /** As {@link Inbox#entries}: one round of {@link #page}'s rows, not hydrated. */
+    List<Inbox.Entry> entries(long userId, TimelineQuery query) {
+        if (query.tag() != null) {
+            throw new IllegalArgumentException("a tag page is filtered by its items: read it hydrated");
+        }
+        if (query.sourceIds() != null && query.sourceIds().isEmpty()) {
+            return List.of();
+        }
+        boolean ascending = query.minId() != null && query.maxId() == null && query.sinceId() == null;
+        return metrics.timelinePages().record(() -> rows(userId, query, ascending, null, query.limit())).stream()
+                .map(row -> new Inbox.Entry(row.itemId(), row.read())).toList();
+    }
+
     private List<TimelineEntry> read(long userId, TimelineQuery query) {
         if (query.sourceIds() != null && query.sourceIds().isEmpty()) {
             return List.of(); // an empty folder

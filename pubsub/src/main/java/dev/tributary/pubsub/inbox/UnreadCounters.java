@@ -224,6 +224,15 @@ class UnreadCounters {
      * (a batch that delivered several items, not each to everyone).
      */
     void apply(Collection<UnreadDelta> deltas, Map<Long, Long> trimmed, Map<Long, List<String>> announcements) {
+        apply(deltas, trimmed, announcements, false);
+    }
+
+    /**
+     * As {@link #apply(Collection, Map, Map)}; with {@code later} (a fan-out batch with more to
+     * come) the people's page stamps move off the caller's thread after the commit
+     * ({@link PageStamps#peopleDelivered}).
+     */
+    void apply(Collection<UnreadDelta> deltas, Map<Long, Long> trimmed, Map<Long, List<String>> announcements, boolean later) {
         Map<Long, Map<String, Long>> byUser = new LinkedHashMap<>();
         announcements.keySet().forEach(user -> byUser.put(user, new LinkedHashMap<>()));
         for (UnreadDelta delta : deltas) {
@@ -261,7 +270,11 @@ class UnreadCounters {
             redis.execute(APPLY_SCRIPT, keys, args.toArray());
         });
         // Every inbox change passes here: cached pages of these people are void once it commits.
-        stamps.peopleChanged(people);
+        if (later) {
+            stamps.peopleDelivered(people);
+        } else {
+            stamps.peopleChanged(people);
+        }
     }
 
     /**

@@ -47,6 +47,29 @@ class FanoutTest {
     }
 
     @Test
+    void whenATaskOfManyBatchesEndsEveryReadersKeptPageIsVoid() {
+        long feed = fixtures.feed();
+        List<Long> people = fixtures.people(30); // three ranges of 10, each two batches: the first moves stamps off the worker
+        fixtures.subscribe(feed, people);
+        Map<Long, String> before = new java.util.HashMap<>();
+        people.forEach(person -> before.put(person, unread.stamps(person, List.of()).person()));
+        long item = publisher.publish(feed, List.of(entry("stamped"))).created().getFirst();
+
+        FanoutTask task = fanout.claim(10).stream().filter(t -> t.itemId() == item).findFirst().orElseThrow();
+        long cursor = task.cursorUser();
+        while (cursor != FanoutTask.DONE) {
+            FanoutWorker.Batch batch = fanout.batch(task);
+            task = task.advancedTo(batch.cursor()).endingAt(batch.endUser());
+            cursor = batch.cursor();
+        }
+        fanout.drain(); // the ranges split off at the first batch (split-size 10), batch by batch as well
+
+        for (long person : people) {
+            assertThat(unread.stamps(person, List.of()).person()).as("person %d", person).isNotEqualTo(before.get(person));
+        }
+    }
+
+    @Test
     void theItemsOfOnePublishRunTogetherEachToThePeopleWhoseMediaFilterTakesIt() {
         long feed = fixtures.feed();
         List<Long> everything = fixtures.people(9);

@@ -16,6 +16,7 @@ import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
@@ -75,6 +76,19 @@ class PageStampsTest {
         assertThat(third.person()).as("drawn again, unlike any page kept before").isNotNull().isNotEqualTo(second.person());
         deliver(person);
         assertThat(stamps(person).person()).isNotEqualTo(third.person());
+    }
+
+    @Test
+    void aFanOutBatchWithMoreToComeMovesTheStampOffItsThreadBeforeASettleReturns() {
+        long person = fixtures.person();
+        deliver(person);
+        TimelineStamps first = stamps(person);
+        long item = ThreadLocalRandom.current().nextLong(1L << 40, 1L << 50);
+
+        tx.write("deliver", status -> inbox.deliverItems(List.of(new InboxRow(person, item, 1, MediaType.TEXT, false)), status, true));
+
+        assertThat(inbox.deliveriesSettled(Duration.ofSeconds(10))).isTrue();
+        assertThat(stamps(person).person()).isNotEqualTo(first.person());
     }
 
     @Test

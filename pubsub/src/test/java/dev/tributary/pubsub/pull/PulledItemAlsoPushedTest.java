@@ -52,7 +52,7 @@ class PulledItemAlsoPushedTest {
         // The newest two reach the reader's inbox as well, through a profile that relays them.
         long relay = fixtures.feed();
         inbox.deliverNewItems(List.of(new InboxRow(reader, ids.get(0), relay, MediaType.TEXT, false),
-                new InboxRow(reader, ids.get(1), relay, MediaType.TEXT, false)));
+                new InboxRow(reader, ids.get(1), relay, MediaType.TEXT, false)), false);
 
         assertThat(page(reader, TimelineQuery.newest(5))).containsExactlyElementsOf(ids.subList(0, 5));
         assertThat(page(reader, TimelineQuery.newest(5).olderThan(ids.get(4)))).containsExactlyElementsOf(ids.subList(5, 10));
