@@ -220,7 +220,12 @@ public class PulledFeed {
         return known == null ? table.follows(userId) : table.follows(userId, known);
     }
 
-    /** One page of the home timeline: the inbox's page merged with the pulled sources' items, exactly as one timeline. */
+    /**
+     * One page of the home timeline: the inbox's page merged with the pulled sources' items, exactly
+     * as one timeline. The inbox's entries and the pulled items that make the page are hydrated
+     * together, in one multi-get; a tombstoned inbox entry among them sends the page the long way
+     * (the inbox's page hydrated first, tombstones skipped and refilled), which stays exact.
+     */
     public List<TimelineEntry> page(long userId, TimelineQuery query) {
         Inbox.KnownPulled kept = knownSources(userId, true);
         List<Long> known = kept == null ? null : kept.sourceIds();
@@ -246,44 +251,92 @@ public class PulledFeed {
                         : withLowest(query, null, query.sinceId(), floor);
             }
         }
-        List<TimelineEntry> fromInbox = inbox.page(userId, inboxQuery);
-        Long above = ascending ? query.minId() : query.sinceId() != null ? query.sinceId() : query.minId();
-        Long below = query.maxId();
-        if (query.tag() == null && fromInbox.size() >= query.limit()) {
-            // A full inbox page bounds the merge: a pulled item beyond its last entry cannot make the page.
-            LongSummaryStatistics span = fromInbox.stream().mapToLong(TimelineEntry::id).summaryStatistics();
-            if (ascending) {
-                below = below == null ? span.getMax() : Math.min(below, span.getMax());
-            } else {
-                floor = Math.max(floor, span.getMin() + 1);
+        Merge merge = new Merge(userId, query, follows, floor, keep, ascending, stamps);
+        if (query.tag() == null) {
+            List<TimelineEntry> page = merge.page(inbox.entries(userId, inboxQuery), Map.of());
+            if (page != null) {
+                return page;
             }
         }
-        List<PulledTable.Read> reads = new ArrayList<>(follows.size());
-        for (PulledFollow follow : follows) {
-            reads.add(new PulledTable.Read(follow, new PulledTable.Bounds(Math.max(floor, lowest(follow, keep)), below, above,
-                    ascending), media(follow, query)));
+        List<TimelineEntry> fromInbox = inbox.page(userId, inboxQuery);
+        Map<Long, TimelineEntry> hydrated = new HashMap<>();
+        fromInbox.forEach(entry -> hydrated.put(entry.id(), entry));
+        List<Inbox.Entry> entries = fromInbox.stream().map(entry -> new Inbox.Entry(entry.id(), entry.read())).toList();
+        return java.util.Objects.requireNonNull(merge.page(entries, hydrated));
+    }
+
+    /** One page's merge of the inbox's part with the pulled sources' items. */
+    private final class Merge {
+        private final long userId;
+        private final TimelineQuery query;
+        private final List<PulledFollow> follows;
+        private final long floor;
+        private final long keep;
+        private final boolean ascending;
+        private final Map<Long, String> stamps;
+
+        Merge(long userId, TimelineQuery query, List<PulledFollow> follows, long floor, long keep, boolean ascending,
+                Map<Long, String> stamps) {
+            this.userId = userId;
+            this.query = query;
+            this.follows = follows;
+            this.floor = floor;
+            this.keep = keep;
+            this.ascending = ascending;
+            this.stamps = stamps;
         }
-        if (query.tag() != null) {
-            List<TimelineEntry> merged = new ArrayList<>(fromInbox);
-            reads.forEach(one -> merged.addAll(read(userId, one.follow(), one.bounds(), one.media(), query)));
-            List<TimelineEntry> page = ordered(merged, ascending, query.limit());
+
+        /**
+         * The page from the inbox's part of it ({@code hydrated}: those of its entries hydrated
+         * already, tombstones skipped); null if an inbox entry that made the page turned out
+         * tombstoned when hydrated here, so the caller reads the inbox's part the long way.
+         */
+        @Nullable List<TimelineEntry> page(List<Inbox.Entry> fromInbox, Map<Long, TimelineEntry> hydrated) {
+            Long above = ascending ? query.minId() : query.sinceId() != null ? query.sinceId() : query.minId();
+            Long below = query.maxId();
+            long lowest = floor;
+            if (query.tag() == null && fromInbox.size() >= query.limit()) {
+                // A full inbox page bounds the merge: a pulled item beyond its last entry cannot make the page.
+                LongSummaryStatistics span = fromInbox.stream().mapToLong(Inbox.Entry::itemId).summaryStatistics();
+                if (ascending) {
+                    below = below == null ? span.getMax() : Math.min(below, span.getMax());
+                } else {
+                    lowest = Math.max(lowest, span.getMin() + 1);
+                }
+            }
+            List<PulledTable.Read> reads = new ArrayList<>(follows.size());
+            for (PulledFollow follow : follows) {
+                reads.add(new PulledTable.Read(follow, new PulledTable.Bounds(Math.max(lowest, lowest(follow, keep)), below, above,
+                        ascending), media(follow, query)));
+            }
+            if (query.tag() != null) {
+                List<TimelineEntry> merged = new ArrayList<>(hydrated.values());
+                reads.forEach(one -> merged.addAll(read(userId, one.follow(), one.bounds(), one.media(), query)));
+                List<TimelineEntry> page = ordered(merged, ascending, query.limit());
+                return ascending ? page.reversed() : page;
+            }
+            // Ids first, cut to the page, and only the items that made it are hydrated.
+            List<PulledTable.Row> rows = rows(userId, reads, query, ascending, stamps);
+            Map<Long, Boolean> read = new HashMap<>();
+            Set<Long> inInbox = new HashSet<>();
+            fromInbox.forEach(entry -> {
+                read.put(entry.itemId(), entry.read());
+                inInbox.add(entry.itemId());
+            });
+            rows.forEach(row -> read.putIfAbsent(row.itemId(), row.read()));
+            List<Long> ids = new ArrayList<>(read.keySet());
+            ids.sort(ascending ? Comparator.naturalOrder() : Comparator.reverseOrder());
+            List<Long> cut = ids.subList(0, Math.min(query.limit(), ids.size()));
+            Map<Long, TimelineEntry> byId = new HashMap<>(hydrated);
+            for (Stored<Item> item : items.getAll(cut.stream().filter(id -> !byId.containsKey(id)).toList())) {
+                byId.put(item.id(), new TimelineEntry(item, read.get(item.id())));
+            }
+            if (cut.stream().anyMatch(id -> inInbox.contains(id) && !byId.containsKey(id))) {
+                return null;
+            }
+            List<TimelineEntry> page = cut.stream().map(byId::get).filter(java.util.Objects::nonNull).toList();
             return ascending ? page.reversed() : page;
         }
-        // Ids first, cut to the page, and only the pulled items that made it are hydrated.
-        List<PulledTable.Row> rows = rows(userId, reads, query, ascending, stamps);
-        Map<Long, TimelineEntry> byId = new HashMap<>();
-        fromInbox.forEach(entry -> byId.put(entry.id(), entry));
-        Map<Long, Boolean> pulledRead = new HashMap<>();
-        rows.stream().filter(row -> !byId.containsKey(row.itemId())).forEach(row -> pulledRead.put(row.itemId(), row.read()));
-        List<Long> ids = new ArrayList<>(byId.keySet());
-        ids.addAll(pulledRead.keySet());
-        ids.sort(ascending ? Comparator.naturalOrder() : Comparator.reverseOrder());
-        List<Long> cut = ids.subList(0, Math.min(query.limit(), ids.size()));
-        for (Stored<Item> item : items.getAll(cut.stream().filter(pulledRead::containsKey).toList())) {
-            byId.put(item.id(), new TimelineEntry(item, pulledRead.get(item.id())));
-        }
-        List<TimelineEntry> page = cut.stream().map(byId::get).filter(java.util.Objects::nonNull).toList();
-        return ascending ? page.reversed() : page;
     }
 
     /** The pulled rows of a page: from the candidates alone where no read filter applies, else with each source's probes. */

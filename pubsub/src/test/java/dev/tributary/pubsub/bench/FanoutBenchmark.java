@@ -75,9 +75,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * it is in every timeline (push: the last task done; pull: the publish's commit, then checked on a
  * follower's page), rows written, SQL statements and Redis commands, and the heap used after a GC;
  * <li>d) home pages (limit 50, newest and one {@code max_id} page) of a person following 200
- * sources of which 0, 5 and 50 are pulled ({@code --d-items} items each, published round-robin),
- * each in reads/s (the mean of the measured rounds, round-robin after a warm-up round) and as a
- * ratio to the all-push person's (0 pulled) in the same run.
+ * sources of which 0, 5 and 50 are pulled ({@code --d-items} items each, one per source a round,
+ * each round in a shuffled order so pulled items are spread through the timeline), each in
+ * reads/s (the mean of the measured rounds, round-robin after a warm-up round) and as a ratio to
+ * the all-push person's (0 pulled) in the same run; then the SQL statements and Redis commands
+ * of each page.
  * </ul>
  */
 public final class FanoutBenchmark {
@@ -241,8 +243,12 @@ public final class FanoutBenchmark {
                             source, Math.max(1, fanout.pullThreshold()));
                 }
             }
+            // Each round in a shuffled order, so that the pulled sources' items are spread through
+            // the timeline as a reader would see them, not all older than the pushed ones of their round.
+            List<Long> order = new ArrayList<>(followedSources);
             for (int round = 0; round < dItems; round++) {
-                for (long source : followedSources) {
+                Collections.shuffle(order, random);
+                for (long source : order) {
                     publisher.publish(source, entries(1));
                 }
             }
@@ -266,6 +272,30 @@ public final class FanoutBenchmark {
         rates.forEach((pulled, rate) -> System.out.println(Bench.format(
                 "  %2d pulled of %d: newest page %,8.0f reads/s (%.2f of all-push), max_id page %,8.0f reads/s (%.2f of all-push)",
                 pulled, followed, rate[0], rate[0] / push[0], rate[1], rate[1] / push[1])));
+        // The servers' own counters: what a page costs, whatever else the machine was doing.
+        people.forEach((pulled, person) -> {
+            long cursor = unread.page(person, dev.tributary.pubsub.TimelineQuery.newest(50)).getLast().id();
+            System.out.println(Bench.format("  %2d pulled: per newest page %s; per max_id page %s", pulled,
+                    workPerPage(person, dev.tributary.pubsub.TimelineQuery.newest(50)),
+                    workPerPage(person, dev.tributary.pubsub.TimelineQuery.newest(50).olderThan(cursor))));
+        });
+    }
+
+    /** SQL statements and Redis commands per page, over a hundred pages (the counters' own reads left out). */
+    private String workPerPage(long person, dev.tributary.pubsub.TimelineQuery query) {
+        int pages = 100;
+        Map<String, Long> sqlBefore = sqlStatus();
+        Map<String, long[]> redisBefore = redisStats();
+        for (int i = 0; i < pages; i++) {
+            unread.page(person, query);
+        }
+        Map<String, long[]> redisAfter = redisStats();
+        Map<String, Long> sqlAfter = sqlStatus();
+        // Questions counts the SHOW STATUS that read it; INFO counts itself once.
+        long statements = sqlAfter.get("Questions") - sqlBefore.get("Questions") - 1;
+        long commands = redisAfter.entrySet().stream().filter(e -> !e.getKey().equals("info"))
+                .mapToLong(e -> e.getValue()[0] - redisBefore.getOrDefault(e.getKey(), new long[2])[0]).sum();
+        return String.format("%.1f SQL statements, %.1f Redis commands", statements / (double) pages, commands / (double) pages);
     }
 
     private double pageReads(long person, dev.tributary.pubsub.TimelineQuery query) {
