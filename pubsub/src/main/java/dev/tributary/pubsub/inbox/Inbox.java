@@ -280,11 +280,20 @@ public class Inbox {
         return stamps.pulledSources(userId, pulledSources, stamped);
     }
 
-    /** The person's pulled sources, and their stamps where read with them (empty when the list came from MySQL). */
-    public record KnownPulled(List<Long> sourceIds, Map<Long, String> stamps) {
+    /**
+     * The person's pulled sources, and their stamps where read with them (empty when the list came
+     * from MySQL); {@code version}, when the list was this node's kept one, is what it was checked
+     * against (the epoch, the stamp of the person's pulled follows, the pulled generation), read
+     * before any MySQL read that follows: it moves after every change to the person's pulled
+     * follows, their media filters and read positions included.
+     */
+    public record KnownPulled(List<Long> sourceIds, Map<Long, String> stamps, @Nullable String version) {
     }
 
-    /** The person's pulled follows changed: lists of them kept on every node are void once the caller commits. */
+    /**
+     * The person's pulled follows changed (followed, unfollowed, media filter, read position): lists
+     * of them kept on every node are void once the caller commits.
+     */
     public void pulledFollowsChanged(long userId) {
         stamps.followsChanged(userId);
     }

@@ -177,10 +177,10 @@ class PageStamps implements DisposableBean {
                 for (int i = 3; i < heads.size(); i++) {
                     stamps.put(known.sourceIds().get(i - 3), heads.get(0) + "/" + heads.get(i));
                 }
-                return new Inbox.KnownPulled(known.sourceIds(), stamps);
+                return new Inbox.KnownPulled(known.sourceIds(), stamps, heads.get(0) + "/" + heads.get(1) + "/" + heads.get(2));
             }
         }
-        return new Inbox.KnownPulled(load(userId, pulledSources), Map.of());
+        return new Inbox.KnownPulled(load(userId, pulledSources), Map.of(), null);
     }
 
     /**
@@ -236,9 +236,9 @@ class PageStamps implements DisposableBean {
     Inbox.KnownPulled pulledSources(long userId, LongFunction<List<Long>> pulledSources, List<@Nullable String> heads) {
         KnownSources known = pulledLists.getIfPresent(userId);
         if (known != null && heads.size() == 3 && known.holds(heads.get(0), heads.get(1), heads.get(2))) {
-            return new Inbox.KnownPulled(known.sourceIds(), Map.of());
+            return new Inbox.KnownPulled(known.sourceIds(), Map.of(), heads.get(0) + "/" + heads.get(1) + "/" + heads.get(2));
         }
-        return new Inbox.KnownPulled(load(userId, pulledSources), Map.of());
+        return new Inbox.KnownPulled(load(userId, pulledSources), Map.of(), null);
     }
 
     /**

@@ -58,6 +58,10 @@ public class PulledFeed {
     private final Clock clock;
     private final StringRedisTemplate redis;
     private final SourceHeads heads;
+    /** People's pulled follows kept on this node (an hour at most, as the kept lists they go with). */
+    private final com.github.benmanes.caffeine.cache.Cache<Long, KeptFollows> keptFollows =
+            com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumSize(100_000)
+                    .expireAfterWrite(java.time.Duration.ofHours(1)).build();
 
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(PulledFeed.class);
 
@@ -194,6 +198,7 @@ public class PulledFeed {
         if (table.isPushedPair(userId, sourceId)) {
             table.pushPair(userId, sourceId, mask);
         }
+        inbox.pulledFollowsChanged(userId);
     }
 
     /** The pulled sources the person follows (their stamps fold into the person's page stamp). */
@@ -215,9 +220,29 @@ public class PulledFeed {
         }
     }
 
-    /** The person's pulled follows with their read state: by the known sources' keys when this node knows them. */
-    private List<PulledFollow> follows(long userId, @Nullable List<Long> known) {
-        return known == null ? table.follows(userId) : table.follows(userId, known);
+    /**
+     * The person's pulled follows with their read state: by the known sources' keys when this node
+     * knows them, and as kept on this node while the version of that list holds (read before the
+     * MySQL read it keeps, and moved after every change to a follow, its filter and read position).
+     */
+    private List<PulledFollow> follows(long userId, Inbox.@Nullable KnownPulled known) {
+        if (known == null) {
+            return table.follows(userId);
+        }
+        String version = known.version();
+        KeptFollows kept = version == null ? null : keptFollows.getIfPresent(userId);
+        if (kept != null && kept.version().equals(version)) {
+            return kept.follows();
+        }
+        List<PulledFollow> read = table.follows(userId, known.sourceIds());
+        if (version != null) {
+            keptFollows.put(userId, new KeptFollows(version, read));
+        }
+        return read;
+    }
+
+    /** A person's pulled follows as read under a version of their kept list of pulled sources. */
+    private record KeptFollows(String version, List<PulledFollow> follows) {
     }
 
     /**
@@ -233,7 +258,7 @@ public class PulledFeed {
             return inbox.page(userId, query);
         }
         Map<Long, String> stamps = kept == null ? Map.of() : kept.stamps();
-        List<PulledFollow> all = follows(userId, known);
+        List<PulledFollow> all = follows(userId, kept);
         List<PulledFollow> follows = follows(all, query);
         if (follows.isEmpty()) {
             return inbox.page(userId, query);
@@ -560,6 +585,7 @@ public class PulledFeed {
                 long lowest = Math.max(keepFloor(), locked.get().fromId());
                 int flipped = (int) table.unreadUpTo(userId, locked.get(), lowest, upTo);
                 table.readUpTo(userId, follow.sourceId(), upTo);
+                inbox.pulledFollowsChanged(userId); // the read position kept with the follows moved
                 if (flipped > 0) {
                     inbox.personChanged(userId);
                 }

@@ -247,6 +247,39 @@ class PulledFeedTest {
     }
 
     @Test
+    void followsKeptByAPageDoNotOutliveAMarkUpToOrAMediaFilterChange() {
+        for (World world : List.of(pulled, pushed)) {
+            page(world, TimelineQuery.newest(10)); // the node now keeps the list of pulled sources
+            assertThat(page(world, TimelineQuery.newest(10))).contains("title b22"); // and the follows read under it
+            feed.markReadUpTo(world.reader(), world.id("b22"), world.big());
+        }
+        assertThat(page(pulled, TimelineQuery.newest(10))).contains("title b22 (read)", "title b23");
+        assertSameEverywhere();
+
+        // A pulled follow's filter applies to what is read from then on, older items included (a
+        // pushed inbox keeps the entries delivered before), so only the pulled world is compared here.
+        page(pulled, TimelineQuery.newest(10));
+        page(pulled, TimelineQuery.newest(10));
+        subscriptions.subscribe(pulled.reader(), pulled.big(), Set.of(MediaType.IMAGE));
+        assertThat(page(pulled, TimelineQuery.newest(10))).as("b23 is text, b24 an image")
+                .contains("title b24").doesNotContain("title b23");
+    }
+
+    @Test
+    void aTombstonedInboxEntryNotYetRetractedLeavesMergedPagesAtOnce() {
+        for (World world : List.of(pulled, pushed)) {
+            publisher.tombstone(world.id("s24"));
+            publisher.tombstone(world.id("s20"));
+        }
+        // Not drained: the retractions have not run, so the rows are still in the inboxes, and a
+        // merged page that hydrates them with the pulled items finds them gone and reads again.
+        assertThat(fixtures.inbox(pulled.reader())).contains(pulled.id("s24"), pulled.id("s20"));
+        assertThat(page(pulled, TimelineQuery.newest(7))).hasSize(7).doesNotContain("title s24", "title s20")
+                .contains("title b24", "title s23");
+        assertSameEverywhere();
+    }
+
+    @Test
     void aNewFollowerSeesTheBackfillThenEverythingAndAPulledPublishMovesTheStamps() {
         long late = fixtures.person();
         subscriptions.subscribe(late, pulled.big(), null);
