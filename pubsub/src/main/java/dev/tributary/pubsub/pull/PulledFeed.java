@@ -14,7 +14,10 @@ import dev.tributary.pubsub.inbox.Inbox;
 import dev.tributary.pubsub.inbox.InboxRow;
 import dev.tributary.storage.IdGenerator;
 import dev.tributary.storage.Transactions;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -59,9 +62,8 @@ public class PulledFeed {
     private final StringRedisTemplate redis;
     private final SourceHeads heads;
     /** People's pulled follows kept on this node (an hour at most, as the kept lists they go with). */
-    private final com.github.benmanes.caffeine.cache.Cache<Long, KeptFollows> keptFollows =
-            com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumSize(100_000)
-                    .expireAfterWrite(java.time.Duration.ofHours(1)).build();
+    private final Cache<Long, KeptFollows> keptFollows = Caffeine.newBuilder().maximumSize(100_000)
+            .expireAfterWrite(Duration.ofHours(1)).build();
 
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(PulledFeed.class);
 
