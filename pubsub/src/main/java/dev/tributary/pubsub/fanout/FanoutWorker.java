@@ -42,7 +42,7 @@ class FanoutWorker {
     private static final Logger log = LoggerFactory.getLogger(FanoutWorker.class);
     /** How long a task waits after Redis failed under it, so a Redis outage is not a busy loop. */
     private static final Duration REDIS_BACKOFF = Duration.ofSeconds(5);
-    /** How long a finished task waits for its page stamps to move. */
+    /** How long a task's last batch waits for the page stamps of its earlier batches to move. */
     private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(10);
 
     /** What one committed batch did, and the range its task has left. */
@@ -291,12 +291,10 @@ class FanoutWorker {
         long endUser = last || first.cursorUser() != 0 || first.endUser() != FanoutTask.DONE
                 ? first.endUser() : split(group, page.getLast().userId());
         long cursor = last ? FanoutTask.DONE : page.getLast().userId();
-        if (last) {
-            settleEarlierBatches(first);
-        }
         // Progress before the rows: the statement locks the tasks' rows and checks the lease, so
         // a worker that lost it stops here, and nothing it wrote before commits.
         if (last) {
+            settleEarlierBatches(first);
             tasks.finish(group);
         } else {
             tasks.advance(group, cursor, settings.leaseTtl());

@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * The person-stamp moves of committed fan-out batches, made on one thread of this node instead of
  * the worker's: the worker writes its next batch while Redis moves the last one's stamps. A kept
  * page is stale a few milliseconds longer (it was between the commit and the move already); a
- * task's end waits for its moves ({@link #flushed}), so a finished fan-out is in every kept page.
+ * task's last batch waits for them ({@link #flushed}), so a finished fan-out is in every kept page.
  * When the queue is full the batch's own thread moves them, so Redis being slow slows fan-out
  * down rather than growing the queue.
  */

@@ -70,15 +70,9 @@ public class Inbox {
     /**
      * As {@link #deliver}, for fan-out: each person is told of exactly the items that reached
      * them ({@code item <id>} each), so one batch may carry several items to a page of people.
-     */
-    public List<InboxRow> deliverItems(List<InboxRow> rows, TransactionStatus status) {
-        return deliverItems(rows, status, false);
-    }
-
-    /**
-     * As {@link #deliverItems(List, TransactionStatus)}; with {@code moreToCome} (a fan-out batch
-     * that is not its task's last) the people's page stamps move after the commit on this node's
-     * mover thread, not the caller's: see {@link #deliveriesSettled}.
+     * With {@code moreToCome} (a fan-out batch that is not its task's last) the people's page
+     * stamps move after the commit on this node's mover thread, not the caller's: see
+     * {@link #deliveriesSettled}.
      */
     public List<InboxRow> deliverItems(List<InboxRow> rows, TransactionStatus status, boolean moreToCome) {
         return moved(entries(table.deliver(rows, status)), moreToCome);
@@ -96,9 +90,9 @@ public class Inbox {
     }
 
     /**
-     * As {@link #deliverItems(List, TransactionStatus, boolean)}, for a caller that owns its transaction and expects every row to be
+     * As {@link #deliverItems}, for a caller that owns its transaction and expects every row to be
      * new (a fan-out batch): no savepoint. If a row was there already it throws {@link Conflict}
-     * before anything moved in Redis; the caller rolls back and calls {@link #deliverItems(List, TransactionStatus, boolean)}.
+     * before anything moved in Redis; the caller rolls back and calls {@link #deliverItems}.
      */
     public List<InboxRow> deliverNewItems(List<InboxRow> rows, boolean moreToCome) {
         table.insertNew(rows);

@@ -93,7 +93,7 @@ class PageStamps implements DisposableBean {
     private final AtomicLong failedMoves = new AtomicLong();
     private final ScheduledExecutorService settler = Executors.newSingleThreadScheduledExecutor(
             Thread.ofVirtual().name("page-stamps-settle").factory());
-    private final DeliveredStampMoves delivered = new DeliveredStampMoves(this::moveDelivered);
+    private final DeliveredStampMoves delivered = new DeliveredStampMoves(this::movePeople);
 
     PageStamps(StringRedisTemplate redis, Transactions tx) {
         this.redis = redis;
@@ -177,7 +177,7 @@ class PageStamps implements DisposableBean {
                 for (int i = 3; i < heads.size(); i++) {
                     stamps.put(known.sourceIds().get(i - 3), heads.get(0) + "/" + heads.get(i));
                 }
-                return new Inbox.KnownPulled(known.sourceIds(), stamps, heads.get(0) + "/" + heads.get(1) + "/" + heads.get(2));
+                return new Inbox.KnownPulled(known.sourceIds(), stamps, known.version());
             }
         }
         return new Inbox.KnownPulled(load(userId, pulledSources), Map.of(), null);
@@ -236,7 +236,7 @@ class PageStamps implements DisposableBean {
     Inbox.KnownPulled pulledSources(long userId, LongFunction<List<Long>> pulledSources, List<@Nullable String> heads) {
         KnownSources known = pulledLists.getIfPresent(userId);
         if (known != null && heads.size() == 3 && known.holds(heads.get(0), heads.get(1), heads.get(2))) {
-            return new Inbox.KnownPulled(known.sourceIds(), Map.of(), heads.get(0) + "/" + heads.get(1) + "/" + heads.get(2));
+            return new Inbox.KnownPulled(known.sourceIds(), Map.of(), known.version());
         }
         return new Inbox.KnownPulled(load(userId, pulledSources), Map.of(), null);
     }
@@ -262,6 +262,11 @@ class PageStamps implements DisposableBean {
     private record KnownSources(@Nullable String epoch, @Nullable String follows, @Nullable String generation, List<Long> sourceIds) {
         boolean holds(Reading reading) {
             return holds(reading.epoch(), reading.follows(), reading.generation());
+        }
+
+        /** What a kept list of these sources was read under, as {@link Inbox.KnownPulled#version} hands it out. */
+        String version() {
+            return epoch + "/" + follows + "/" + generation;
         }
 
         boolean holds(@Nullable String epoch, @Nullable String follows, @Nullable String generation) {
@@ -369,10 +374,8 @@ class PageStamps implements DisposableBean {
     /** Moves these people's stamps once the caller's transaction commits (at once outside one). */
     void peopleChanged(Collection<Long> userIds) {
         if (!userIds.isEmpty()) {
-            // On Redis Cluster one call per bucket of people (their keys share its slot).
-            List<List<String>> calls = PersonSlots.calls(userIds, cluster, KEYS_PER_CALL).stream()
-                    .map(users -> users.stream().map(PageStamps::personKey).toList()).toList();
-            tx.afterCommit(() -> calls.forEach(keys -> bump(BUMP_EXISTING_SCRIPT, keys, KEYS_PER_CALL)));
+            List<Long> people = List.copyOf(userIds);
+            tx.afterCommit(() -> movePeople(people));
         }
     }
 
@@ -395,7 +398,8 @@ class PageStamps implements DisposableBean {
         return delivered.flushed(timeout);
     }
 
-    private void moveDelivered(List<Long> people) {
+    /** Moves these people's existing stamps: on Redis Cluster one call per bucket of people (their keys share its slot). */
+    private void movePeople(List<Long> people) {
         PersonSlots.calls(people, cluster, KEYS_PER_CALL)
                 .forEach(users -> bump(BUMP_EXISTING_SCRIPT, users.stream().map(PageStamps::personKey).toList(), KEYS_PER_CALL));
     }

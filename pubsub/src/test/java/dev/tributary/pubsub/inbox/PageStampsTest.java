@@ -48,7 +48,7 @@ class PageStampsTest {
 
     private void deliver(long person) {
         long item = ThreadLocalRandom.current().nextLong(1L << 40, 1L << 50);
-        tx.write("deliver", status -> inbox.deliverItems(List.of(new InboxRow(person, item, 1, MediaType.TEXT, false)), status));
+        tx.write("deliver", status -> inbox.deliverItems(List.of(new InboxRow(person, item, 1, MediaType.TEXT, false)), status, false));
     }
 
     @Test
