@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
  * inbox entry stands for all of them); empty elsewhere. {@code sharedBy} names the people who posted
  * the item's link (absent when nobody but its own author did).
  * {@code starred} stays the last component: the cached newest page turns an item's JSON into its
- * starred form by its last field ({@code NewestPages}).
+ * starred form by its last field ({@link ItemJson}).
  */
 public record ItemView(
         String id,

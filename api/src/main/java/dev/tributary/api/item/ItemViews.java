@@ -13,6 +13,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -123,33 +124,37 @@ public class ItemViews {
     }
 
     /**
-     * The same items for many readers at once (items announced to many live streams): what every
-     * reader sees alike is read once, and each reader's starred flags and {@code also_in} with one
-     * query for all of them. {@code readStates} by reader, as {@link HomeFeed#readStates(Map)}
-     * gives them; the answer by reader, each reader's items in the order given.
+     * What many readers add to the same items (items announced to many live streams): each item's
+     * view for nobody in particular (none read, none starred, no {@code also_in}), read once for all
+     * of them, and each reader's stars and other copies among the items, with one query each for
+     * all of them. Put together with {@link ItemJson}, they give what {@link #of} gives each reader.
      */
-    public Map<Long, List<ItemView>> ofReaders(Map<Long, List<Stored<Item>>> itemsByReader,
-            Map<Long, Map<Long, Boolean>> readStates) {
-        Map<Long, Stored<Item>> all = new LinkedHashMap<>();
-        itemsByReader.values().forEach(items -> items.forEach(item -> all.putIfAbsent(item.id(), item)));
-        Map<Long, List<ItemView>> views = new HashMap<>();
-        if (all.isEmpty()) {
-            itemsByReader.keySet().forEach(reader -> views.put(reader, List.of()));
-            return views;
+    public ForReaders forReaders(Set<Long> readers, List<Stored<Item>> items) {
+        if (items.isEmpty()) {
+            return new ForReaders(Map.of(), Map.of(), Map.of());
         }
-        Set<Long> readers = itemsByReader.keySet();
-        Map<Long, Set<Long>> starred = stars.starredAmong(readers, all.keySet());
-        Map<Long, Map<Long, List<Long>>> alsoIn = home.alsoIn(readers, all.keySet());
-        Shown shown = shown(List.copyOf(all.values()),
-                alsoIn.values().stream().flatMap(theirs -> theirs.values().stream()).toList());
-        itemsByReader.forEach((reader, items) -> {
-            Map<Long, Boolean> states = readStates.getOrDefault(reader, Map.of());
-            Set<Long> theirStars = starred.getOrDefault(reader, Set.of());
-            Map<Long, List<Long>> theirCopies = alsoIn.getOrDefault(reader, Map.of());
-            views.put(reader, items.stream().map(entity -> view(entity, shown, states.getOrDefault(entity.id(), false),
-                    theirStars.contains(entity.id()), theirCopies.getOrDefault(entity.id(), List.of()))).toList());
-        });
-        return views;
+        Set<Long> ids = new LinkedHashSet<>(items.stream().map(Stored::id).toList());
+        Map<Long, Set<Long>> starred = stars.starredAmong(readers, ids);
+        Map<Long, Map<Long, List<Long>>> alsoIn = home.alsoIn(readers, ids);
+        Shown shown = shown(items, alsoIn.values().stream().flatMap(theirs -> theirs.values().stream()).toList());
+        Map<Long, ItemView> shared = new LinkedHashMap<>();
+        items.forEach(entity -> shared.put(entity.id(), view(entity, shown, false, false, List.of())));
+        Map<Long, Map<Long, List<SourceRef>>> copies = new HashMap<>();
+        alsoIn.forEach((reader, theirs) -> theirs.forEach((item, sourceIds) -> {
+            if (!sourceIds.isEmpty()) {
+                copies.computeIfAbsent(reader, r -> new HashMap<>()).put(item,
+                        sourceIds.stream().map(id -> shown.refs().getOrDefault(id, UNKNOWN_SOURCE)).toList());
+            }
+        }));
+        return new ForReaders(shared, starred, copies);
+    }
+
+    /**
+     * Items as every reader sees them alike ({@code shared}, by id), and by reader their starred
+     * ones and the {@code also_in} of those that have one.
+     */
+    public record ForReaders(Map<Long, ItemView> shared, Map<Long, Set<Long>> starred,
+            Map<Long, Map<Long, List<SourceRef>>> alsoIn) {
     }
 
     /** What every reader of these items sees alike: source names (with those of {@code alsoIn}'s sources), reactions, sharers. */

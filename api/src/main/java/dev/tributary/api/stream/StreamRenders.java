@@ -1,6 +1,7 @@
 package dev.tributary.api.stream;
 
-import dev.tributary.api.item.ItemView;
+import dev.tributary.api.item.ItemJson;
+import dev.tributary.api.item.SourceRef;
 import dev.tributary.api.item.ItemViews;
 import dev.tributary.api.timeline.UnreadView;
 import dev.tributary.pubsub.HomeFeed;
@@ -22,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Renders the items announced to this node's live streams, many streams at once. One item
@@ -48,8 +50,11 @@ class StreamRenders implements DisposableBean {
     /** Batches rendered at once on a node: at most this many pooled connections for all its streams. */
     static final int RENDERERS = 2;
 
-    /** What a stream sends for a batch of announcements: the views of its new items (by id), then the person's counts. */
-    record Rendered(Map<Long, ItemView> items, UnreadView counts) {
+    /**
+     * What a stream sends for a batch of announcements: the JSON of its new items (by id), then
+     * the JSON of the person's counts ({@link UnreadView}).
+     */
+    record Rendered(Map<Long, byte[]> items, byte[] counts) {
     }
 
     /** One stream's ask: these items for this person, those of {@code bySource} announced on a pulled source's channel. */
@@ -63,16 +68,18 @@ class StreamRenders implements DisposableBean {
     private final HomeFeed timeline;
     private final Items items;
     private final ItemViews views;
+    private final JsonMapper json;
     /** At most one request per open stream (its sender waits for it), so bounded by the node's streams. */
     private final BlockingQueue<Request> pending = new LinkedBlockingQueue<>();
     private final ExecutorService renderers = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("stream-render-", 0).factory());
     private volatile boolean stopped;
 
-    StreamRenders(HomeFeed timeline, Items items, ItemViews views) {
+    StreamRenders(HomeFeed timeline, Items items, ItemViews views, JsonMapper json) {
         this.timeline = timeline;
         this.items = items;
         this.views = views;
+        this.json = json;
         for (int i = 0; i < RENDERERS; i++) {
             renderers.execute(this::render);
         }
@@ -129,36 +136,53 @@ class StreamRenders implements DisposableBean {
         return null;
     }
 
-    /** Renders these requests together and completes each (all of them exceptionally if a read fails). */
+    /**
+     * Renders these requests together and completes each (all of them exceptionally if a read
+     * fails). Each item's JSON is written once for the batch; a reader's read, starred and
+     * {@code also_in} are put into it ({@link ItemJson}), not rendered again per stream.
+     */
     void render(List<Request> batch) {
         try {
             Map<Long, Set<Long>> asked = new HashMap<>();
             batch.forEach(request -> asked.computeIfAbsent(request.userId(), user -> new LinkedHashSet<>()).addAll(request.itemIds()));
             Set<Long> all = new HashSet<>();
             asked.values().forEach(all::addAll);
-            Map<Long, Stored<Item>> found = new HashMap<>();
-            if (!all.isEmpty()) {
-                items.getAll(all).forEach(item -> found.put(item.id(), item));
-            }
+            List<Stored<Item>> found = all.isEmpty() ? List.of() : items.getAll(all);
             Map<Long, Map<Long, Boolean>> states = timeline.readStates(asked);
-            Map<Long, List<Stored<Item>>> shown = new HashMap<>();
-            asked.forEach((user, ids) -> shown.put(user, ids.stream().filter(found::containsKey).map(found::get).toList()));
-            Map<Long, List<ItemView>> rendered = views.ofReaders(shown, states);
+            ItemViews.ForReaders forReaders = views.forReaders(asked.keySet(), found);
+            Map<Long, ItemJson.Shared> shared = new HashMap<>();
+            forReaders.shared().forEach((id, view) -> shared.put(id, ItemJson.of(view, json)));
             Map<Long, HomeFeed.UnreadByFolder> counts = timeline.unreadByFolder(asked.keySet());
             for (Request request : batch) {
-                Map<Long, Boolean> theirStates = states.get(request.userId());
-                Map<Long, ItemView> theirs = new HashMap<>();
-                for (ItemView view : rendered.get(request.userId())) {
-                    long id = Long.parseLong(view.id());
-                    if (request.itemIds().contains(id) && (!request.bySource().contains(id) || theirStates.containsKey(id))) {
-                        theirs.put(id, view);
-                    }
-                }
-                request.views().complete(new Rendered(theirs, UnreadView.of(counts.get(request.userId()))));
+                request.views().complete(new Rendered(theirs(request, shared, states, forReaders),
+                        json.writeValueAsBytes(UnreadView.of(counts.get(request.userId())))));
             }
         } catch (RuntimeException e) {
             batch.forEach(request -> request.views().completeExceptionally(e));
         }
+    }
+
+    /**
+     * The JSON of the request's items as its reader sees them: tombstoned items are left out, and
+     * so is one announced by a pulled source that the reader's timeline does not hold.
+     */
+    private Map<Long, byte[]> theirs(Request request, Map<Long, ItemJson.Shared> shared, Map<Long, Map<Long, Boolean>> states,
+            ItemViews.ForReaders forReaders) {
+        long reader = request.userId();
+        Map<Long, Boolean> theirStates = states.getOrDefault(reader, Map.of());
+        Set<Long> starred = forReaders.starred().getOrDefault(reader, Set.of());
+        Map<Long, List<SourceRef>> copies = forReaders.alsoIn().getOrDefault(reader, Map.of());
+        Map<Long, byte[]> theirs = new HashMap<>();
+        for (long id : request.itemIds()) {
+            ItemJson.Shared item = shared.get(id);
+            if (item == null || request.bySource().contains(id) && !theirStates.containsKey(id)) {
+                continue;
+            }
+            byte[] base = theirStates.getOrDefault(id, false) ? item.read() : item.unread();
+            List<SourceRef> alsoIn = copies.get(id);
+            theirs.put(id, ItemJson.forReader(base, alsoIn == null ? null : json.writeValueAsBytes(alsoIn), starred.contains(id)));
+        }
+        return theirs;
     }
 
     @Override

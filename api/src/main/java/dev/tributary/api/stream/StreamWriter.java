@@ -2,13 +2,14 @@ package dev.tributary.api.stream;
 
 import dev.tributary.api.item.ItemView;
 import dev.tributary.api.item.ItemViews;
-import dev.tributary.api.timeline.UnreadView;
 import dev.tributary.api.web.Ids;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.InboxEvent;
 import dev.tributary.pubsub.TimelineEntry;
 import dev.tributary.pubsub.TimelineQuery;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -16,8 +17,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Semaphore;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
@@ -38,6 +41,9 @@ class StreamWriter {
     private final HomeFeed timeline;
     private final ItemViews views;
     private final StreamRenders renders;
+
+    private static final byte[] DATA = "data:".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] END = "\n\n".getBytes(StandardCharsets.UTF_8);
 
     private final Semaphore reads;
 
@@ -78,32 +84,51 @@ class StreamWriter {
         return sent;
     }
 
-    /** Sends a batch of announcements in order, then the unread counts they changed (once). */
+    /**
+     * Sends a batch of announcements in order, then the unread counts they changed (once), as one
+     * write: the items' JSON comes rendered ({@link StreamRenders}), framed here as Spring's
+     * {@link SseEmitter#event()} frames it.
+     */
     void send(HomeStream stream, List<InboxEvent> batch, Set<Long> replayed) throws IOException, InterruptedException {
         StreamRenders.Rendered rendered = render(stream, batch, replayed);
-        Map<Long, ItemView> fresh = new HashMap<>(rendered.items());
+        Map<Long, byte[]> fresh = new HashMap<>(rendered.items());
+        ByteArrayOutputStream frames = new ByteArrayOutputStream(1024 + fresh.size() * 2048);
         for (InboxEvent event : batch) {
             switch (event.type()) {
                 case ITEM -> {
-                    ItemView view = fresh.remove(event.itemId());
-                    if (view != null) {
-                        item(stream, view);
+                    byte[] item = fresh.remove(event.itemId());
+                    if (item != null) {
+                        frame(frames, "item", Ids.format(event.itemId()), item);
                     }
                 }
-                case DELETE -> stream.emitter().send(SseEmitter.event().name("delete").data(Ids.format(event.itemId())));
+                case DELETE -> frame(frames, "delete", null, Ids.format(event.itemId()).getBytes(StandardCharsets.UTF_8));
                 case UNREAD, SOURCES -> { }
             }
         }
-        unread(stream, rendered.counts());
+        frame(frames, "unread", null, rendered.counts());
+        write(stream, frames);
     }
 
     /** Sends the person's counts. */
     void unread(HomeStream stream) throws IOException, InterruptedException {
-        unread(stream, renders.render(stream.userId(), Set.of(), Set.of()).counts());
+        ByteArrayOutputStream frames = new ByteArrayOutputStream(1024);
+        frame(frames, "unread", null, renders.render(stream.userId(), Set.of(), Set.of()).counts());
+        write(stream, frames);
     }
 
-    private static void unread(HomeStream stream, UnreadView counts) throws IOException {
-        stream.emitter().send(SseEmitter.event().name("unread").data(counts, MediaType.APPLICATION_JSON));
+    /** One event: its name, its id if any, and its data on one line (JSON and ids hold no line breaks). */
+    private static void frame(ByteArrayOutputStream frames, String name, @Nullable String id, byte[] data) {
+        frames.writeBytes(("event:" + name + "\n").getBytes(StandardCharsets.UTF_8));
+        if (id != null) {
+            frames.writeBytes(("id:" + id + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+        frames.writeBytes(DATA);
+        frames.writeBytes(data);
+        frames.writeBytes(END);
+    }
+
+    private static void write(HomeStream stream, ByteArrayOutputStream frames) throws IOException {
+        stream.emitter().send(Set.of(new ResponseBodyEmitter.DataWithMediaType(frames.toByteArray(), MediaType.TEXT_PLAIN)));
     }
 
     void heartbeat(HomeStream stream) throws IOException {

@@ -2,6 +2,7 @@ package dev.tributary.api.timeline;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.tributary.api.item.ItemJson;
 import dev.tributary.api.item.ItemView;
 import dev.tributary.api.item.ItemViews;
 import dev.tributary.api.item.SourceRef;
@@ -62,12 +63,8 @@ class NewestPages {
     /** How long an item's rendering is kept: it names the item's source, whose name is kept as long. */
     private static final Duration RENDERED_FOR = Duration.ofMinutes(1);
 
-    /** The end of an item's JSON as not starred ({@code starred} is its last field), and what ends it as starred. */
-    private static final byte[] NOT_STARRED = ",\"starred\":false}".getBytes(StandardCharsets.UTF_8);
+    /** What ends a starred item's JSON ({@code starred} is its last field; {@link ItemJson} renders it false). */
     private static final byte[] STARRED_END = "true}".getBytes(StandardCharsets.UTF_8);
-    /** The end of an item's JSON with no {@code also_in}: a person's entry of a story several feeds carried puts theirs in. */
-    private static final byte[] NO_ALSO_IN = "[],\"starred\":false}".getBytes(StandardCharsets.UTF_8);
-    private static final byte[] AFTER_ALSO_IN = ",\"starred\":".getBytes(StandardCharsets.UTF_8);
 
     /** A rendered page: the JSON array, its weak validator, and its ids (for the Link header). */
     record Page(byte[] json, String etag, List<Long> ids) {
@@ -218,13 +215,9 @@ class NewestPages {
         List<ItemView> fresh = views.ofPublic(found);
         for (int i = 0, f = 0; i < parts.length; i++) {
             if (parts[i] == null) {
-                ItemView view = fresh.get(f++);
-                byte[] unread = json.writeValueAsBytes(view);
-                if (!endsWith(unread, NO_ALSO_IN)) {
-                    throw new IllegalStateException("an item's JSON must end with an empty also_in and its starred flag");
-                }
-                Rendered part = new Rendered(Objects.toString(stamps.epoch(), ""), stamps.items().get(i), unread,
-                        json.writeValueAsBytes(view.withRead(true)), Arrays.hashCode(unread));
+                ItemJson.Shared shared = ItemJson.of(fresh.get(f++), json);
+                Rendered part = new Rendered(Objects.toString(stamps.epoch(), ""), stamps.items().get(i), shared.unread(),
+                        shared.read(), Arrays.hashCode(shared.unread()));
                 parts[i] = part;
                 if (stamps.epoch() != null) {
                     rendered.put(kept.ids()[i], part);
@@ -244,7 +237,7 @@ class NewestPages {
         for (int i = 0; i < parts.length; i++) {
             chosen[i] = kept.read()[i] ? parts[i].read() : parts[i].unread();
             if (kept.alsoIn()[i] != null) {
-                chosen[i] = withAlsoIn(chosen[i], kept.alsoIn()[i]);
+                chosen[i] = ItemJson.withAlsoIn(chosen[i], kept.alsoIn()[i]);
                 tag.putInt(Arrays.hashCode(kept.alsoIn()[i]));
             }
             boolean starred = kept.starred()[i];
@@ -275,18 +268,6 @@ class NewestPages {
         return new Page(json, etag(tag.array()), ids(kept.ids()));
     }
 
-    /** An item's JSON (ending {@code [],"starred":false}}) with the person's {@code also_in} in place of the empty one. */
-    private static byte[] withAlsoIn(byte[] item, byte[] alsoIn) {
-        int keep = item.length - NO_ALSO_IN.length;
-        byte[] joined = new byte[keep + alsoIn.length + AFTER_ALSO_IN.length + "false}".length()];
-        System.arraycopy(item, 0, joined, 0, keep);
-        System.arraycopy(alsoIn, 0, joined, keep, alsoIn.length);
-        System.arraycopy(AFTER_ALSO_IN, 0, joined, keep + alsoIn.length, AFTER_ALSO_IN.length);
-        System.arraycopy(NOT_STARRED, NOT_STARRED.length - "false}".length(), joined, keep + alsoIn.length + AFTER_ALSO_IN.length,
-                "false}".length());
-        return joined;
-    }
-
     /** Without the cache: MySQL, then the page rendered as a whole. */
     private Page render(long userId, int limit) {
         return page(views.ofTimeline(userId, home.page(userId, TimelineQuery.newest(limit))));
@@ -307,11 +288,6 @@ class NewestPages {
         java.util.Map<Long, Stored<Item>> byId = new java.util.HashMap<>();
         entries.forEach(entry -> byId.put(entry.id(), entry.item()));
         return ids.stream().map(byId::get).filter(Objects::nonNull).toList();
-    }
-
-    private static boolean endsWith(byte[] bytes, byte[] end) {
-        return bytes.length >= end.length
-                && Arrays.equals(bytes, bytes.length - end.length, bytes.length, end, 0, end.length);
     }
 
     private static List<Long> ids(long[] ids) {
