@@ -13,6 +13,9 @@ public enum MediaType {
     /** A mask that lets every media type through. */
     public static final int ALL = 31;
 
+    /** {@link #values()} copies its array on every call; counter parsing looks a type up per hash field. */
+    private static final MediaType[] ALL_TYPES = values();
+
     private final int bit;
 
     MediaType(int bit) {
@@ -39,7 +42,7 @@ public enum MediaType {
     }
 
     public static MediaType ofBit(int bit) {
-        for (MediaType type : values()) {
+        for (MediaType type : ALL_TYPES) {
             if (type.bit == bit) {
                 return type;
             }

@@ -30,8 +30,9 @@ import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.stereotype.Component;
 
 /**
- * Unread counters in Redis, one hash per person ({@code s<id>} per source, whose sum is the
- * total, {@code m<bit>} per media type, {@code x} unread entries lost to trimming), kept exact
+ * Unread counters in Redis, one hash per person ({@code s<id>:<bit>} per source and media type,
+ * whose sums are the total, each source's and each media type's counts, and {@code x}, unread
+ * entries lost to trimming), kept exact
  * against MySQL, the truth (the inbox, and {@code inbox_trimmed} for {@code x}). The same hash
  * carries {@code _l}, until when a live stream of the person listens: announcements go out only
  * to such people, decided in the same script call that moves the counters.
@@ -195,7 +196,8 @@ class UnreadCounters {
 
     /** The person's hash; tagged with their bucket so one call can move a whole batch per slot (see {@link PersonSlots}). */
     static String key(long userId) {
-        return "tributary:unread:" + PersonSlots.tag(userId) + ":" + userId;
+        // v2: one field per source and media type; hashes of the first layout (a field per source, one per media type) are not read.
+        return "tributary:unread:v2:" + PersonSlots.tag(userId) + ":" + userId;
     }
 
     /**
@@ -410,12 +412,12 @@ class UnreadCounters {
     }
 
     /**
-     * Adds a delta to a person's hash fields: its source's and its media type's. No total field:
-     * the total is the sum of the source fields, which saves a command per person and delivery.
+     * Adds a delta to a person's hash fields: one per source and media type ({@code s<source>:<bit>}).
+     * The total, a source's count and a media type's are sums of those fields, made when the hash is
+     * read: one {@code HINCRBY} per person and delivery instead of one per kind of count.
      */
     private static void addTo(Map<String, Long> fields, UnreadDelta delta) {
-        fields.merge("s" + delta.sourceId(), (long) delta.change(), Long::sum);
-        fields.merge("m" + delta.media().bit(), (long) delta.change(), Long::sum);
+        fields.merge("s" + delta.sourceId() + ":" + delta.media().bit(), (long) delta.change(), Long::sum);
     }
 
     static Unread summarise(List<UnreadDelta> groups, long trimmed) {
@@ -444,14 +446,13 @@ class UnreadCounters {
             if (value <= 0) {
                 continue;
             }
-            switch (field.charAt(0)) {
-                case 's' -> {
-                    bySource.put(Long.parseLong(field.substring(1)), value);
-                    total += value;
-                }
-                case 'm' -> byMedia.put(MediaType.ofBit(Integer.parseInt(field.substring(1))), value);
-                case 'x' -> trimmed = value;
-                default -> { }
+            int colon = field.indexOf(':');
+            if (field.charAt(0) == 's' && colon > 1) {
+                total += value;
+                bySource.merge(Long.parseLong(field, 1, colon, 10), value, Long::sum);
+                byMedia.merge(MediaType.ofBit(Integer.parseInt(field, colon + 1, field.length(), 10)), value, Long::sum);
+            } else if (field.equals("x")) {
+                trimmed = value;
             }
         }
         return new Unread(total, bySource, byMedia, trimmed);

@@ -74,6 +74,22 @@ class UnreadCountersScriptTest {
         assertThat(redis.opsForHash().hasKey(UnreadCounters.key(person), "t")).as("no total field").isFalse();
     }
 
+    @Test
+    void aSourceOfTwoMediaTypesIsCountedPerSourceAndPerTypeFromOneFieldEach() {
+        long person = fixtures.person();
+        assertThat(counters.read(person).total()).isZero();
+
+        counters.apply(List.of(new UnreadDelta(person, 7, MediaType.TEXT, 2), new UnreadDelta(person, 7, MediaType.IMAGE, 1),
+                new UnreadDelta(person, 8, MediaType.IMAGE, 4)), null, List.of());
+        counters.apply(List.of(new UnreadDelta(person, 7, MediaType.TEXT, -1)), null, List.of());
+
+        assertThat(counters.read(person)).isEqualTo(new Unread(6, Map.of(7L, 2L, 8L, 4L),
+                Map.of(MediaType.TEXT, 1L, MediaType.IMAGE, 5L)));
+        assertThat(redis.opsForHash().keys(UnreadCounters.key(person))).as("one field per source and media type")
+                .containsExactlyInAnyOrder("_b", "_g", "s7:" + MediaType.TEXT.bit(), "s7:" + MediaType.IMAGE.bit(),
+                        "s8:" + MediaType.IMAGE.bit());
+    }
+
     private static List<UnreadDelta> deltas(long person, List<Long> sourceIds, int change) {
         List<UnreadDelta> deltas = new ArrayList<>();
         sourceIds.forEach(source -> deltas.add(new UnreadDelta(person, source, MediaType.TEXT, change)));
