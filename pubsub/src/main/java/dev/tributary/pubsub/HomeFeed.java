@@ -120,6 +120,16 @@ public class HomeFeed {
         return answers;
     }
 
+    /**
+     * A version of the person's {@link #unreadByFolder} answer (one Redis round trip): what a node
+     * keeps of it holds while the version is unchanged, because every change to their counts or
+     * folders moves it after its commit and it is read before the counts. Null when no version
+     * vouches for them (they follow pulled sources, whose counts move with every publish): read them.
+     */
+    public @Nullable String unreadVersion(long userId) {
+        return inbox.countsVersion(userId);
+    }
+
     /** A person's unread counts, and their folders with the sources filed in each. */
     public record UnreadByFolder(Unread unread, Map<Long, Set<Long>> sourcesByFolder) {
     }

@@ -55,6 +55,9 @@ class PulledSourceReaderAppsTest {
         TestUser alice = api.newUser("pulla");
         long big = deliveries.feed();
         deliveries.follow(alice, big);
+        // Counts kept on the node while alice follows no pulled source must not outlive the source turning pulled.
+        assertThat(api.get("/api/v1/unread", alice.token()).json().path("total").asLong()).isZero();
+        assertThat(api.get("/api/v1/unread", alice.token()).json().path("total").asLong()).isZero();
         deliveries.follow(api.newUser("pullb"), big);
         deliveries.follow(api.newUser("pullc"), big);
         List<Long> ids = deliveries.publish(big, Deliveries.entry(MediaType.TEXT), Deliveries.entry(MediaType.TEXT),

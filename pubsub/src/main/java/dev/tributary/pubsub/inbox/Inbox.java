@@ -307,6 +307,15 @@ public class Inbox {
         stamps.sourcesChanged(sourceIds);
     }
 
+    /**
+     * The version of the person's unread counts with their folders, as a node may keep them: one
+     * Redis round trip; null when they follow pulled sources or this node keeps no list of those
+     * (read the counts instead). See {@code PageStamps.countsVersion} for why it holds.
+     */
+    public @Nullable String countsVersion(long userId) {
+        return stamps.countsVersion(userId);
+    }
+
     /** The ids of the person's newest {@code count} entries, newest first (the window's rows). */
     public List<Long> newestIds(long userId, int count) {
         return pages.newestIds(userId, count);

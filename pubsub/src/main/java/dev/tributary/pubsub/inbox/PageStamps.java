@@ -216,6 +216,39 @@ class PageStamps implements DisposableBean {
     private record KeptFolders(String stamp, Map<Long, Set<Long>> sourcesByFolder) {
     }
 
+    /**
+     * What a person's unread counts are kept under on a node: the epoch, their stamp, the stamp of
+     * their folders and the heads their (empty) list of pulled sources was kept under, in one round
+     * trip. Every change to their counts moves their stamp after its commit (and after a rollback,
+     * {@link #peopleRolledBack}), every change to their folders the folders' stamp, and a pulled
+     * follow the follows' stamp; the version is read before the counts, so counts kept under it
+     * are never used past a change. Null when it cannot vouch for them: the person follows pulled
+     * sources (their counts move with every publish, and are read from MySQL), or the node keeps
+     * no current list of those.
+     */
+    @Nullable String countsVersion(long userId) {
+        KnownSources known = pulledLists.getIfPresent(userId);
+        if (known == null || !known.sourceIds().isEmpty()) {
+            return null;
+        }
+        List<String> heads = redis.opsForValue().multiGet(
+                List.of(EPOCH, followsKey(userId), PULLED, personKey(userId), foldersKey(userId)));
+        if (!known.holds(heads.get(0), heads.get(1), heads.get(2))) {
+            return null;
+        }
+        String person = drawn(personKey(userId), heads.get(3));
+        String folders = drawn(foldersKey(userId), heads.get(4));
+        return person == null || folders == null ? null : known.version() + "/" + person + "/" + folders;
+    }
+
+    /**
+     * A change that moved these people's counters rolled back: moves their stamps now, so counts a
+     * node kept while the change was in flight are void too.
+     */
+    void peopleRolledBack(Collection<Long> userIds) {
+        movePeople(List.copyOf(userIds));
+    }
+
     /** Tagged like the person's counters: the stamp of the person's folders. */
     static String foldersKey(long userId) {
         return "tributary:tl:" + PersonSlots.tag(userId) + ":d:" + userId;

@@ -245,7 +245,13 @@ class UnreadCounters {
             return;
         }
         List<Long> people = List.copyOf(byUser.keySet());
-        tx.afterRollback(() -> invalidate(people));
+        tx.afterRollback(() -> {
+            try {
+                invalidate(people);
+            } finally {
+                stamps.peopleRolledBack(people);
+            }
+        });
         String generation = token();
         forEachCall(people, users -> {
             // People moved alike share one group of arguments: a batch's thousand recipients of one

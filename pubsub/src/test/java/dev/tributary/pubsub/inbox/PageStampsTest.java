@@ -1,6 +1,7 @@
 package dev.tributary.pubsub.inbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tributary.pubsub.MediaType;
 import dev.tributary.pubsub.TimelineStamps;
@@ -49,6 +50,43 @@ class PageStampsTest {
     private void deliver(long person) {
         long item = ThreadLocalRandom.current().nextLong(1L << 40, 1L << 50);
         tx.write("deliver", status -> inbox.deliverItems(List.of(new InboxRow(person, item, 1, MediaType.TEXT, false)), status, false));
+    }
+
+    @Test
+    void theCountsVersionMovesWithEveryCountersMoveARolledBackOneToo() {
+        long person = fixtures.person();
+        assertThat(inbox.countsVersion(person)).as("the node keeps no list of their pulled sources yet").isNull();
+        inbox.unreadAndPulledSources(person, id -> List.of());
+        String first = inbox.countsVersion(person);
+        assertThat(first).isNotNull();
+        assertThat(inbox.countsVersion(person)).isEqualTo(first);
+
+        deliver(person);
+        String second = inbox.countsVersion(person);
+        assertThat(second).as("a delivery").isNotNull().isNotEqualTo(first);
+
+        long item = ThreadLocalRandom.current().nextLong(1L << 40, 1L << 50);
+        assertThatThrownBy(() -> tx.write("rolled back", status -> {
+            inbox.deliverItems(List.of(new InboxRow(person, item, 1, MediaType.TEXT, false)), status, false);
+            throw new IllegalStateException("rolled back after the counters moved");
+        })).isInstanceOf(IllegalStateException.class);
+        assertThat(inbox.countsVersion(person)).as("counts kept while a rolled-back move was in flight are void")
+                .isNotNull().isNotEqualTo(second);
+    }
+
+    @Test
+    void aFollowerOfPulledSourcesHasNoCountsVersion() {
+        long person = fixtures.person();
+        inbox.unreadAndPulledSources(person, id -> List.of());
+        assertThat(inbox.countsVersion(person)).isNotNull();
+
+        tx.write("follow a pulled source", status -> {
+            inbox.pulledFollowsChanged(person);
+            return null;
+        });
+        assertThat(inbox.countsVersion(person)).as("the kept list of pulled sources no longer holds").isNull();
+        inbox.unreadAndPulledSources(person, id -> List.of(42L));
+        assertThat(inbox.countsVersion(person)).as("their counts move with every publish: read every time").isNull();
     }
 
     @Test
