@@ -12,7 +12,7 @@ import tools.jackson.databind.json.JsonMapper;
 public final class ItemJson {
 
     /** The end of an item's JSON with no {@code also_in}, not starred: {@code starred} is its last field. */
-    static final byte[] NO_ALSO_IN = "[],\"starred\":false}".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] NO_ALSO_IN = "[],\"starred\":false}".getBytes(StandardCharsets.UTF_8);
     private static final byte[] AFTER_ALSO_IN = ",\"starred\":".getBytes(StandardCharsets.UTF_8);
     private static final byte[] FALSE_END = "false}".getBytes(StandardCharsets.UTF_8);
     private static final byte[] TRUE_END = "true}".getBytes(StandardCharsets.UTF_8);
@@ -34,7 +34,7 @@ public final class ItemJson {
     }
 
     /** Whether this item JSON ends as {@link #of} renders it: an empty {@code also_in}, not starred. */
-    public static boolean endsWithNoAlsoIn(byte[] item) {
+    private static boolean endsWithNoAlsoIn(byte[] item) {
         return item.length >= NO_ALSO_IN.length
                 && Arrays.equals(item, item.length - NO_ALSO_IN.length, item.length, NO_ALSO_IN, 0, NO_ALSO_IN.length);
     }
@@ -60,7 +60,7 @@ public final class ItemJson {
     }
 
     /** An item's JSON ending {@code "starred":false}} as starred. */
-    static byte[] starred(byte[] item) {
+    private static byte[] starred(byte[] item) {
         int keep = item.length - FALSE_END.length;
         byte[] swapped = Arrays.copyOf(item, keep + TRUE_END.length);
         System.arraycopy(TRUE_END, 0, swapped, keep, TRUE_END.length);
