@@ -113,25 +113,38 @@ public class HomeFeed {
         Map<Long, Inbox.UnreadAndPulled> reads = inbox.unreadAndPulledSources(people, pulled::sourcesOf);
         Map<Long, PulledFeed.Counted> counted = new java.util.HashMap<>();
         reads.forEach((person, read) -> counted.put(person, new PulledFeed.Counted(read.unread(), read.pulled())));
-        Map<Long, Unread> counts = pulled.unread(counted);
+        Map<Long, PulledFeed.Counts> counts = pulled.counts(counted);
         Map<Long, UnreadByFolder> answers = new java.util.HashMap<>();
-        reads.forEach((person, read) -> answers.put(person,
-                new UnreadByFolder(counts.get(person), inbox.folders(person, read.foldersStamp(), folders::sourcesByFolder))));
+        reads.forEach((person, read) -> answers.put(person, new UnreadByFolder(counts.get(person).unread(),
+                inbox.folders(person, read.foldersStamp(), folders::sourcesByFolder), counts.get(person).agesAt())));
         return answers;
     }
 
     /**
      * A version of the person's {@link #unreadByFolder} answer (one Redis round trip): what a node
      * keeps of it holds while the version is unchanged, because every change to their counts or
-     * folders moves it after its commit and it is read before the counts. Null when no version
-     * vouches for them (they follow pulled sources, whose counts move with every publish): read them.
+     * folders (and each publish or tombstone of a pulled source they follow) moves it after its
+     * commit and it is read before the counts; until {@link UnreadByFolder#agesAt} at the latest.
+     * Null when this node keeps no current list of their pulled sources: read them.
      */
     public @Nullable String unreadVersion(long userId) {
         return inbox.countsVersion(userId);
     }
 
-    /** A person's unread counts, and their folders with the sources filed in each. */
-    public record UnreadByFolder(Unread unread, Map<Long, Set<Long>> sourcesByFolder) {
+    /**
+     * {@link #unreadVersion} of many people in one round trip, by person (those with none absent),
+     * to read before their {@link #unreadByFolder(Collection)} is read for them together.
+     */
+    public Map<Long, String> unreadVersions(Collection<Long> people) {
+        return inbox.countsVersions(people);
+    }
+
+    /**
+     * A person's unread counts, and their folders with the sources filed in each; {@code agesAt}:
+     * the counts change with no write after that moment (an unread pulled item leaves the
+     * horizon), so whatever keeps them under a version keeps them only until then; null: never.
+     */
+    public record UnreadByFolder(Unread unread, Map<Long, Set<Long>> sourcesByFolder, @Nullable Instant agesAt) {
     }
 
     /** Marks one entry read; false if it is not in the person's inbox or was read already. */

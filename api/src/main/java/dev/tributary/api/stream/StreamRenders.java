@@ -3,6 +3,7 @@ package dev.tributary.api.stream;
 import dev.tributary.api.item.ItemJson;
 import dev.tributary.api.item.SourceRef;
 import dev.tributary.api.item.ItemViews;
+import dev.tributary.api.timeline.KeptCounts;
 import dev.tributary.api.timeline.UnreadView;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.Item;
@@ -32,8 +33,8 @@ import tools.jackson.databind.json.JsonMapper;
  * from every request beside them. Here the senders' requests queue, and each renderer takes as
  * many as are waiting (up to {@link #PEOPLE_PER_BATCH}) and reads them together: the items, their
  * sources, reactions and sharers once, each reader's read, starred and {@code also_in} with one
- * statement for all of them, and their counts in one Redis round trip. A sender waits for its own
- * part, so each stream's order holds.
+ * statement for all of them, and their counts in one Redis round trip (kept on the node for the
+ * readers' next polls, {@link KeptCounts}). A sender waits for its own part, so each stream's order holds.
  */
 @Component
 class StreamRenders implements DisposableBean {
@@ -69,14 +70,16 @@ class StreamRenders implements DisposableBean {
     private final Items items;
     private final ItemViews views;
     private final JsonMapper json;
+    private final KeptCounts keptCounts;
     /** At most one request per open stream (its sender waits for it), so bounded by the node's streams. */
     private final BlockingQueue<Request> pending = new LinkedBlockingQueue<>();
     private final ExecutorService renderers = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("stream-render-", 0).factory());
     private volatile boolean stopped;
 
-    StreamRenders(HomeFeed timeline, Items items, ItemViews views, JsonMapper json) {
+    StreamRenders(HomeFeed timeline, Items items, ItemViews views, JsonMapper json, KeptCounts keptCounts) {
         this.timeline = timeline;
+        this.keptCounts = keptCounts;
         this.items = items;
         this.views = views;
         this.json = json;
@@ -152,10 +155,17 @@ class StreamRenders implements DisposableBean {
             ItemViews.ForReaders forReaders = views.forReaders(asked.keySet(), found);
             Map<Long, ItemJson.Shared> shared = new HashMap<>();
             forReaders.shared().forEach((id, view) -> shared.put(id, ItemJson.of(view, json)));
+            // The versions before the counts, so the node may keep the counts for the readers' polls.
+            Map<Long, String> versions = keptCounts.versions(asked.keySet());
             Map<Long, HomeFeed.UnreadByFolder> counts = timeline.unreadByFolder(asked.keySet());
+            Map<Long, byte[]> countsJson = new HashMap<>();
+            counts.forEach((person, read) -> {
+                byte[] rendered = json.writeValueAsBytes(UnreadView.of(read));
+                countsJson.put(person, rendered);
+                keptCounts.keep(person, versions.get(person), rendered, read);
+            });
             for (Request request : batch) {
-                request.views().complete(new Rendered(theirs(request, shared, states, forReaders),
-                        json.writeValueAsBytes(UnreadView.of(counts.get(request.userId())))));
+                request.views().complete(new Rendered(theirs(request, shared, states, forReaders), countsJson.get(request.userId())));
             }
         } catch (RuntimeException e) {
             batch.forEach(request -> request.views().completeExceptionally(e));

@@ -309,11 +309,19 @@ public class Inbox {
 
     /**
      * The version of the person's unread counts with their folders, as a node may keep them: one
-     * Redis round trip; null when they follow pulled sources or this node keeps no list of those
-     * (read the counts instead). See {@code PageStamps.countsVersion} for why it holds.
+     * Redis round trip; null when this node keeps no current list of their pulled sources (read
+     * the counts instead). See {@code PageStamps.countsVersion} for why it holds.
      */
     public @Nullable String countsVersion(long userId) {
         return stamps.countsVersion(userId);
+    }
+
+    /**
+     * {@link #countsVersion} of many people in one round trip, for counts read for them all at
+     * once (a live streams' batch); a person it cannot vouch for without drawing a stamp is absent.
+     */
+    public Map<Long, String> countsVersions(Collection<Long> people) {
+        return stamps.countsVersions(people, false);
     }
 
     /** The ids of the person's newest {@code count} entries, newest first (the window's rows). */

@@ -218,27 +218,61 @@ class PageStamps implements DisposableBean {
 
     /**
      * What a person's unread counts are kept under on a node: the epoch, their stamp, the stamp of
-     * their folders and the heads their (empty) list of pulled sources was kept under, in one round
-     * trip. Every change to their counts moves their stamp after its commit (and after a rollback,
-     * {@link #peopleRolledBack}), every change to their folders the folders' stamp, and a pulled
-     * follow the follows' stamp; the version is read before the counts, so counts kept under it
-     * are never used past a change. Null when it cannot vouch for them: the person follows pulled
-     * sources (their counts move with every publish, and are read from MySQL), or the node keeps
-     * no current list of those.
+     * their folders, the heads their list of pulled sources was kept under and the stamps of those
+     * sources, in one round trip. Every change to their counts moves their stamp after its commit
+     * (and after a rollback, {@link #peopleRolledBack}), every change to their folders the folders'
+     * stamp, a pulled follow, unfollow or filter change the follows' stamp, a read mark on a pulled
+     * item the person's stamp, and a pulled publish or tombstone its source's stamp; the version is
+     * read before the counts, so counts kept under it are never used past a change. (Time alone
+     * also moves pulled counts, as items leave the horizon: see {@code PulledFeed.Counts#agesAt}.)
+     * Null when the node keeps no current list of their pulled sources.
      */
     @Nullable String countsVersion(long userId) {
-        KnownSources known = pulledLists.getIfPresent(userId);
-        if (known == null || !known.sourceIds().isEmpty()) {
-            return null;
+        return countsVersions(List.of(userId), true).get(userId);
+    }
+
+    /**
+     * {@link #countsVersion} of many people in one round trip, by person; those it cannot vouch
+     * for are absent. With {@code draw}, a person's or folders' stamp nobody drew yet is drawn
+     * (two more round trips); without, that person is left out.
+     */
+    Map<Long, String> countsVersions(Collection<Long> people, boolean draw) {
+        Map<Long, KnownSources> lists = new LinkedHashMap<>();
+        List<String> keys = new ArrayList<>(List.of(EPOCH, PULLED));
+        for (long person : people) {
+            KnownSources known = pulledLists.getIfPresent(person);
+            if (known != null) {
+                lists.put(person, known);
+                keys.addAll(List.of(followsKey(person), personKey(person), foldersKey(person)));
+                known.sourceIds().forEach(id -> keys.add(sourceKey(id)));
+            }
         }
-        List<String> heads = redis.opsForValue().multiGet(
-                List.of(EPOCH, followsKey(userId), PULLED, personKey(userId), foldersKey(userId)));
-        if (!known.holds(heads.get(0), heads.get(1), heads.get(2))) {
-            return null;
+        if (lists.isEmpty()) {
+            return Map.of();
         }
-        String person = drawn(personKey(userId), heads.get(3));
-        String folders = drawn(foldersKey(userId), heads.get(4));
-        return person == null || folders == null ? null : known.version() + "/" + person + "/" + folders;
+        List<String> values = redis.opsForValue().multiGet(keys);
+        Map<Long, String> versions = new HashMap<>();
+        int at = 2;
+        for (Map.Entry<Long, KnownSources> entry : lists.entrySet()) {
+            long person = entry.getKey();
+            KnownSources known = entry.getValue();
+            List<String> heads = values.subList(at, at + 3 + known.sourceIds().size());
+            at += heads.size();
+            if (!known.holds(values.get(0), heads.get(0), values.get(1))) {
+                continue;
+            }
+            String stamp = draw ? drawn(personKey(person), heads.get(1)) : heads.get(1);
+            String folders = draw ? drawn(foldersKey(person), heads.get(2)) : heads.get(2);
+            if (stamp == null || folders == null) {
+                continue;
+            }
+            StringBuilder version = new StringBuilder(known.version()).append('/').append(stamp).append('/').append(folders);
+            for (int i = 0; i < known.sourceIds().size(); i++) {
+                version.append('/').append(known.sourceIds().get(i)).append('=').append(heads.get(3 + i));
+            }
+            versions.put(person, version.toString());
+        }
+        return versions;
     }
 
     /**

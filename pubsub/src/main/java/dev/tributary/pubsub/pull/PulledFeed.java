@@ -18,6 +18,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -480,26 +481,39 @@ public class PulledFeed {
      * (one statement; none when {@code kept}, the node's list of their pulled sources, is empty).
      */
     public Unread unread(long userId, Unread pushed, Inbox.@Nullable KnownPulled kept) {
-        return unread(Map.of(userId, new Counted(pushed, kept))).get(userId);
+        return counts(Map.of(userId, new Counted(pushed, kept))).get(userId).unread();
     }
 
-    /** A person's inbox counts and the node's list of their pulled sources (null: not known), for {@link #unread(Map)}. */
+    /** A person's inbox counts and the node's list of their pulled sources (null: not known), for {@link #counts}. */
     public record Counted(Unread pushed, Inbox.@Nullable KnownPulled kept) {
     }
 
+    /**
+     * A person's exact counts, and {@code agesAt}: after that moment they change with no write,
+     * because the oldest unread pulled item they count leaves the horizon ({@code
+     * tributary.inbox.keep}) and stops being anyone's; null when they count no pulled item.
+     */
+    public record Counts(Unread unread, @Nullable Instant agesAt) {
+    }
+
     /** {@link #unread(long, Unread, Inbox.KnownPulled)} of many people, by person: one statement for all who follow a pulled source. */
-    public Map<Long, Unread> unread(Map<Long, Counted> people) {
-        Map<Long, Unread> counts = new HashMap<>();
+    public Map<Long, Counts> counts(Map<Long, Counted> people) {
+        Map<Long, Counts> counts = new HashMap<>();
         List<Long> withPulled = new ArrayList<>();
         people.forEach((person, counted) -> {
             if (counted.kept() != null && counted.kept().sourceIds().isEmpty()) {
-                counts.put(person, counted.pushed());
+                counts.put(person, new Counts(counted.pushed(), null));
             } else {
                 withPulled.add(person);
             }
         });
         Map<Long, List<PulledTable.UnreadGroup>> groups = withPulled.isEmpty() ? Map.of() : table.unread(withPulled, keepFloor());
-        withPulled.forEach(person -> counts.put(person, plus(people.get(person).pushed(), groups.getOrDefault(person, List.of()))));
+        withPulled.forEach(person -> {
+            List<PulledTable.UnreadGroup> theirs = groups.getOrDefault(person, List.of());
+            Instant agesAt = theirs.stream().mapToLong(PulledTable.UnreadGroup::oldest).min().stream()
+                    .mapToObj(oldest -> IdGenerator.timestampOf(oldest).plus(horizon.keep())).findFirst().orElse(null);
+            counts.put(person, new Counts(plus(people.get(person).pushed(), theirs), agesAt));
+        });
         return counts;
     }
 

@@ -26,8 +26,8 @@ class PulledTable {
     /** One pulled item as a person sees it. */
     record Row(long itemId, boolean read) {}
 
-    /** Unread pulled items of a person by source and media. */
-    record UnreadGroup(long sourceId, MediaType media, long count) {}
+    /** Unread pulled items of a person by source and media, and the oldest of them. */
+    record UnreadGroup(long sourceId, MediaType media, long count, long oldest) {}
 
     /** Bounds of a read: item ids at least {@code lowest}, below {@code below}, above {@code above}. */
     record Bounds(long lowest, @Nullable Long below, @Nullable Long above, boolean ascending) {}
@@ -461,12 +461,12 @@ class PulledTable {
         if (people.isEmpty()) {
             return groups;
         }
-        jdbc.sql("SELECT s.user_id, p.source_id, p.media, COUNT(*) " + FOLLOWS
+        jdbc.sql("SELECT s.user_id, p.source_id, p.media, COUNT(*), MIN(p.item_id) " + FOLLOWS
                 + "JOIN pulled_items p ON p.source_id = s.source_id AND " + AS_ENTRY + "\n" + MARKS
                 + "WHERE s.user_id IN (:users) AND " + IS_READ + " = FALSE\n" + NOT_ELSEWHERE
                 + "GROUP BY s.user_id, p.source_id, p.media\n").param("users", List.copyOf(people)).param("keep", keepFloor)
                 .query((rs, n) -> groups.computeIfAbsent(rs.getLong(1), user -> new ArrayList<>())
-                        .add(new UnreadGroup(rs.getLong(2), MediaType.ofBit(rs.getInt(3)), rs.getLong(4))))
+                        .add(new UnreadGroup(rs.getLong(2), MediaType.ofBit(rs.getInt(3)), rs.getLong(4), rs.getLong(5))))
                 .list();
         return groups;
     }

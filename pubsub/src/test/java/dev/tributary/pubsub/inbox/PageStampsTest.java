@@ -75,7 +75,7 @@ class PageStampsTest {
     }
 
     @Test
-    void aFollowerOfPulledSourcesHasNoCountsVersion() {
+    void aFollowerOfPulledSourcesHasACountsVersionThatTheirSourcesMove() {
         long person = fixtures.person();
         inbox.unreadAndPulledSources(person, id -> List.of());
         assertThat(inbox.countsVersion(person)).isNotNull();
@@ -86,7 +86,32 @@ class PageStampsTest {
         });
         assertThat(inbox.countsVersion(person)).as("the kept list of pulled sources no longer holds").isNull();
         inbox.unreadAndPulledSources(person, id -> List.of(42L));
-        assertThat(inbox.countsVersion(person)).as("their counts move with every publish: read every time").isNull();
+        String following = inbox.countsVersion(person);
+        assertThat(following).as("read with the list").isNotNull();
+        assertThat(inbox.countsVersions(List.of(person))).containsEntry(person, following);
+
+        tx.write("publish on the pulled source", status -> {
+            inbox.sourcesChanged(List.of(42L));
+            return null;
+        });
+        assertThat(inbox.countsVersion(person)).as("a publish of their pulled source").isNotNull().isNotEqualTo(following);
+        tx.write("publish on another pulled source", status -> {
+            inbox.sourcesChanged(List.of(43L));
+            return null;
+        });
+        assertThat(inbox.countsVersion(person)).as("another source's publish").isEqualTo(inbox.countsVersions(List.of(person)).get(person));
+    }
+
+    @Test
+    void aBatchOfVersionsDrawsNoStampAndLeavesOutWhoHasNone() {
+        long drawnBefore = fixtures.person();
+        long neverRead = fixtures.person();
+        inbox.unreadAndPulledSources(drawnBefore, id -> List.of());
+        inbox.unreadAndPulledSources(neverRead, id -> List.of());
+        String version = inbox.countsVersion(drawnBefore);
+        assertThat(inbox.countsVersions(List.of(drawnBefore, neverRead))).as("no stamp drawn for a stream batch")
+                .containsOnlyKeys(drawnBefore).containsEntry(drawnBefore, version);
+        assertThat(inbox.countsVersion(neverRead)).as("a request draws it").isNotNull();
     }
 
     @Test

@@ -1,0 +1,97 @@
+package dev.tributary.api.timeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+import dev.tributary.pubsub.Feature;
+import dev.tributary.pubsub.HomeFeed;
+import dev.tributary.pubsub.Switches;
+import dev.tributary.pubsub.Unread;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.support.StaticListableBeanFactory;
+import org.springframework.util.unit.DataSize;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Counts that age on their own (an unread pulled item leaving the horizon, {@link
+ * HomeFeed.UnreadByFolder#agesAt}) are kept only until that moment, though their version has not
+ * moved: the clock, not a write, changes them. (Unit test: the version and counts are fakes.)
+ */
+class KeptCountsTest {
+
+    private static final long PERSON = 7;
+    private static final Instant NOW = Instant.parse("2026-11-26T12:00:00Z");
+
+    private Instant now = NOW;
+    private final HomeFeed home = mock(HomeFeed.class);
+
+    private KeptCounts counts() {
+        Switches switches = mock(Switches.class);
+        when(switches.isOn(Feature.PAGE_CACHE)).thenReturn(true);
+        Clock clock = new Clock() {
+            @Override
+            public ZoneOffset getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(java.time.ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                return now;
+            }
+        };
+        StaticListableBeanFactory beans = new StaticListableBeanFactory(Map.of("clock", clock));
+        return new KeptCounts(home, JsonMapper.builder().build(), switches,
+                new PageCacheSettings(true, 100, DataSize.ofMegabytes(1), DataSize.ofMegabytes(1)), beans.getBeanProvider(Clock.class));
+    }
+
+    private static HomeFeed.UnreadByFolder counted(long total, Instant agesAt) {
+        return new HomeFeed.UnreadByFolder(new Unread(total, Map.of(1L, total), Map.of(), 0), Map.of(), agesAt);
+    }
+
+    @Test
+    void countsThatAgeAreKeptUntilThenAndReadAgainAfter() {
+        KeptCounts kept = counts();
+        when(home.unreadVersion(PERSON)).thenReturn("v1");
+        when(home.unreadByFolder(PERSON)).thenReturn(counted(2, NOW.plusSeconds(60)), counted(1, null));
+
+        byte[] first = kept.unread(PERSON);
+        now = NOW.plusSeconds(60);
+        assertThat(kept.unread(PERSON)).as("up to the moment they age").isEqualTo(first);
+        verify(home, times(1)).unreadByFolder(PERSON);
+
+        now = NOW.plusSeconds(61);
+        byte[] aged = kept.unread(PERSON);
+        assertThat(new String(aged)).contains("\"total\":1");
+        verify(home, times(2)).unreadByFolder(PERSON);
+        now = NOW.plus(Duration.ofDays(1));
+        assertThat(kept.unread(PERSON)).as("counts that never age are kept while the version holds").isEqualTo(aged);
+        verify(home, times(2)).unreadByFolder(PERSON);
+    }
+
+    @Test
+    void countsAStreamRenderKeptAgeTheSameWay() {
+        KeptCounts kept = counts();
+        when(home.unreadVersion(PERSON)).thenReturn("v1");
+        when(home.unreadByFolder(PERSON)).thenReturn(counted(1, null));
+        kept.keep(PERSON, "v1", "{\"total\":2}".getBytes(), counted(2, NOW.plusSeconds(5)));
+        assertThat(new String(kept.unread(PERSON))).isEqualTo("{\"total\":2}");
+
+        now = NOW.plusSeconds(6);
+        assertThat(new String(kept.unread(PERSON))).contains("\"total\":1");
+        kept.keep(PERSON, null, "{\"total\":9}".getBytes(), counted(9, null));
+        assertThat(new String(kept.unread(PERSON))).as("no version, nothing kept").contains("\"total\":1");
+    }
+}
