@@ -38,14 +38,17 @@ public class KeptCounts {
     }
 
     private final HomeFeed home;
+    private final UnreadReads reads;
     private final JsonMapper json;
     private final Switches switches;
     private final boolean enabled;
     private final Clock clock;
     private final Cache<Long, Kept> kept;
 
-    KeptCounts(HomeFeed home, JsonMapper json, Switches switches, PageCacheSettings settings, ObjectProvider<Clock> clock) {
+    KeptCounts(HomeFeed home, UnreadReads reads, JsonMapper json, Switches switches, PageCacheSettings settings,
+            ObjectProvider<Clock> clock) {
         this.home = home;
+        this.reads = reads;
         this.json = json;
         this.switches = switches;
         this.enabled = settings.enabled();
@@ -59,7 +62,7 @@ public class KeptCounts {
     byte[] unread(long userId) {
         if (!isOn()) {
             kept.invalidateAll();
-            return json.writeValueAsBytes(UnreadView.of(home.unreadByFolder(userId)));
+            return json.writeValueAsBytes(UnreadView.of(read(userId)));
         }
         String version = version(userId);
         Kept counts = kept.getIfPresent(userId);
@@ -67,7 +70,8 @@ public class KeptCounts {
                 && (counts.agesAt() == null || !clock.instant().isAfter(counts.agesAt()))) {
             return counts.json();
         }
-        HomeFeed.UnreadByFolder read = home.unreadByFolder(userId);
+        // Read after the version: a change committed meanwhile moves it after this read.
+        HomeFeed.UnreadByFolder read = read(userId);
         byte[] rendered = json.writeValueAsBytes(UnreadView.of(read));
         if (version != null) {
             kept.put(userId, new Kept(version, rendered, read.agesAt()));
@@ -98,6 +102,16 @@ public class KeptCounts {
     public void keep(long userId, @Nullable String version, byte[] counts, HomeFeed.UnreadByFolder read) {
         if (version != null && isOn()) {
             kept.put(userId, new Kept(version, counts, read.agesAt()));
+        }
+    }
+
+    /** The person's counts, read with other requests' that missed too ({@link UnreadReads}). */
+    private HomeFeed.UnreadByFolder read(long userId) {
+        try {
+            return reads.unreadByFolder(userId);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading unread counts", e);
         }
     }
 
