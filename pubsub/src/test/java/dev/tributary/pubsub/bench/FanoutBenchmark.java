@@ -60,8 +60,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * with no fan-out running, and while a fan-out b runs. After the table, the SQL statements and
  * Redis commands per 1,000 rows of fan-out, from the servers' own counters.
  *
- * <p>Options: {@code --rounds=3}, {@code --scale=1} (shrinks a)'s subscribers and b)'s items; b
- * keeps 1,000 subscribers, one full batch), {@code --baseline-threads} (default: the number of
+ * <p>Options: {@code --rounds=3}, {@code --warmups=3} (unmeasured rounds before them), {@code --scale=1}
+ * (shrinks a)'s subscribers and b)'s items; b keeps 1,000 subscribers, one full batch),
+ * {@code --baseline-threads} (default: the number of
  * fan-out workers), {@code --limit-seconds=150} per step, {@code --read-threads=2},
  * {@code --read-seconds=5}, {@code --read-rounds} (default: rounds), {@code --redis=cluster} (the
  * embedded Redis Cluster of three masters instead of one Redis: benchmark e); any option with a dot
@@ -124,6 +125,8 @@ public final class FanoutBenchmark {
     private volatile int polls;
 
     private final int rounds;
+    /** Unmeasured rounds first: a)'s steps are short (1–3 s), and the JIT kept compiling through a single warm-up. */
+    private final int warmups;
     private final double scale;
     private final int baselineThreads;
     private final int readThreads;
@@ -143,6 +146,7 @@ public final class FanoutBenchmark {
         this.fanout = context.getBean(FanoutSettings.class);
         this.counterTtlSeconds = context.getBean(TimelineSettings.class).counterTtl().toSeconds();
         this.rounds = args.integer("rounds", 3);
+        this.warmups = Math.max(1, args.integer("warmups", 3));
         this.scale = args.decimal("scale", 1.0);
         this.baselineThreads = args.integer("baseline-threads", fanout.workers());
         this.readThreads = args.integer("read-threads", 2);
@@ -327,21 +331,21 @@ public final class FanoutBenchmark {
                 + "of %d rows per statement, autocommit, on %d thread(s) (and 1 thread for a, for reference)",
                 fanout.workers(), fanout.batchSize(), fanout.claimSize(), fanout.batchSize(), baselineThreads));
         System.out.println(Bench.format("  unread counters built (empty) before each step; inbox trimmer paused; "
-                + "%d measured rounds after 1 warm-up (b on a tenth of its items), %s limit per step; unread reads of random "
-                + "people of b's audience on %d thread(s), %d rounds; setup %.1f s",
-                rounds, limit, readThreads, readRounds, (System.nanoTime() - setupStart) / 1e9));
+                + "%d measured rounds after %d warm-up rounds (b on a tenth of its items), %s limit per step; unread reads of "
+                + "random people of b's audience on %d thread(s), %d rounds; setup %.1f s",
+                rounds, warmups, limit, readThreads, readRounds, (System.nanoTime() - setupStart) / 1e9));
 
         Series wideRaw = new Series("a) raw INSERT IGNORE, " + baselineThreads + " thr (baseline)");
         Series wideRaw1 = new Series("a) raw INSERT IGNORE, 1 thread (info)");
         Series wideSubject = new Series("a) publish + fan-out, end to end");
         Series deepRaw = new Series("b) raw INSERT IGNORE, " + baselineThreads + " thr (baseline)");
         Series deepSubject = new Series("b) publish + fan-out, end to end");
-        for (int round = 0; round <= rounds; round++) {
+        for (int round = 1 - warmups; round <= rounds; round++) {
             boolean measured = round > 0;
             // The warm-up runs b on a tenth of its items: enough for the JIT, not a full million rows.
             Scenario b = measured ? deep : deep.withItems(Math.max(1, deep.items() / 10));
             boolean baselineFirst = round % 2 == 0;
-            String label = measured ? "round " + round : "warm-up";
+            String label = measured ? "round " + round : "warm-up " + (round + warmups);
             for (Scenario s : Stream.of(wide, b).filter(x -> scenarios.contains(x == wide ? "a" : "b")).toList()) {
                 Series raw = s == wide ? wideRaw : deepRaw;
                 Series subject = s == wide ? wideSubject : deepSubject;
