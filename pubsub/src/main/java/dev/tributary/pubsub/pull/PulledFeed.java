@@ -34,6 +34,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.LongSummaryStatistics;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
@@ -510,8 +511,8 @@ public class PulledFeed {
         Map<Long, List<PulledTable.UnreadGroup>> groups = withPulled.isEmpty() ? Map.of() : table.unread(withPulled, keepFloor());
         withPulled.forEach(person -> {
             List<PulledTable.UnreadGroup> theirs = groups.getOrDefault(person, List.of());
-            Instant agesAt = theirs.stream().mapToLong(PulledTable.UnreadGroup::oldest).min().stream()
-                    .mapToObj(oldest -> IdGenerator.timestampOf(oldest).plus(horizon.keep())).findFirst().orElse(null);
+            OptionalLong oldest = theirs.stream().mapToLong(PulledTable.UnreadGroup::oldest).min();
+            Instant agesAt = oldest.isPresent() ? IdGenerator.timestampOf(oldest.getAsLong()).plus(horizon.keep()) : null;
             counts.put(person, new Counts(plus(people.get(person).pushed(), theirs), agesAt));
         });
         return counts;
