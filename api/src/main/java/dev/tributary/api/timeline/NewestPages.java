@@ -23,7 +23,11 @@ import dev.tributary.pubsub.TimelineStamps;
 import dev.tributary.pubsub.Stored;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -49,6 +53,12 @@ import tools.jackson.databind.json.JsonMapper;
  * once Redis takes it, which voids everything kept; entries are dropped after ten minutes anyway
  * (the bound left for a node that died between a commit and its stamp moves), rendered items after
  * a minute (the staleness source names already have). Without Redis, it reads MySQL.
+ * <p>
+ * A pulled source's publish or tombstone moves only that source's stamp: a kept page whose own
+ * stamps ({@link TimelineStamps#own}) are unchanged is patched from the node's heads of those
+ * sources ({@link HomeFeed#newestPulled}) instead of read again, since every follower of a popular
+ * source would otherwise read MySQL after each of its items. A patched page is kept no longer than
+ * the fresh read it grew from.
  */
 @Component
 @EnableConfigurationProperties(PageCacheSettings.class)
@@ -80,14 +90,15 @@ class NewestPages {
      * the stamps they were read under.
      */
     private record Entries(@Nullable String epoch, @Nullable String stamp, long[] ids, boolean[] read, boolean[] starred,
-            byte[][] alsoIn, List<@Nullable Long> stories) {
+            byte[][] alsoIn, List<@Nullable Long> stories, @Nullable String own, Map<Long, @Nullable String> sources,
+            Instant readAt) {
     }
 
     /**
      * One item's JSON as unread and as read (both not starred: a starred entry swaps the last
      * field's value when the page is joined), and the stamps it was rendered under.
      */
-    private record Rendered(String epoch, @Nullable String stamp, byte[] unread, byte[] read, long hash) {
+    private record Rendered(String epoch, @Nullable String stamp, byte[] unread, byte[] read, long hash, @Nullable Long story) {
     }
 
     private final HomeFeed home;
@@ -99,9 +110,11 @@ class NewestPages {
     private final Switches switches;
     private final Cache<Key, Entries> entries;
     private final Cache<Long, Rendered> rendered;
+    private final Clock clock;
 
     NewestPages(HomeFeed home, Stars stars, Items items, ItemViews views, JsonMapper json, PageCacheSettings settings,
-            Switches switches, ObjectProvider<MeterRegistry> registries) {
+            Switches switches, ObjectProvider<MeterRegistry> registries, ObjectProvider<Clock> clock) {
+        this.clock = clock.getIfAvailable(Clock::systemUTC);
         this.home = home;
         this.stars = stars;
         this.items = items;
@@ -133,13 +146,16 @@ class NewestPages {
         try {
             Key key = new Key(userId, limit);
             Entries kept = entries.getIfPresent(key);
-            if (kept != null) {
+            if (kept != null && clock.instant().isBefore(kept.readAt().plus(ENTRIES_FOR))) {
                 TimelineStamps stamps = home.stamps(userId, ids(kept.ids()), kept.stories());
+                Page page = null;
                 if (Objects.equals(stamps.epoch(), kept.epoch()) && Objects.equals(stamps.person(), kept.stamp())) {
-                    Page page = assemble(kept, stamps, null);
-                    if (page != null) {
-                        return page;
-                    }
+                    page = assemble(kept, stamps, null);
+                } else if (onlySourcesMoved(kept, stamps)) {
+                    page = patch(key, kept, stamps);
+                }
+                if (page != null) {
+                    return page;
                 }
             }
             return fresh(key);
@@ -173,7 +189,8 @@ class NewestPages {
             alsoIn[i] = refs == null ? null : json.writeValueAsBytes(refs);
         }
         List<@Nullable Long> stories = page.stream().map(entry -> LinkShares.storyShown(entry.item().body())).toList();
-        Entries fresh = new Entries(before.epoch(), before.person(), ids, read, starred, alsoIn, stories);
+        Entries fresh = new Entries(before.epoch(), before.person(), ids, read, starred, alsoIn, stories, before.own(),
+                before.sources(), clock.instant());
         Page assembled = assemble(fresh, home.stamps(key.userId(), ids(ids), stories), page);
         if (assembled == null) {
             // An item went between the two reads: answer from what was read, keep nothing.
@@ -183,6 +200,104 @@ class NewestPages {
             entries.put(key, fresh);
         }
         return assembled;
+    }
+
+    /** Whether the kept page differs from these stamps only in its pulled sources' (and is from the same epoch). */
+    private static boolean onlySourcesMoved(Entries kept, TimelineStamps stamps) {
+        return kept.epoch() != null && kept.epoch().equals(stamps.epoch()) && kept.own() != null && kept.own().equals(stamps.own())
+                && !kept.sources().isEmpty() && kept.sources().keySet().equals(stamps.sources().keySet());
+    }
+
+    /**
+     * The kept page with the pulled sources' new entries joined in and cut to the limit, kept under
+     * {@code stamps}; null when it cannot be patched (the heads cannot tell, a new item is gone, or
+     * something moved since {@code stamps} were read): the caller reads it fresh. An entry the
+     * sources lost (a tombstone) needs nothing here: its item's stamp moved too, so it is rendered
+     * again, found gone, and the page is read fresh.
+     */
+    private @Nullable Page patch(Key key, Entries kept, TimelineStamps stamps) {
+        List<HomeFeed.PulledEntry> pulled = home.newestPulled(key.userId(), key.limit());
+        if (pulled == null) {
+            return null;
+        }
+        long[] keptIds = kept.ids();
+        // A full page ends at its last entry: a pulled item older than that was older than the whole page before.
+        long bottom = keptIds.length >= key.limit() ? keptIds[keptIds.length - 1] : Long.MIN_VALUE;
+        Set<Long> onPage = new HashSet<>(ids(keptIds));
+        List<HomeFeed.PulledEntry> added = pulled.stream().filter(e -> e.itemId() > bottom && !onPage.contains(e.itemId())).toList();
+        Map<Long, TimelineEntry> loaded = new HashMap<>();
+        Map<Long, @Nullable Long> addedStories = storiesOf(added, stamps.epoch(), loaded);
+        if (addedStories == null) {
+            return null;
+        }
+        Entries patched = merged(key.limit(), kept, added, addedStories, stamps);
+        TimelineStamps now = home.stamps(key.userId(), ids(patched.ids()), patched.stories());
+        if (!Objects.equals(now.epoch(), stamps.epoch()) || !Objects.equals(now.person(), stamps.person())) {
+            return null;
+        }
+        Page page = assemble(patched, now, List.copyOf(loaded.values()));
+        if (page != null) {
+            entries.put(key, patched);
+        }
+        return page;
+    }
+
+    /**
+     * The story each new entry shows, from its kept rendering where there is one, else from the item
+     * (loaded into {@code loaded} to be rendered from); null if an item is gone.
+     */
+    private @Nullable Map<Long, @Nullable Long> storiesOf(List<HomeFeed.PulledEntry> added, @Nullable String epoch,
+            Map<Long, TimelineEntry> loaded) {
+        Map<Long, @Nullable Long> stories = new HashMap<>();
+        List<Long> unknown = new ArrayList<>();
+        Map<Long, Boolean> read = new HashMap<>();
+        for (HomeFeed.PulledEntry entry : added) {
+            Rendered part = rendered.getIfPresent(entry.itemId());
+            if (part != null && part.epoch().equals(epoch)) {
+                stories.put(entry.itemId(), part.story());
+            } else {
+                unknown.add(entry.itemId());
+                read.put(entry.itemId(), entry.read());
+            }
+        }
+        if (!unknown.isEmpty()) {
+            List<Stored<Item>> found = items.getAll(unknown);
+            if (found.size() != unknown.size()) {
+                return null;
+            }
+            for (Stored<Item> item : found) {
+                stories.put(item.id(), LinkShares.storyShown(item.body()));
+                loaded.put(item.id(), new TimelineEntry(item, read.get(item.id())));
+            }
+        }
+        return stories;
+    }
+
+    /** The kept entries and the new pulled ones, newest first, cut to the limit, under {@code stamps}. */
+    private Entries merged(int limit, Entries kept, List<HomeFeed.PulledEntry> added, Map<Long, @Nullable Long> addedStories,
+            TimelineStamps stamps) {
+        int size = Math.min(limit, kept.ids().length + added.size());
+        long[] ids = new long[size];
+        boolean[] read = new boolean[size];
+        boolean[] starred = new boolean[size];
+        byte[][] alsoIn = new byte[size][];
+        List<@Nullable Long> stories = new ArrayList<>(size);
+        for (int at = 0, k = 0, a = 0; at < size; at++) {
+            if (a < added.size() && (k >= kept.ids().length || added.get(a).itemId() > kept.ids()[k])) {
+                HomeFeed.PulledEntry entry = added.get(a++);
+                ids[at] = entry.itemId();
+                read[at] = entry.read();
+                stories.add(addedStories.get(entry.itemId()));
+            } else {
+                ids[at] = kept.ids()[k];
+                read[at] = kept.read()[k];
+                starred[at] = kept.starred()[k];
+                alsoIn[at] = kept.alsoIn()[k];
+                stories.add(kept.stories().get(k++));
+            }
+        }
+        return new Entries(kept.epoch(), stamps.person(), ids, read, starred, alsoIn, stories, stamps.own(), stamps.sources(),
+                kept.readAt());
     }
 
     /**
@@ -215,9 +330,10 @@ class NewestPages {
         List<ItemView> fresh = views.ofPublic(found);
         for (int i = 0, f = 0; i < parts.length; i++) {
             if (parts[i] == null) {
+                Long story = LinkShares.storyShown(found.get(f).body());
                 ItemJson.Shared shared = ItemJson.of(fresh.get(f++), json);
                 Rendered part = new Rendered(Objects.toString(stamps.epoch(), ""), stamps.items().get(i), shared.unread(),
-                        shared.read(), Arrays.hashCode(shared.unread()));
+                        shared.read(), Arrays.hashCode(shared.unread()), story);
                 parts[i] = part;
                 if (stamps.epoch() != null) {
                     rendered.put(kept.ids()[i], part);
@@ -283,10 +399,14 @@ class NewestPages {
         return "W/\"" + HexFormat.of().formatHex(PageETag.sha256(basis), 0, 16) + "\"";
     }
 
-    /** The items of {@code entries} with these ids, in the order of {@code ids}. */
-    private static List<Stored<Item>> ofIds(List<TimelineEntry> entries, List<Long> ids) {
-        java.util.Map<Long, Stored<Item>> byId = new java.util.HashMap<>();
+    /** The items with these ids, in their order: those of {@code entries} as they are, the rest from the item store. */
+    private List<Stored<Item>> ofIds(List<TimelineEntry> entries, List<Long> ids) {
+        Map<Long, Stored<Item>> byId = new HashMap<>();
         entries.forEach(entry -> byId.put(entry.id(), entry.item()));
+        List<Long> rest = ids.stream().filter(id -> !byId.containsKey(id)).toList();
+        if (!rest.isEmpty()) {
+            items.getAll(rest).forEach(item -> byId.put(item.id(), item));
+        }
         return ids.stream().map(byId::get).filter(Objects::nonNull).toList();
     }
 

@@ -364,13 +364,20 @@ class PageStamps implements DisposableBean {
         List<String> values = redis.opsForValue().multiGet(keys);
         String epoch = values.get(0) != null ? values.get(0) : newEpoch();
         int first = 4 + pulledSourceIds.size();
-        String person = drawn(personKey(userId), values.get(1));
+        String own = drawn(personKey(userId), values.get(1));
+        String person = own;
+        Map<Long, @Nullable String> sources = Map.of();
         if (!pulledSourceIds.isEmpty()) {
-            StringBuilder folded = new StringBuilder(String.valueOf(person));
+            // A pulled follow's media filter and read position apply at read time: they move the follows' stamp only.
+            own = own + "/f=" + values.get(3);
+            StringBuilder folded = new StringBuilder(own);
+            Map<Long, @Nullable String> bySource = new HashMap<>();
             for (int i = 0; i < pulledSourceIds.size(); i++) {
                 folded.append('/').append(pulledSourceIds.get(i)).append('=').append(values.get(4 + i));
+                bySource.put(pulledSourceIds.get(i), values.get(4 + i));
             }
             person = folded.toString();
+            sources = Collections.unmodifiableMap(bySource);
         }
         List<@Nullable String> items = new ArrayList<>(values.subList(first, first + itemIds.size()));
         for (int k = 0; k < storyAt.size(); k++) {
@@ -380,7 +387,7 @@ class PageStamps implements DisposableBean {
                 items.set(i, items.get(i) + "/" + story);
             }
         }
-        return new Reading(new TimelineStamps(epoch, person, items), epoch, values.get(3), values.get(2));
+        return new Reading(new TimelineStamps(epoch, person, items, own, sources), epoch, values.get(3), values.get(2));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.tributary.pubsub.pull;
 
 import dev.tributary.pubsub.FanoutSettings;
+import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.InboxSettings;
 import dev.tributary.pubsub.Item;
 import dev.tributary.pubsub.Items;
@@ -292,6 +293,36 @@ public class PulledFeed {
         fromInbox.forEach(entry -> hydrated.put(entry.id(), entry));
         List<Inbox.Entry> entries = fromInbox.stream().map(entry -> new Inbox.Entry(entry.id(), entry.read())).toList();
         return java.util.Objects.requireNonNull(merge.page(entries, hydrated));
+    }
+
+    /**
+     * The newest {@code limit} entries the person's pulled sources give their newest page, newest
+     * first, each read or not by its source's read position (marks on single items are not looked
+     * at, nor whether the inbox holds the item): from this node's heads of those sources, with no
+     * MySQL read while the heads are current. Null when they cannot tell (Redis down, a head that
+     * ends above what the page needs).
+     */
+    public @Nullable List<HomeFeed.PulledEntry> newest(long userId, int limit) {
+        Inbox.KnownPulled known = knownSources(userId, true);
+        if (known == null || known.stamps().isEmpty()) {
+            return null;
+        }
+        TimelineQuery query = TimelineQuery.newest(limit);
+        List<PulledFollow> follows = follows(follows(userId, known), query);
+        Map<Long, SourceHeads.Head> current = heads.of(follows.stream().map(PulledFollow::sourceId).toList(), known.stamps());
+        long keep = keepFloor();
+        List<HomeFeed.PulledEntry> entries = new ArrayList<>();
+        for (PulledFollow follow : follows) {
+            SourceHeads.Head head = current.get(follow.sourceId());
+            List<Long> served = head == null ? null
+                    : head.serve(new PulledTable.Bounds(lowest(follow, keep), null, null, false), media(follow, query), limit);
+            if (served == null) {
+                return null;
+            }
+            served.forEach(id -> entries.add(new HomeFeed.PulledEntry(id, id <= follow.readUpto())));
+        }
+        entries.sort(Comparator.comparingLong(HomeFeed.PulledEntry::itemId).reversed());
+        return List.copyOf(entries.subList(0, Math.min(limit, entries.size())));
     }
 
     /** One page's merge of the inbox's part with the pulled sources' items. */
