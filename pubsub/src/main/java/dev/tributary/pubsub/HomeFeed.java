@@ -58,14 +58,15 @@ public class HomeFeed {
 
     /**
      * The newest {@code limit} entries of the pulled sources the person follows, newest first, as
-     * this node's heads of those sources give them (no MySQL read while they are current): to
+     * this node's heads of those sources give them under {@code stamps} (as {@link #stamps} just
+     * read them; no Redis or MySQL read while the heads are current): to
      * bring a kept newest page up to date when only those sources changed ({@link
      * TimelineStamps#own} unchanged, so no mark, star, relay or follow of the person's moved since).
      * Each is read or not by its source's read position; an item published after the page was read
      * cannot have been marked or starred before it, nor reached the inbox. Null when the heads cannot tell.
      */
-    public @Nullable List<PulledEntry> newestPulled(long userId, int limit) {
-        return pulled.newest(userId, limit);
+    public @Nullable List<PulledEntry> newestPulled(long userId, int limit, TimelineStamps stamps) {
+        return pulled.newest(userId, limit, stamps);
     }
 
     /** A pulled entry of a person's newest page: the item, and whether their read position covers it. */

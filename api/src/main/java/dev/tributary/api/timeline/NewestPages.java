@@ -216,7 +216,7 @@ class NewestPages {
      * again, found gone, and the page is read fresh.
      */
     private @Nullable Page patch(Key key, Entries kept, TimelineStamps stamps) {
-        List<HomeFeed.PulledEntry> pulled = home.newestPulled(key.userId(), key.limit());
+        List<HomeFeed.PulledEntry> pulled = home.newestPulled(key.userId(), key.limit(), stamps);
         if (pulled == null) {
             return null;
         }

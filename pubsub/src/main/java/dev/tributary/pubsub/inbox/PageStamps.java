@@ -153,10 +153,12 @@ class PageStamps implements DisposableBean {
         if (known != null) {
             Reading reading = read(userId, itemIds, known.sourceIds(), stories);
             if (known.holds(reading)) {
-                return reading.stamps();
+                return reading.stamps(known.version());
             }
         }
-        return read(userId, itemIds, load(userId, pulledSources), stories).stamps();
+        Reading reading = read(userId, itemIds, load(userId, pulledSources), stories);
+        KnownSources loaded = pulledLists.getIfPresent(userId);
+        return reading.stamps(loaded != null && loaded.holds(reading) ? loaded.version() : null);
     }
 
     /**
@@ -344,6 +346,10 @@ class PageStamps implements DisposableBean {
 
     /** The stamps, and the raw heads they were folded from. */
     private record Reading(TimelineStamps stamps, @Nullable String epoch, @Nullable String follows, @Nullable String generation) {
+        /** The stamps, naming the version of the kept list of pulled sources they were read with. */
+        TimelineStamps stamps(@Nullable String pulledList) {
+            return new TimelineStamps(stamps.epoch(), stamps.person(), stamps.items(), stamps.own(), stamps.sources(), pulledList);
+        }
     }
 
     private Reading read(long userId, List<Long> itemIds, List<Long> pulledSourceIds, List<@Nullable Long> stories) {
@@ -387,7 +393,7 @@ class PageStamps implements DisposableBean {
                 items.set(i, items.get(i) + "/" + story);
             }
         }
-        return new Reading(new TimelineStamps(epoch, person, items, own, sources), epoch, values.get(3), values.get(2));
+        return new Reading(new TimelineStamps(epoch, person, items, own, sources, null), epoch, values.get(3), values.get(2));
     }
 
     /**

@@ -10,6 +10,7 @@ import dev.tributary.pubsub.Stored;
 import dev.tributary.pubsub.TimelineEntry;
 import dev.tributary.pubsub.TimelineQuery;
 import dev.tributary.pubsub.TimelineSettings;
+import dev.tributary.pubsub.TimelineStamps;
 import dev.tributary.pubsub.Unread;
 import dev.tributary.pubsub.inbox.Inbox;
 import dev.tributary.pubsub.inbox.InboxRow;
@@ -298,15 +299,20 @@ public class PulledFeed {
     /**
      * The newest {@code limit} entries the person's pulled sources give their newest page, newest
      * first, each read or not by its source's read position (marks on single items are not looked
-     * at, nor whether the inbox holds the item): from this node's heads of those sources, with no
-     * MySQL read while the heads are current. Null when they cannot tell (Redis down, a head that
-     * ends above what the page needs).
+     * at, nor whether the inbox holds the item): from this node's heads of those sources under
+     * {@code stamps} (as {@link Inbox#stamps} read them), with no Redis or MySQL read while the
+     * heads and the person's kept follows are current. Null when they cannot tell (the stamps were
+     * read with no kept list of the sources, a head ends above what the page needs).
      */
-    public @Nullable List<HomeFeed.PulledEntry> newest(long userId, int limit) {
-        Inbox.KnownPulled known = knownSources(userId, true);
-        if (known == null || known.stamps().isEmpty()) {
+    public @Nullable List<HomeFeed.PulledEntry> newest(long userId, int limit, TimelineStamps stamps) {
+        if (stamps.pulledList() == null || stamps.sources().isEmpty()) {
             return null;
         }
+        // The sources' stamps as the heads are kept under: the epoch folded in (PageStamps.sources' form).
+        Map<Long, String> sourceStamps = new HashMap<>();
+        stamps.sources().forEach((sourceId, stamp) -> sourceStamps.put(sourceId, stamps.epoch() + "/" + stamp));
+        Inbox.KnownPulled known = new Inbox.KnownPulled(stamps.sources().keySet().stream().sorted().toList(), sourceStamps,
+                stamps.pulledList());
         TimelineQuery query = TimelineQuery.newest(limit);
         List<PulledFollow> follows = follows(follows(userId, known), query);
         Map<Long, SourceHeads.Head> current = heads.of(follows.stream().map(PulledFollow::sourceId).toList(), known.stamps());

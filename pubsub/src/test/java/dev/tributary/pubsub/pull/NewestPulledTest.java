@@ -54,8 +54,9 @@ class NewestPulledTest {
 
     /** The heads' answer; the first call after the node read the person's list of pulled sources may not tell. */
     private List<HomeFeed.PulledEntry> fromHeads(long person, int limit) {
-        List<HomeFeed.PulledEntry> entries = feed.newestPulled(person, limit);
-        return entries != null ? entries : java.util.Objects.requireNonNull(feed.newestPulled(person, limit));
+        List<HomeFeed.PulledEntry> entries = feed.newestPulled(person, limit, feed.stamps(person, List.of()));
+        return entries != null ? entries
+                : java.util.Objects.requireNonNull(feed.newestPulled(person, limit, feed.stamps(person, List.of())));
     }
 
     @Test
