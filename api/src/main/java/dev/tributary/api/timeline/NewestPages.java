@@ -10,6 +10,7 @@ import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.Item;
 import dev.tributary.pubsub.LinkShares;
 import dev.tributary.pubsub.Feature;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -111,6 +112,9 @@ class NewestPages {
     private final Cache<Key, Entries> entries;
     private final Cache<Long, Rendered> rendered;
     private final Clock clock;
+    private final Counter kept;
+    private final Counter patched;
+    private final Counter read;
 
     NewestPages(HomeFeed home, Stars stars, Items items, ItemViews views, JsonMapper json, PageCacheSettings settings,
             Switches switches, ObjectProvider<MeterRegistry> registries, ObjectProvider<Clock> clock) {
@@ -126,8 +130,18 @@ class NewestPages {
         this.rendered = Caffeine.newBuilder().maximumWeight(settings.itemBytes().toBytes())
                 .weigher((Long id, Rendered r) -> r.unread().length + r.read().length + 64)
                 .expireAfterWrite(RENDERED_FOR).build();
+        MeterRegistry registry = registries.getIfAvailable(SimpleMeterRegistry::new);
         Gauge.builder("tributary.api.page.cache.pages", entries, Cache::estimatedSize)
-                .description("newest home pages kept in this node's page cache").register(registries.getIfAvailable(SimpleMeterRegistry::new));
+                .description("newest home pages kept in this node's page cache").register(registry);
+        this.kept = reads(registry, "kept");
+        this.patched = reads(registry, "patched");
+        this.read = reads(registry, "read");
+    }
+
+    private static Counter reads(MeterRegistry registry, String outcome) {
+        return Counter.builder("tributary.api.page.cache.reads").tag("outcome", outcome)
+                .description("newest home pages served as kept, patched from the pulled sources' heads, or read from MySQL")
+                .register(registry);
     }
 
     /** The newest page of a person's home timeline ({@link TimelineQuery#isNewest}). */
@@ -149,15 +163,20 @@ class NewestPages {
             if (kept != null && clock.instant().isBefore(kept.readAt().plus(ENTRIES_FOR))) {
                 TimelineStamps stamps = home.stamps(userId, ids(kept.ids()), kept.stories());
                 Page page = null;
+                Counter outcome = null;
                 if (Objects.equals(stamps.epoch(), kept.epoch()) && Objects.equals(stamps.person(), kept.stamp())) {
                     page = assemble(kept, stamps, null);
+                    outcome = this.kept;
                 } else if (onlySourcesMoved(kept, stamps)) {
                     page = patch(key, kept, stamps);
+                    outcome = patched;
                 }
                 if (page != null) {
+                    outcome.increment();
                     return page;
                 }
             }
+            read.increment();
             return fresh(key);
         } catch (DataAccessException redisTrouble) {
             log.warn("Page cache bypassed: {}", redisTrouble.getMessage());

@@ -279,13 +279,34 @@ public final class HttpBenchmark {
             if (endpoint.name().equals(FLOOR) || endpoint.name().startsWith(BASELINE)) {
                 continue;
             }
+            Map<String, Double> before = pageReads();
             LoadGenerator.Result result = loads.of(endpoint).run(endpoint.path(), endpoint.accept(), connections[0], Duration.ZERO,
                     Duration.ofMinutes(5), people);
             System.out.println(Bench.format("  catch-up %-10s each of %,d people once at %d connections: %,d 2xx in %.1f s = %,.0f "
-                    + "req/s (first reads since following the streams' feed), p50 %.2f ms, p99 %.2f ms, errors %,d", endpoint.name(),
+                    + "req/s (first reads since following the streams' feed), p50 %.2f ms, p99 %.2f ms, errors %,d%s", endpoint.name(),
                     people, connections[0], result.requests(), result.seconds(), result.rate(), result.latencies().quantileMillis(0.50),
-                    result.latencies().quantileMillis(0.99), result.errors()));
+                    result.latencies().quantileMillis(0.99), result.errors(), pageReadsSince(before)));
         }
+    }
+
+    /** The app's newest home pages served so far, by outcome (kept, patched, read), warm-ups included. */
+    private Map<String, Double> pageReads() {
+        Map<String, Double> reads = new java.util.TreeMap<>();
+        context.getBean(io.micrometer.core.instrument.MeterRegistry.class).find("tributary.api.page.cache.reads").counters()
+                .forEach(counter -> reads.put(counter.getId().getTag("outcome"), counter.count()));
+        return reads;
+    }
+
+    /** The newest home pages served since {@code before}, by outcome; empty if none were. */
+    private String pageReadsSince(Map<String, Double> before) {
+        StringBuilder line = new StringBuilder();
+        pageReads().forEach((outcome, count) -> {
+            double served = count - before.getOrDefault(outcome, 0.0);
+            if (served > 0) {
+                line.append(line.isEmpty() ? "; newest pages " : ", ").append(Bench.format("%,.0f %s", served, outcome));
+            }
+        });
+        return line.toString();
     }
 
     private void measure(List<Endpoint> all, Loads loads, Map<String, Cell> cells, JvmCounters jvm, int open) {
@@ -295,18 +316,19 @@ public final class HttpBenchmark {
                     // The order rotates each round, so no endpoint always follows the same one.
                     Endpoint endpoint = all.get((i + round - 1) % all.size());
                     var window = jvm.window(warmup, measured);
+                    Map<String, Double> before = pageReads();
                     LoadGenerator.Result result = loads.of(endpoint).run(endpoint.path(), endpoint.accept(), n, warmup,
                             measured, maxRequests);
                     JvmCounters.Window gc = window.join();
                     record(cells.get(Cell.key(endpoint.name(), n, open)), result, gc);
                     System.out.println(Bench.format("  streams %,6d round %d %5d conns  %-10s %,9d 2xx in %5.2f s = %,8.0f "
                             + "req/s, p50 %7.2f ms, p99 %7.2f ms, p999 %7.2f ms, errors %,d%s, reconnects %,d, body %,.0f "
-                            + "bytes, GC %d pauses (max %.1f ms), alloc %,.0f MB/s%s", open, round, n, endpoint.name(),
+                            + "bytes, GC %d pauses (max %.1f ms), alloc %,.0f MB/s%s%s", open, round, n, endpoint.name(),
                             result.requests(), result.seconds(), result.rate(), result.latencies().quantileMillis(0.50),
                             result.latencies().quantileMillis(0.99), result.latencies().quantileMillis(0.999),
                             result.errors(), describe(result.failedStatuses(), result.ioErrors()), result.reconnects(),
                             result.averageBodyBytes(), gc.pauses(), gc.maxPauseMillis(), gc.allocationMegabytesPerSecond(),
-                            result.capped() ? " (request cap reached)" : ""));
+                            result.capped() ? " (request cap reached)" : "", pageReadsSince(before)));
                 }
             }
         }

@@ -43,6 +43,7 @@ class PulledKeptPagesApiTest {
     @Autowired Subscriptions subscriptions;
     @Autowired Publisher publisher;
     @Autowired JdbcClient jdbc;
+    @Autowired io.micrometer.core.instrument.MeterRegistry meters;
     private ApiClient api;
     private Deliveries deliveries;
 
@@ -79,6 +80,10 @@ class PulledKeptPagesApiTest {
     private void readBehindTheNodesBack(TestUser reader, long source, long itemId) {
         jdbc.sql("INSERT INTO pulled_marks (user_id, source_id, item_id, is_read) VALUES (?, ?, ?, TRUE)")
                 .params(reader.numericId(), source, itemId).update();
+    }
+
+    private double pageReads(String outcome) {
+        return meters.get("tributary.api.page.cache.reads").tag("outcome", outcome).counter().count();
     }
 
     private static List<String> ids(JsonNode page) {
@@ -118,7 +123,9 @@ class PulledKeptPagesApiTest {
         readBehindTheNodesBack(bob, big, first);
 
         long second = deliveries.publish(big, entry(MediaType.LINK)).getFirst();
+        double patchedBefore = pageReads("patched");
         JsonNode patched = home(bob);
+        assertThat(pageReads("patched")).as("counted as patched").isEqualTo(patchedBefore + 1);
         assertThat(ids(patched)).containsExactly(String.valueOf(second), String.valueOf(first));
         assertThat(read(patched, first)).as("patched, not read again: the mark behind its back unseen").isFalse();
         assertThat(read(fromMySql(bob), first)).as("MySQL has it").isTrue();
