@@ -160,21 +160,9 @@ class NewestPages {
         try {
             Key key = new Key(userId, limit);
             Entries kept = entries.getIfPresent(key);
-            if (kept != null && clock.instant().isBefore(kept.readAt().plus(ENTRIES_FOR))) {
-                TimelineStamps stamps = home.stamps(userId, ids(kept.ids()), kept.stories());
-                Page page = null;
-                Counter outcome = null;
-                if (Objects.equals(stamps.epoch(), kept.epoch()) && Objects.equals(stamps.person(), kept.stamp())) {
-                    page = assemble(kept, stamps, null);
-                    outcome = this.kept;
-                } else if (onlySourcesMoved(kept, stamps)) {
-                    page = patch(key, kept, stamps);
-                    outcome = patched;
-                }
-                if (page != null) {
-                    outcome.increment();
-                    return page;
-                }
+            Page page = kept != null && clock.instant().isBefore(kept.readAt().plus(ENTRIES_FOR)) ? fromKept(key, kept) : null;
+            if (page != null) {
+                return page;
             }
             read.increment();
             return fresh(key);
@@ -182,6 +170,22 @@ class NewestPages {
             log.warn("Page cache bypassed: {}", redisTrouble.getMessage());
             return render(userId, limit);
         }
+    }
+
+    /** The kept page if it still holds, else patched if only its pulled sources moved; null: read it fresh. */
+    private @Nullable Page fromKept(Key key, Entries kept) {
+        TimelineStamps stamps = home.stamps(key.userId(), ids(kept.ids()), kept.stories());
+        if (Objects.equals(stamps.epoch(), kept.epoch()) && Objects.equals(stamps.person(), kept.stamp())) {
+            return counted(assemble(kept, stamps, null), this.kept);
+        }
+        return onlySourcesMoved(kept, stamps) ? counted(patch(key, kept, stamps), patched) : null;
+    }
+
+    private static @Nullable Page counted(@Nullable Page page, Counter outcome) {
+        if (page != null) {
+            outcome.increment();
+        }
+        return page;
     }
 
     /**
