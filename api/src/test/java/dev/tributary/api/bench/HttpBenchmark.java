@@ -52,10 +52,11 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code --stream-rate=0.2} (items a second to the streams' feed), {@code --floor=true} (the Netty
  * floor), {@code --rounds=3}, {@code --seconds=12} measured and {@code --warmup=3} per cell,
  * {@code --first-warmup=10} per endpoint before the first round, {@code --max-requests=5000000}
- * per cell, {@code --catch-up=true} (with streams open, each endpoint reads every person once before
- * the rounds: following the streams' feed voided every person's kept page and counts, and readers
- * who hold a stream open poll, so the rounds measure polls, not first reads after a follow; the
- * pass's own rate is printed as the first reads' figure), {@code --endpoints=home,unread} (known names: home, unread, me; or
+ * per cell, {@code --catch-up=true} (before each phase's rounds, each endpoint reads every person
+ * once: the rounds measure people who poll, whose pages and counts a node keeps, not first reads,
+ * whose share would otherwise depend on how far the warm-up got, and following the streams' feed
+ * voids every kept page and count; the pass's own rate is printed as the first reads' figure),
+ * {@code --endpoints=home,unread} (known names: home, unread, me; or
  * {@code name=/path?query}, comma-separated, no comma inside a path); any option with a dot is a
  * Spring setting.
  */
@@ -240,9 +241,9 @@ public final class HttpBenchmark {
                                 held.opened().heapBytesPerStream(), streamRate > 0
                                         ? Bench.format("a feed they follow gets an item every %.1f s", 1 / streamRate)
                                         : "no items published to them"));
-                        if (catchUp) {
-                            catchUp(all, loads, people.tokens().size());
-                        }
+                    }
+                    if (catchUp) {
+                        catchUp(all, loads, people.tokens().size(), open);
                     }
                     measure(all, loads, cells, jvm, open);
                     if (held != null) {
@@ -274,7 +275,7 @@ public final class HttpBenchmark {
      * Every person's first read of each app endpoint since the streams' follow (one request per
      * person, tokens in turn), printed as such; bounded in time like any cell.
      */
-    private void catchUp(List<Endpoint> all, Loads loads, int people) {
+    private void catchUp(List<Endpoint> all, Loads loads, int people, int open) {
         for (Endpoint endpoint : all) {
             if (endpoint.name().equals(FLOOR) || endpoint.name().startsWith(BASELINE)) {
                 continue;
@@ -283,8 +284,9 @@ public final class HttpBenchmark {
             LoadGenerator.Result result = loads.of(endpoint).run(endpoint.path(), endpoint.accept(), connections[0], Duration.ZERO,
                     Duration.ofMinutes(5), people);
             System.out.println(Bench.format("  catch-up %-10s each of %,d people once at %d connections: %,d 2xx in %.1f s = %,.0f "
-                    + "req/s (first reads since following the streams' feed), p50 %.2f ms, p99 %.2f ms, errors %,d%s", endpoint.name(),
-                    people, connections[0], result.requests(), result.seconds(), result.rate(), result.latencies().quantileMillis(0.50),
+                    + "req/s (%s), p50 %.2f ms, p99 %.2f ms, errors %,d%s", endpoint.name(), people, connections[0], result.requests(),
+                    result.seconds(), result.rate(), open == 0 ? "first reads" : "first reads since following the streams' feed",
+                    result.latencies().quantileMillis(0.50),
                     result.latencies().quantileMillis(0.99), result.errors(), pageReadsSince(before)));
         }
     }
