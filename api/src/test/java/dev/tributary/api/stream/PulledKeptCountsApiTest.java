@@ -56,18 +56,16 @@ class PulledKeptCountsApiTest {
         return counts.json();
     }
 
-    /** A pulled source (three followers) the reader follows. */
     private long pulledSource(TestUser reader, String prefix) {
-        long big = deliveries.feed();
-        for (String name : List.of(prefix + "x", prefix + "y", prefix + "z")) {
-            deliveries.follow(api.newUser(name), big);
-        }
-        deliveries.follow(reader, big);
-        return big;
+        return deliveries.pulledFeed(reader, prefix);
+    }
+
+    private void readBehindTheNodesBack(TestUser reader, long source, long itemId) {
+        readBehindTheNodesBack(jdbc, reader, source, itemId);
     }
 
     /** Marks the item read as a pulled entry straight in MySQL: no stamp moves, so only a fresh read sees it. */
-    private void readBehindTheNodesBack(TestUser reader, long source, long itemId) {
+    static void readBehindTheNodesBack(JdbcClient jdbc, TestUser reader, long source, long itemId) {
         jdbc.sql("INSERT INTO pulled_marks (user_id, source_id, item_id, is_read) VALUES (?, ?, ?, TRUE)")
                 .params(reader.numericId(), source, itemId).update();
     }

@@ -67,19 +67,12 @@ class PulledKeptPagesApiTest {
         return page.json();
     }
 
-    /** A pulled source (three other followers) the reader follows. */
     private long pulledSource(TestUser reader, String prefix) {
-        long big = deliveries.feed();
-        for (String name : List.of(prefix + "x", prefix + "y", prefix + "z")) {
-            deliveries.follow(api.newUser(name), big);
-        }
-        deliveries.follow(reader, big);
-        return big;
+        return deliveries.pulledFeed(reader, prefix);
     }
 
     private void readBehindTheNodesBack(TestUser reader, long source, long itemId) {
-        jdbc.sql("INSERT INTO pulled_marks (user_id, source_id, item_id, is_read) VALUES (?, ?, ?, TRUE)")
-                .params(reader.numericId(), source, itemId).update();
+        PulledKeptCountsApiTest.readBehindTheNodesBack(jdbc, reader, source, itemId);
     }
 
     private double pageReads(String outcome) {

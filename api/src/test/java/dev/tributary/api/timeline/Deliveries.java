@@ -48,6 +48,19 @@ public final class Deliveries {
         subscriptions.subscribe(user.numericId(), sourceId, null);
     }
 
+    /**
+     * A new feed the reader and three other new people follow: a pulled source where
+     * {@code tributary.fanout.pull-threshold} is 3.
+     */
+    public long pulledFeed(TestUser reader, String prefix) {
+        long feed = feed();
+        for (String name : List.of(prefix + "x", prefix + "y", prefix + "z")) {
+            follow(api.newUser(name), feed);
+        }
+        follow(reader, feed);
+        return feed;
+    }
+
     /** An entry published later than every entry before it in this run (so ids come out in order). */
     public static NewItem entry(MediaType type, String... tags) {
         String guid = UUID.randomUUID().toString();
