@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * when the list was read again meanwhile), for {@link HomeFeed#newestPulled}.
  */
 public record TimelineStamps(@Nullable String epoch, @Nullable String person, List<@Nullable String> items,
-        @Nullable String own, Map<Long, @Nullable String> sources, @Nullable String pulledList) {
+        @Nullable String own, Map<Long, String> sources, @Nullable String pulledList) {
 
     /** Stamps of a person who follows no pulled source. */
     public TimelineStamps(@Nullable String epoch, @Nullable String person, List<@Nullable String> items) {

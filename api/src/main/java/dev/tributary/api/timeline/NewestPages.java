@@ -91,7 +91,7 @@ class NewestPages {
      * the stamps they were read under.
      */
     private record Entries(@Nullable String epoch, @Nullable String stamp, long[] ids, boolean[] read, boolean[] starred,
-            byte[][] alsoIn, List<@Nullable Long> stories, @Nullable String own, Map<Long, @Nullable String> sources,
+            byte[][] alsoIn, List<@Nullable Long> stories, @Nullable String own, Map<Long, String> sources,
             Instant readAt) {
     }
 

@@ -372,15 +372,16 @@ class PageStamps implements DisposableBean {
         int first = 4 + pulledSourceIds.size();
         String own = drawn(personKey(userId), values.get(1));
         String person = own;
-        Map<Long, @Nullable String> sources = Map.of();
+        Map<Long, String> sources = Map.of();
         if (!pulledSourceIds.isEmpty()) {
             // A pulled follow's media filter and read position apply at read time: they move the follows' stamp only.
             own = own + "/f=" + values.get(3);
             StringBuilder folded = new StringBuilder(own);
-            Map<Long, @Nullable String> bySource = new HashMap<>();
+            Map<Long, String> bySource = new HashMap<>();
             for (int i = 0; i < pulledSourceIds.size(); i++) {
                 folded.append('/').append(pulledSourceIds.get(i)).append('=').append(values.get(4 + i));
-                bySource.put(pulledSourceIds.get(i), values.get(4 + i));
+                // As sources() gives them, the form the node's source heads are kept under.
+                bySource.put(pulledSourceIds.get(i), epoch + "/" + values.get(4 + i));
             }
             person = folded.toString();
             sources = Collections.unmodifiableMap(bySource);

@@ -308,10 +308,7 @@ public class PulledFeed {
         if (stamps.pulledList() == null || stamps.sources().isEmpty()) {
             return null;
         }
-        // The sources' stamps as the heads are kept under: the epoch folded in (PageStamps.sources' form).
-        Map<Long, String> sourceStamps = new HashMap<>();
-        stamps.sources().forEach((sourceId, stamp) -> sourceStamps.put(sourceId, stamps.epoch() + "/" + stamp));
-        Inbox.KnownPulled known = new Inbox.KnownPulled(stamps.sources().keySet().stream().sorted().toList(), sourceStamps,
+        Inbox.KnownPulled known = new Inbox.KnownPulled(stamps.sources().keySet().stream().sorted().toList(), stamps.sources(),
                 stamps.pulledList());
         TimelineQuery query = TimelineQuery.newest(limit);
         List<PulledFollow> follows = follows(follows(userId, known), query);
