@@ -149,6 +149,23 @@ public class HomeFeed {
     }
 
     /**
+     * The Redis keys whose values make {@link #unreadVersion}, for a caller that can read them in a
+     * round trip it makes anyway (one that counts the request, say); empty when there is nothing to
+     * read along (call {@link #unreadVersion(long)}).
+     */
+    public List<String> unreadVersionKeys(long userId) {
+        return inbox.countsVersionKeys(userId);
+    }
+
+    /**
+     * {@link #unreadVersion(long)} from the values of {@link #unreadVersionKeys}, read in the same
+     * order and before the counts; null when they no longer apply (call {@link #unreadVersion(long)}).
+     */
+    public @Nullable String unreadVersion(long userId, List<String> keys, List<@Nullable String> values) {
+        return inbox.countsVersion(userId, keys, values);
+    }
+
+    /**
      * {@link #unreadVersion} of many people in one round trip, by person (those with none absent),
      * to read before their {@link #unreadByFolder(Collection)} is read for them together.
      */

@@ -20,15 +20,15 @@ class RateLimitConfiguration {
 
     @Bean
     FilterRegistrationBean<RateLimitFilter> rateLimitFilter(Buckets buckets, RateLimitSettings settings, ProblemWriter problems,
-            List<PresentedCredential> credentials, ObjectProvider<SecurityFilterProperties> security) {
-        return registration("rateLimitFilter", new RateLimitFilter(buckets, settings, problems, credentials, false),
+            List<PresentedCredential> credentials, List<ReadAlong> along, ObjectProvider<SecurityFilterProperties> security) {
+        return registration("rateLimitFilter", new RateLimitFilter(buckets, settings, problems, credentials, along, false),
                 order(security) + 1);
     }
 
     @Bean
     FilterRegistrationBean<RateLimitFilter> signInRateLimitFilter(Buckets buckets, RateLimitSettings settings,
             ProblemWriter problems, ObjectProvider<SecurityFilterProperties> security) {
-        return registration("signInRateLimitFilter", new RateLimitFilter(buckets, settings, problems, List.of(), true),
+        return registration("signInRateLimitFilter", new RateLimitFilter(buckets, settings, problems, List.of(), List.of(), true),
                 order(security) - 1);
     }
 

@@ -46,19 +46,22 @@ class RateLimitFilter extends OncePerRequestFilter {
     private final RateLimitSettings settings;
     private final ProblemWriter problems;
     private final List<PresentedCredential> credentials;
+    private final List<ReadAlong> along;
     private final boolean beforeSecurity;
     private final AtomicLong lastWarning = new AtomicLong(Long.MIN_VALUE / 2);
 
     /**
      * @param credentials the credentials only their own API checks (Fever, Google Reader)
+     * @param along what handlers want read in the counting round trip of an authenticated caller's request
      * @param beforeSecurity whether this one runs before Spring Security (and counts only the budgets it answers)
      */
     RateLimitFilter(Buckets buckets, RateLimitSettings settings, ProblemWriter problems, List<PresentedCredential> credentials,
-            boolean beforeSecurity) {
+            List<ReadAlong> along, boolean beforeSecurity) {
         this.buckets = buckets;
         this.settings = settings;
         this.problems = problems;
         this.credentials = List.copyOf(credentials);
+        this.along = List.copyOf(along);
         this.beforeSecurity = beforeSecurity;
     }
 
@@ -110,7 +113,12 @@ class RateLimitFilter extends OncePerRequestFilter {
         // judging old counts by it.
         Count count = budget == Budget.API ? apiCount(request) : budgetCount(request, budget);
         try {
-            return buckets.take(count.key(), count.limit(), settings.window());
+            List<String> readKeys = count.caller() != null ? readKeys(request, count.caller()) : List.of();
+            Buckets.Taken taken = buckets.take(count.key(), count.limit(), settings.window(), readKeys);
+            if (!readKeys.isEmpty() && taken.values() != null) {
+                request.setAttribute(ReadAlong.Read.ATTRIBUTE, new ReadAlong.Read(readKeys, taken.values()));
+            }
+            return taken.bucket();
         } catch (RuntimeException unreachable) {
             long now = System.currentTimeMillis();
             long last = lastWarning.get();
@@ -121,6 +129,17 @@ class RateLimitFilter extends OncePerRequestFilter {
         }
     }
 
+    /** The first non-empty list of keys a handler wants read along for this request. */
+    private List<String> readKeys(HttpServletRequest request, Caller caller) {
+        for (ReadAlong reader : along) {
+            List<String> keys = reader.keys(request, caller);
+            if (!keys.isEmpty()) {
+                return keys;
+            }
+        }
+        return List.of();
+    }
+
     /**
      * An API request's bucket: its token's (a browser session's: its person's) once Spring Security
      * accepted it; a Fever key's or Google Reader Auth value's (which only their own code checks)
@@ -129,17 +148,18 @@ class RateLimitFilter extends OncePerRequestFilter {
      */
     private Count apiCount(HttpServletRequest request) {
         String prefix = "ratelimit:" + settings.requests() + "/" + settings.window().toMillis() + ":";
-        Count byAddress = new Count(addressKey(settings, request.getRemoteAddr()), settings.anonymousRequests());
+        Count byAddress = new Count(addressKey(settings, request.getRemoteAddr()), settings.anonymousRequests(), null);
         Caller caller = authenticatedCaller();
         if (caller != null) {
             String token = bearerToken(request);
-            return new Count(prefix + (token != null ? "token:" + sha256(token) : "session:" + caller.userId()), settings.requests());
+            return new Count(prefix + (token != null ? "token:" + sha256(token) : "session:" + caller.userId()), settings.requests(),
+                    caller);
         }
         for (PresentedCredential credential : credentials) {
             Optional<PresentedCredential.Presented> presented = credential.check(request);
             if (presented.isPresent()) {
                 return presented.get().valid()
-                        ? new Count(prefix + presented.get().kind() + ":" + sha256(presented.get().secret()), settings.requests())
+                        ? new Count(prefix + presented.get().kind() + ":" + sha256(presented.get().secret()), settings.requests(), null)
                         : byAddress;
             }
         }
@@ -151,11 +171,12 @@ class RateLimitFilter extends OncePerRequestFilter {
         int limit = budget.limit(settings);
         String prefix = "ratelimit:" + budget.name().toLowerCase(Locale.ROOT) + ":" + limit + "/" + settings.window().toMillis() + ":";
         String person = budget == Budget.PAGES ? signedInPerson() : null;
-        return new Count(prefix + (person != null ? "person:" + person : "addr:" + ClientAddress.of(request.getRemoteAddr())), limit);
+        return new Count(prefix + (person != null ? "person:" + person : "addr:" + ClientAddress.of(request.getRemoteAddr())), limit,
+                null);
     }
 
-    /** A bucket's key and the limit it is held to. */
-    private record Count(String key, int limit) {
+    /** A bucket's key, the limit it is held to, and the authenticated caller it counts (if any). */
+    private record Count(String key, int limit, @Nullable Caller caller) {
     }
 
     /** The signed-in person of the web front end's session (its name is the person's id), if any. */

@@ -2,13 +2,18 @@ package dev.tributary.api.timeline;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.tributary.api.ratelimit.ReadAlong;
 import dev.tributary.pubsub.Feature;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.Switches;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -20,7 +25,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A person's unread counts as {@code GET /api/v1/unread} answers them, kept per node as JSON under
- * the version {@link HomeFeed#unreadVersion} reads in one small round trip: a client polling its
+ * the version {@link HomeFeed#unreadVersion(long)} reads in one small round trip (on a single Redis
+ * that of the request's rate limit, {@link UnreadVersionAlong}): a client polling its
  * counts gets them without their counter hash (and their pulled sources' statement) being read,
  * parsed and rendered each time. The version moves after every change to the counts or the
  * folders, and counts that age on their own (an unread pulled item leaving the horizon) are kept
@@ -44,9 +50,14 @@ public class KeptCounts {
     private final boolean enabled;
     private final Clock clock;
     private final Cache<Long, Kept> kept;
+    /** Answers served kept and read, by how their version was read ({@link Version#along}). */
+    private final Counter keptAlong;
+    private final Counter keptApart;
+    private final Counter readAlong;
+    private final Counter readApart;
 
     KeptCounts(HomeFeed home, UnreadReads reads, JsonMapper json, Switches switches, PageCacheSettings settings,
-            ObjectProvider<Clock> clock) {
+            ObjectProvider<Clock> clock, ObjectProvider<MeterRegistry> registries) {
         this.home = home;
         this.reads = reads;
         this.json = json;
@@ -56,26 +67,43 @@ public class KeptCounts {
         this.kept = Caffeine.newBuilder().maximumWeight(settings.countBytes().toBytes())
                 .weigher((Long user, Kept counts) -> counts.json().length + counts.version().length() + 64)
                 .expireAfterWrite(KEPT_FOR).build();
+        MeterRegistry registry = registries.getIfAvailable(SimpleMeterRegistry::new);
+        this.keptAlong = served(registry, "kept", "along");
+        this.keptApart = served(registry, "kept", "apart");
+        this.readAlong = served(registry, "read", "along");
+        this.readApart = served(registry, "read", "apart");
     }
 
-    /** The person's {@link UnreadView} as JSON. */
-    byte[] unread(long userId) {
+    private static Counter served(MeterRegistry registry, String outcome, String version) {
+        return Counter.builder("tributary.api.unread.cache.reads").tag("outcome", outcome).tag("version", version)
+                .description("unread answers served kept or read from Redis and MySQL, their version read along with the "
+                        + "rate limit's count or apart").register(registry);
+    }
+
+    /**
+     * The person's {@link UnreadView} as JSON; {@code along}: the version's keys as the request's
+     * rate limit read them ({@link #versionKeys}), or null to read them here.
+     */
+    byte[] unread(long userId, ReadAlong.@Nullable Read along) {
         if (!isOn()) {
             kept.invalidateAll();
+            readApart.increment();
             return json.writeValueAsBytes(UnreadView.of(read(userId)));
         }
-        String version = version(userId);
+        Version version = version(userId, along);
         Kept counts = kept.getIfPresent(userId);
-        if (version != null && counts != null && counts.version().equals(version)
+        if (version.value() != null && counts != null && counts.version().equals(version.value())
                 && (counts.agesAt() == null || !clock.instant().isAfter(counts.agesAt()))) {
+            (version.along() ? keptAlong : keptApart).increment();
             return counts.json();
         }
         // Read after the version: a change committed meanwhile moves it after this read.
         HomeFeed.UnreadByFolder read = read(userId);
         byte[] rendered = json.writeValueAsBytes(UnreadView.of(read));
-        if (version != null) {
-            kept.put(userId, new Kept(version, rendered, read.agesAt()));
+        if (version.value() != null) {
+            kept.put(userId, new Kept(version.value(), rendered, read.agesAt()));
         }
+        (version.along() ? readAlong : readApart).increment();
         return rendered;
     }
 
@@ -119,12 +147,25 @@ public class KeptCounts {
         return enabled && switches.isOn(Feature.PAGE_CACHE);
     }
 
-    private @Nullable String version(long userId) {
+    /**
+     * The keys of the person's version, for the rate limit to read along with the request's count
+     * (empty when counts are not kept or the node cannot make the version from them alone).
+     */
+    List<String> versionKeys(long userId) {
+        return isOn() ? home.unreadVersionKeys(userId) : List.of();
+    }
+
+    /** A version of a person's counts (null: none to keep them under), and whether it was read along with the rate limit's count. */
+    private record Version(@Nullable String value, boolean along) {
+    }
+
+    private Version version(long userId, ReadAlong.@Nullable Read along) {
         try {
-            return home.unreadVersion(userId);
+            String version = along != null ? home.unreadVersion(userId, along.keys(), along.values()) : null;
+            return version != null ? new Version(version, true) : new Version(home.unreadVersion(userId), false);
         } catch (DataAccessException redisTrouble) {
             log.debug("Unread counts not kept: {}", redisTrouble.getMessage());
-            return null;
+            return new Version(null, false);
         }
     }
 }

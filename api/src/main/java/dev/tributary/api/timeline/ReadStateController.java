@@ -1,5 +1,6 @@
 package dev.tributary.api.timeline;
 
+import dev.tributary.api.ratelimit.ReadAlong;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.Ids;
@@ -9,6 +10,7 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -24,6 +26,8 @@ import org.springframework.web.bind.annotation.RestController;
 /** Read marks on the caller's own inbox, and their unread counts. */
 @RestController
 class ReadStateController {
+
+    static final String UNREAD = "/api/v1/unread";
 
     private final HomeFeed home;
     private final Folders folders;
@@ -45,7 +49,7 @@ class ReadStateController {
 
     /**
      * Benchmarked against a trivial endpoint: one small Redis round trip while the node's kept
-     * counts hold ({@link KeptCounts}), else the counters' round trip, and MySQL only when the
+     * counts hold ({@link KeptCounts}; on a single Redis, the rate limit's), else the counters' round trip, and MySQL only when the
      * person's folders changed or they follow pulled sources.
      */
     @Operation(summary = "Unread counts over the unread horizon",
@@ -54,9 +58,10 @@ class ReadStateController {
                     + "and trimmed_unread: how many unread entries the horizon has dropped.")
     @ApiResponse(responseCode = "200", description = "OK",
             content = @Content(mediaType = "application/json", schema = @Schema(implementation = UnreadView.class)))
-    @GetMapping("/api/v1/unread")
-    ResponseEntity<byte[]> unread(Caller caller) {
-        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(counts.unread(caller.userId()));
+    @GetMapping(UNREAD)
+    ResponseEntity<byte[]> unread(Caller caller, HttpServletRequest request) {
+        byte[] answer = counts.unread(caller.userId(), ReadAlong.read(request));
+        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(answer);
     }
 
     @PostMapping("/api/v1/items/{id}/read")

@@ -56,6 +56,8 @@ import tools.jackson.databind.json.JsonMapper;
  * once: the rounds measure people who poll, whose pages and counts a node keeps, not first reads,
  * whose share would otherwise depend on how far the warm-up got, and following the streams' feed
  * voids every kept page and count; the pass's own rate is printed as the first reads' figure),
+ * {@code --rate-limit=true} (every request counted in Redis as in production, under limits no run
+ * reaches; false: not counted, so no endpoint pays the rate limit's round trip),
  * {@code --endpoints=home,unread} (known names: home, unread, me; or
  * {@code name=/path?query}, comma-separated, no comma inside a path); any option with a dot is a
  * Spring setting.
@@ -163,12 +165,17 @@ public final class HttpBenchmark {
         Args options = new Args(args);
         long errors;
         // The web server on a free port of 127.0.0.1; no crawling, one fan-out worker (inboxes are
-        // filled directly; it only feeds the open streams), no rate limit (every request would be
-        // throttled), streams from one address allowed, and the baseline endpoint.
+        // filled directly; it only feeds the open streams), every request counted by the rate limit
+        // as in production but under limits no run reaches (--rate-limit=false: not counted at all,
+        // as before 2026-11-26), streams from one address allowed, and the baseline endpoint.
+        boolean rateLimit = Boolean.parseBoolean(options.text("rate-limit", "true"));
         try (ConfigurableApplicationContext context = Bench.start(TributaryApplication.class, options,
                 "spring.main.web-application-type=servlet", "server.address=127.0.0.1", "server.port=0",
                 "tributary.bench.constant-endpoint=true", "tributary.crawler.concurrency=0",
-                "tributary.fanout.workers=1", "tributary.api.rate-limit.enabled=false",
+                "tributary.fanout.workers=1", "tributary.api.rate-limit.enabled=" + rateLimit,
+                "tributary.api.rate-limit.requests=" + Integer.MAX_VALUE,
+                "tributary.api.rate-limit.anonymous-requests=" + Integer.MAX_VALUE,
+                "tributary.api.rate-limit.page-requests=" + Integer.MAX_VALUE,
                 "tributary.api.stream.per-address=100000", "tributary.api.stream.per-node=100000",
                 "logging.level.org.springframework.boot.thymeleaf=error", "logging.level.org.springdoc=error")) {
             errors = new HttpBenchmark(context, options).run();
@@ -212,10 +219,12 @@ public final class HttpBenchmark {
             Loads loads = new Loads(byToken, bySession, onNetty);
             System.out.println(Bench.format("warm-up: each endpoint %d s at %d connections; then for %s open streams, "
                     + "%d rounds of every endpoint at %s connections, each %d s warm-up + %d s measured (cap %,d requests "
-                    + "per cell); tokens of %,d people in turn%s; collector %s", firstWarmup.toSeconds(), connections[0],
-                    Arrays.toString(streams), rounds, Arrays.toString(connections), warmup.toSeconds(), measured.toSeconds(),
-                    maxRequests, people.tokens().size(), cookies.isEmpty() ? ""
+                    + "per cell); tokens of %,d people in turn%s; rate limit %s; collector %s", firstWarmup.toSeconds(),
+                    connections[0], Arrays.toString(streams), rounds, Arrays.toString(connections), warmup.toSeconds(),
+                    measured.toSeconds(), maxRequests, people.tokens().size(), cookies.isEmpty() ? ""
                             : Bench.format(" (browser sessions of %,d people for the web endpoints)", cookies.size()),
+                    context.getEnvironment().getProperty("tributary.api.rate-limit.enabled", Boolean.class, true)
+                            ? "counting every request" : "off",
                     JvmCounters.collectors()));
             for (Endpoint endpoint : all) {
                 loads.of(endpoint).run(endpoint.path(), endpoint.accept(), connections[0], firstWarmup, Duration.ZERO,

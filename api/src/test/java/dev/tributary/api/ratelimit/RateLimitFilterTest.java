@@ -16,6 +16,7 @@ import dev.tributary.api.web.ProblemWriter;
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.Duration;
 import dev.tributary.api.web.PresentedCredential;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Optional;
@@ -99,6 +100,54 @@ class RateLimitFilterTest {
     }
 
     @Test
+    void keysAHandlerAsksForAreReadAlongOnlyForAnAuthenticatedCaller() throws Exception {
+        List<List<String>> asked = new ArrayList<>();
+        Buckets reading = new Buckets() {
+            @Override
+            public Bucket take(String key, int limit, Duration window) {
+                throw new AssertionError("the reading form is used");
+            }
+
+            @Override
+            public Taken take(String key, int limit, Duration window, List<String> readKeys) {
+                asked.add(readKeys);
+                return new Taken(memory.take(key, limit, window), readKeys.stream().map(k -> k.equals("gone") ? null : "v:" + k).toList());
+            }
+        };
+        ReadAlong none = (request, caller) -> List.of();
+        ReadAlong versions = (request, caller) -> List.of("version:" + caller.userId(), "gone");
+        RateLimitFilter filter = new RateLimitFilter(reading, settings, problems, List.of(), List.of(none, versions), false);
+
+        MockHttpServletRequest anonymous = request("10.0.0.1", null);
+        run(filter, anonymous);
+        assertThat(asked).containsExactly(List.of());
+        assertThat(ReadAlong.read(anonymous)).as("nothing read for an anonymous request").isNull();
+
+        SecurityContextHolder.getContext().setAuthentication(new CallerAuthentication(new Caller(7, Set.of(Scope.READ))));
+        MockHttpServletRequest signedIn = request("10.0.0.1", "trb_secret");
+        run(filter, signedIn);
+
+        assertThat(asked.getLast()).containsExactly("version:7", "gone");
+        ReadAlong.Read read = ReadAlong.read(signedIn);
+        assertThat(read).isNotNull();
+        assertThat(read.keys()).containsExactly("version:7", "gone");
+        assertThat(read.values()).containsExactly("v:version:7", null);
+    }
+
+    @Test
+    void aStoreThatCannotReadAlongLeavesTheHandlerToReadItself() throws Exception {
+        RateLimitFilter filter = new RateLimitFilter(memory, settings, problems, List.of(),
+                List.of((request, caller) -> List.of("version:" + caller.userId())), false);
+        SecurityContextHolder.getContext().setAuthentication(new CallerAuthentication(new Caller(7, Set.of(Scope.READ))));
+        MockHttpServletRequest signedIn = request("10.0.0.1", "trb_secret");
+
+        MockHttpServletResponse response = run(filter, signedIn);
+
+        assertThat(response.getHeader("RateLimit-Remaining")).as("counted all the same").isEqualTo("2");
+        assertThat(ReadAlong.read(signedIn)).isNull();
+    }
+
+    @Test
     void anUnreachableCounterLetsRequestsThrough() throws Exception {
         Buckets down = (key, limit, window) -> {
             throw new IllegalStateException("Redis is down");
@@ -117,7 +166,7 @@ class RateLimitFilterTest {
 
     @Test
     void disabledOrPreflightRequestsAreNotCounted() throws Exception {
-        RateLimitFilter disabled = new RateLimitFilter(memory, new RateLimitSettings(false, 3, Duration.ofMinutes(5), 2, 4, 5, 6, 7, 8), problems, List.of(), false);
+        RateLimitFilter disabled = new RateLimitFilter(memory, new RateLimitSettings(false, 3, Duration.ofMinutes(5), 2, 4, 5, 6, 7, 8), problems, List.of(), List.of(), false);
         MockHttpServletRequest preflight = request("10.0.0.1", null);
         preflight.setMethod("OPTIONS");
 
@@ -131,7 +180,7 @@ class RateLimitFilterTest {
     void aPresentedCredentialThatDoesNotAuthenticateCountsAgainstTheAddress() throws Exception {
         PresentedCredential fever = request -> Optional.ofNullable(request.getParameter("api_key"))
                 .map(key -> new PresentedCredential.Presented("fever", key, key.equals("good")));
-        RateLimitFilter filter = new RateLimitFilter(memory, settings, problems, List.of(fever), false);
+        RateLimitFilter filter = new RateLimitFilter(memory, settings, problems, List.of(fever), List.of(), false);
 
         for (int i = 0; i < 3; i++) {
             run(filter, fever("10.0.0.1", "random-" + i));
@@ -146,7 +195,7 @@ class RateLimitFilterTest {
 
     @Test
     void eachPathHasItsBudgetAndEachStageCountsOnlyItsOwn() throws Exception {
-        RateLimitFilter before = new RateLimitFilter(memory, settings, problems, List.of(), true);
+        RateLimitFilter before = new RateLimitFilter(memory, settings, problems, List.of(), List.of(), true);
         RateLimitFilter after = after(memory);
         for (String path : new String[] {"/", "/people/ann", "/feeds/users/ann.rss", "/websub/1/k", "/login", "/oauth2/token",
                 "/accounts/ClientLogin", "/css/app.css", "/livez", "/.well-known/oauth-authorization-server"}) {
@@ -165,7 +214,7 @@ class RateLimitFilterTest {
     }
 
     private RateLimitFilter after(Buckets buckets) {
-        return new RateLimitFilter(buckets, settings, problems, List.of(), false);
+        return new RateLimitFilter(buckets, settings, problems, List.of(), List.of(), false);
     }
 
     private static MockHttpServletRequest fever(String address, String key) {

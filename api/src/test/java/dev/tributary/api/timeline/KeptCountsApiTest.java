@@ -11,6 +11,7 @@ import dev.tributary.pubsub.MediaType;
 import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Subscriptions;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,6 +19,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import tools.jackson.databind.JsonNode;
 
@@ -34,6 +37,7 @@ class KeptCountsApiTest {
     @Autowired Subscriptions subscriptions;
     @Autowired Publisher publisher;
     @Autowired StringRedisTemplate redis;
+    @Autowired MeterRegistry meters;
     private ApiClient api;
     private Deliveries deliveries;
 
@@ -107,7 +111,7 @@ class KeptCountsApiTest {
         assertThat(unread(alice).path("total").asLong()).isEqualTo(1);
         assertThat(unread(bob).path("total").asLong()).isZero();
 
-        redis.execute((org.springframework.data.redis.core.RedisCallback<Object>) connection -> {
+        redis.execute((RedisCallback<Object>) connection -> {
             connection.serverCommands().flushAll();
             return null;
         });
@@ -115,5 +119,34 @@ class KeptCountsApiTest {
 
         assertThat(unread(alice).path("total").asLong()).isZero();
         assertThat(unread(bob).path("total").asLong()).isZero();
+    }
+    @Test
+    void aKeptPollReadsItsVersionWithItsRateLimitCountOnASingleRedisAndApartOnACluster() {
+        boolean cluster = redis.getConnectionFactory() instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
+        String how = cluster ? "apart" : "along";
+        String other = cluster ? "along" : "apart";
+        TestUser alice = api.newUser("keptalong");
+        long feed = deliveries.feed();
+        deliveries.follow(alice, feed);
+        long id = deliveries.deliver(feed, List.of(alice), entry(MediaType.TEXT)).getFirst();
+        JsonNode kept = unread(alice);
+        assertThat(unread(alice)).isEqualTo(kept);
+        int polls = 40;
+        double before = served("kept", how);
+        double otherwise = served("kept", other) + served("read", other);
+
+        for (int i = 0; i < polls; i++) {
+            assertThat(unread(alice)).isEqualTo(kept);
+        }
+
+        assertThat(served("kept", how) - before).as("each poll kept, its version read " + how).isEqualTo(polls);
+        assertThat(served("kept", other) + served("read", other)).as("none read " + other).isEqualTo(otherwise);
+        assertThat(api.post("/api/v1/markers", alice.token(), Map.of("up_to_id", Long.toString(id))).status())
+                .isEqualTo(200);
+        assertThat(unread(alice).path("total").asLong()).as("a change shows at the next poll").isZero();
+    }
+
+    private double served(String outcome, String version) {
+        return meters.get("tributary.api.unread.cache.reads").tag("outcome", outcome).tag("version", version).counter().count();
     }
 }

@@ -317,6 +317,19 @@ public class Inbox {
     }
 
     /**
+     * The Redis keys whose values make {@link #countsVersion}, for a caller that reads them in a
+     * round trip it makes anyway; empty when there are none to read (call {@link #countsVersion}).
+     */
+    public List<String> countsVersionKeys(long userId) {
+        return stamps.countsVersionKeys(userId);
+    }
+
+    /** {@link #countsVersion} from {@link #countsVersionKeys}' values, read in that order; null if they no longer apply. */
+    public @Nullable String countsVersion(long userId, List<String> keys, List<@Nullable String> values) {
+        return stamps.countsVersion(userId, keys, values);
+    }
+
+    /**
      * {@link #countsVersion} of many people in one round trip, for counts read for them all at
      * once (a live streams' batch); a person it cannot vouch for without drawing a stamp is absent.
      */

@@ -245,8 +245,7 @@ class PageStamps implements DisposableBean {
             KnownSources known = pulledLists.getIfPresent(person);
             if (known != null) {
                 lists.put(person, known);
-                keys.addAll(List.of(followsKey(person), personKey(person), foldersKey(person)));
-                known.sourceIds().forEach(id -> keys.add(sourceKey(id)));
+                keys.addAll(personVersionKeys(person, known));
             }
         }
         if (lists.isEmpty()) {
@@ -256,25 +255,67 @@ class PageStamps implements DisposableBean {
         Map<Long, String> versions = new HashMap<>();
         int at = 2;
         for (Map.Entry<Long, KnownSources> entry : lists.entrySet()) {
-            long person = entry.getKey();
-            KnownSources known = entry.getValue();
-            List<String> heads = values.subList(at, at + 3 + known.sourceIds().size());
+            List<String> heads = values.subList(at, at + 3 + entry.getValue().sourceIds().size());
             at += heads.size();
-            if (!known.holds(values.get(0), heads.get(0), values.get(1))) {
-                continue;
+            String version = countsVersion(entry.getKey(), entry.getValue(), values.get(0), values.get(1), heads, draw);
+            if (version != null) {
+                versions.put(entry.getKey(), version);
             }
-            String stamp = draw ? drawn(personKey(person), heads.get(1)) : heads.get(1);
-            String folders = draw ? drawn(foldersKey(person), heads.get(2)) : heads.get(2);
-            if (stamp == null || folders == null) {
-                continue;
-            }
-            StringBuilder version = new StringBuilder(known.version()).append('/').append(stamp).append('/').append(folders);
-            for (int i = 0; i < known.sourceIds().size(); i++) {
-                version.append('/').append(known.sourceIds().get(i)).append('=').append(heads.get(3 + i));
-            }
-            versions.put(person, version.toString());
         }
         return versions;
+    }
+
+    /**
+     * The keys whose values give {@link #countsVersion} (to read along with something else, in
+     * the same round trip): empty when the node keeps no list of the person's pulled sources.
+     */
+    List<String> countsVersionKeys(long userId) {
+        KnownSources known = pulledLists.getIfPresent(userId);
+        if (known == null) {
+            return List.of();
+        }
+        List<String> keys = new ArrayList<>(List.of(EPOCH, PULLED));
+        keys.addAll(personVersionKeys(userId, known));
+        return keys;
+    }
+
+    /**
+     * {@link #countsVersion} from the values of {@link #countsVersionKeys} read elsewhere, in
+     * order; null when the node's list of the person's pulled sources is no longer the one
+     * those keys were made from (the caller reads the version itself) or the values do not vouch.
+     */
+    @Nullable String countsVersion(long userId, List<String> keys, List<@Nullable String> values) {
+        KnownSources known = pulledLists.getIfPresent(userId);
+        if (known == null || keys.size() != values.size() || !keys.equals(countsVersionKeys(userId))) {
+            return null;
+        }
+        return countsVersion(userId, known, values.get(0), values.get(1), values.subList(2, values.size()), true);
+    }
+
+    /** The person's follows, stamp and folders keys, then each of their pulled sources' stamp key. */
+    private static List<String> personVersionKeys(long person, KnownSources known) {
+        List<String> keys = new ArrayList<>(3 + known.sourceIds().size());
+        keys.addAll(List.of(followsKey(person), personKey(person), foldersKey(person)));
+        known.sourceIds().forEach(id -> keys.add(sourceKey(id)));
+        return keys;
+    }
+
+    /** One person's version from the epoch, the pulled generation and {@link #personVersionKeys}' values. */
+    private @Nullable String countsVersion(long person, KnownSources known, @Nullable String epoch, @Nullable String generation,
+            List<@Nullable String> heads, boolean draw) {
+        if (!known.holds(epoch, heads.get(0), generation)) {
+            return null;
+        }
+        String stamp = draw ? drawn(personKey(person), heads.get(1)) : heads.get(1);
+        String folders = draw ? drawn(foldersKey(person), heads.get(2)) : heads.get(2);
+        if (stamp == null || folders == null) {
+            return null;
+        }
+        StringBuilder version = new StringBuilder(known.version()).append('/').append(stamp).append('/').append(folders);
+        for (int i = 0; i < known.sourceIds().size(); i++) {
+            version.append('/').append(known.sourceIds().get(i)).append('=').append(heads.get(3 + i));
+        }
+        return version.toString();
     }
 
     /**
