@@ -7,6 +7,7 @@ import dev.tributary.pubsub.TimelineQuery;
 import dev.tributary.pubsub.bench.Bench;
 import dev.tributary.pubsub.bench.Bench.Args;
 import dev.tributary.pubsub.bench.Bench.Series;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -300,21 +301,28 @@ public final class HttpBenchmark {
         }
     }
 
-    /** The app's newest home pages served so far, by outcome (kept, patched, read), warm-ups included. */
+    /**
+     * The app's newest home pages served so far by outcome (kept, patched, read), and its unread
+     * answers by outcome and how their version was read (along with the rate limit's count, or apart),
+     * warm-ups included.
+     */
     private Map<String, Double> pageReads() {
-        Map<String, Double> reads = new java.util.TreeMap<>();
-        context.getBean(io.micrometer.core.instrument.MeterRegistry.class).find("tributary.api.page.cache.reads").counters()
-                .forEach(counter -> reads.put(counter.getId().getTag("outcome"), counter.count()));
+        Map<String, Double> reads = new TreeMap<>();
+        MeterRegistry meters = context.getBean(MeterRegistry.class);
+        meters.find("tributary.api.page.cache.reads").counters()
+                .forEach(counter -> reads.put("pages " + counter.getId().getTag("outcome"), counter.count()));
+        meters.find("tributary.api.unread.cache.reads").counters().forEach(counter -> reads.put(
+                "counts " + counter.getId().getTag("outcome") + " " + counter.getId().getTag("version"), counter.count()));
         return reads;
     }
 
-    /** The newest home pages served since {@code before}, by outcome; empty if none were. */
+    /** The newest home pages and unread answers served since {@code before}, by outcome; empty if none were. */
     private String pageReadsSince(Map<String, Double> before) {
         StringBuilder line = new StringBuilder();
         pageReads().forEach((outcome, count) -> {
             double served = count - before.getOrDefault(outcome, 0.0);
             if (served > 0) {
-                line.append(line.isEmpty() ? "; newest pages " : ", ").append(Bench.format("%,.0f %s", served, outcome));
+                line.append(line.isEmpty() ? "; served " : ", ").append(Bench.format("%s %,.0f", outcome, served));
             }
         });
         return line.toString();
