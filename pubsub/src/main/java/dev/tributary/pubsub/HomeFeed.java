@@ -57,24 +57,6 @@ public class HomeFeed {
     }
 
     /**
-     * The Redis keys {@link #stamps(long, List, List)} reads, for a caller that can read them in a
-     * round trip it makes anyway (one that counts the request, say); empty when there is nothing to
-     * read along (call {@link #stamps(long, List, List)}).
-     */
-    public List<String> stampKeys(long userId, List<Long> itemIds, List<@Nullable Long> stories) {
-        return inbox.stampKeys(userId, itemIds, stories);
-    }
-
-    /**
-     * {@link #stamps(long, List, List)} from the values of {@link #stampKeys} for the same
-     * arguments, read in the same order; null when they no longer apply (call {@link #stamps(long, List, List)}).
-     */
-    public @Nullable TimelineStamps stamps(long userId, List<Long> itemIds, List<@Nullable Long> stories, List<String> keys,
-            List<@Nullable String> values) {
-        return inbox.stamps(userId, itemIds, stories, keys, values);
-    }
-
-    /**
      * The newest {@code limit} entries of the pulled sources the person follows, newest first, as
      * this node's heads of those sources give them under {@code stamps} (as {@link #stamps} just
      * read them; no Redis or MySQL read while the heads are current): to

@@ -2,7 +2,6 @@ package dev.tributary.api.timeline;
 
 import dev.tributary.api.item.ItemView;
 import dev.tributary.api.item.ItemViews;
-import dev.tributary.api.ratelimit.ReadAlong;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.Ids;
@@ -17,7 +16,6 @@ import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
-import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
@@ -31,14 +29,11 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The caller's home timeline, the API's hottest read. The newest page without filters (what
- * clients poll) comes from {@link NewestPages}, checked with one Redis round trip (on a single Redis
- * the rate limit's, {@link HomeStampsAlong}); any other page
+ * clients poll) comes from {@link NewestPages}, checked with one Redis round trip; any other page
  * costs one inbox query, one cached item multi-get and one reaction-count query, whatever its size.
  */
 @RestController
 class HomeTimelineController {
-
-    static final String PATH = "/api/v1/timelines/home";
 
     private final HomeFeed timeline;
     private final ItemViews views;
@@ -52,7 +47,7 @@ class HomeTimelineController {
         this.newest = newest;
     }
 
-    @GetMapping(PATH)
+    @GetMapping("/api/v1/timelines/home")
     @Operation(summary = "The home timeline",
             description = "Without unread, source_id or folder_id: the newest tributary.timeline.max-entries (800) entries of the inbox, "
                     + "paged inside that window and no further. With unread=true, source_id or folder_id (the sources filed in one "
@@ -71,8 +66,7 @@ class HomeTimelineController {
             @RequestParam(name = "source_id", required = false) @Nullable String sourceId,
             @RequestParam(name = "unread", required = false) @Nullable String unread,
             @RequestParam(name = "folder_id", required = false) @Nullable String folderId,
-            @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) @Nullable String ifNoneMatch,
-            HttpServletRequest request) {
+            @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) @Nullable String ifNoneMatch) {
         TimelineQuery query = TimelineParams.query(Paging.of(limit, maxId, sinceId, minId), media, tag, sourceId, unread);
         Long folder = Ids.optional("folder_id", folderId);
         if (folder != null) {
@@ -82,7 +76,7 @@ class HomeTimelineController {
             query = query.withSources(folders.sourcesIn(caller.userId(), folder));
         }
         if (query.isNewest()) {
-            NewestPages.Page page = newest.newest(caller.userId(), query.limit(), ReadAlong.read(request));
+            NewestPages.Page page = newest.newest(caller.userId(), query.limit());
             if (PageETag.matches(ifNoneMatch, page.etag())) {
                 return notModified(page.etag());
             }

@@ -6,7 +6,6 @@ import dev.tributary.api.item.ItemJson;
 import dev.tributary.api.item.ItemView;
 import dev.tributary.api.item.ItemViews;
 import dev.tributary.api.item.SourceRef;
-import dev.tributary.api.ratelimit.ReadAlong;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.Item;
 import dev.tributary.pubsub.LinkShares;
@@ -116,9 +115,6 @@ class NewestPages {
     private final Counter kept;
     private final Counter patched;
     private final Counter read;
-    /** Kept pages' stamp checks, by whether the stamps came along with the rate limit's count. */
-    private final Counter stampsAlong;
-    private final Counter stampsApart;
 
     NewestPages(HomeFeed home, Stars stars, Items items, ItemViews views, JsonMapper json, PageCacheSettings settings,
             Switches switches, ObjectProvider<MeterRegistry> registries, ObjectProvider<Clock> clock) {
@@ -140,14 +136,6 @@ class NewestPages {
         this.kept = reads(registry, "kept");
         this.patched = reads(registry, "patched");
         this.read = reads(registry, "read");
-        this.stampsAlong = stampChecks(registry, "along");
-        this.stampsApart = stampChecks(registry, "apart");
-    }
-
-    private static Counter stampChecks(MeterRegistry registry, String read) {
-        return Counter.builder("tributary.api.page.cache.stamps").tag("read", read)
-                .description("kept newest pages checked against stamps read along with the rate limit's count, or apart")
-                .register(registry);
     }
 
     private static Counter reads(MeterRegistry registry, String outcome) {
@@ -158,14 +146,6 @@ class NewestPages {
 
     /** The newest page of a person's home timeline ({@link TimelineQuery#isNewest}). */
     Page newest(long userId, int limit) {
-        return newest(userId, limit, null);
-    }
-
-    /**
-     * The same; {@code along}: the stamps' keys as the request's rate limit read them
-     * ({@link #stampKeys}), or null to read them here.
-     */
-    Page newest(long userId, int limit, ReadAlong.@Nullable Read along) {
         if (!enabled) {
             return render(userId, limit);
         }
@@ -180,7 +160,7 @@ class NewestPages {
         try {
             Key key = new Key(userId, limit);
             Entries kept = entries.getIfPresent(key);
-            Page page = kept != null && clock.instant().isBefore(kept.readAt().plus(ENTRIES_FOR)) ? fromKept(key, kept, along) : null;
+            Page page = kept != null && clock.instant().isBefore(kept.readAt().plus(ENTRIES_FOR)) ? fromKept(key, kept) : null;
             if (page != null) {
                 return page;
             }
@@ -192,26 +172,9 @@ class NewestPages {
         }
     }
 
-    /**
-     * The keys of the stamps the person's kept page of {@code limit} entries is checked against, for
-     * the rate limit to read along with the request's count (empty when no page is kept for them,
-     * or the node cannot make the stamps from those keys alone).
-     */
-    List<String> stampKeys(long userId, int limit) {
-        if (!enabled || !switches.isOn(Feature.PAGE_CACHE)) {
-            return List.of();
-        }
-        Entries kept = entries.getIfPresent(new Key(userId, limit));
-        return kept == null ? List.of() : home.stampKeys(userId, ids(kept.ids()), kept.stories());
-    }
-
     /** The kept page if it still holds, else patched if only its pulled sources moved; null: read it fresh. */
-    private @Nullable Page fromKept(Key key, Entries kept, ReadAlong.@Nullable Read along) {
-        List<Long> ids = ids(kept.ids());
-        // Values read along for another page (a concurrent request replaced it) fail the keys' check: read here.
-        TimelineStamps readAlong = along == null ? null : home.stamps(key.userId(), ids, kept.stories(), along.keys(), along.values());
-        TimelineStamps stamps = readAlong != null ? readAlong : home.stamps(key.userId(), ids, kept.stories());
-        (readAlong != null ? stampsAlong : stampsApart).increment();
+    private @Nullable Page fromKept(Key key, Entries kept) {
+        TimelineStamps stamps = home.stamps(key.userId(), ids(kept.ids()), kept.stories());
         if (Objects.equals(stamps.epoch(), kept.epoch()) && Objects.equals(stamps.person(), kept.stamp())) {
             return counted(assemble(kept, stamps, null), this.kept);
         }

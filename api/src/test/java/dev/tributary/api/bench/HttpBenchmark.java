@@ -302,17 +302,15 @@ public final class HttpBenchmark {
     }
 
     /**
-     * The app's newest home pages served so far by outcome (kept, patched, read) and their stamp
-     * checks by how the stamps were read (along with the rate limit's count, or apart), and its
-     * unread answers by outcome and how their version was read, warm-ups included.
+     * The app's newest home pages served so far by outcome (kept, patched, read), and its unread
+     * answers by outcome and how their version was read (along with the rate limit's count, or apart),
+     * warm-ups included.
      */
     private Map<String, Double> pageReads() {
         Map<String, Double> reads = new TreeMap<>();
         MeterRegistry meters = context.getBean(MeterRegistry.class);
         meters.find("tributary.api.page.cache.reads").counters()
                 .forEach(counter -> reads.put("pages " + counter.getId().getTag("outcome"), counter.count()));
-        meters.find("tributary.api.page.cache.stamps").counters()
-                .forEach(counter -> reads.put("page stamps " + counter.getId().getTag("read"), counter.count()));
         meters.find("tributary.api.unread.cache.reads").counters().forEach(counter -> reads.put(
                 "counts " + counter.getId().getTag("outcome") + " " + counter.getId().getTag("version"), counter.count()));
         return reads;

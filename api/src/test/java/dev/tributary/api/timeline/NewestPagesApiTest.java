@@ -12,13 +12,11 @@ import dev.tributary.pubsub.NewItem;
 import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Subscriptions;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
@@ -38,7 +36,6 @@ class NewestPagesApiTest {
     @Autowired Subscriptions subscriptions;
     @Autowired Publisher publisher;
     @Autowired StringRedisTemplate redis;
-    @Autowired MeterRegistry meters;
     private ApiClient api;
     private Deliveries deliveries;
 
@@ -171,40 +168,5 @@ class NewestPagesApiTest {
 
         api.delete("/api/v1/items/" + id + "/star", alice.token());
         assertThat(item(newest(alice), id).path("starred").asBoolean()).isFalse();
-    }
-    @Test
-    void aPolledPagesStampsComeWithItsRateLimitCountOnASingleRedisAndApartOnACluster() {
-        boolean cluster = redis.getConnectionFactory() instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware();
-        String how = cluster ? "apart" : "along";
-        TestUser alice = api.newUser("stampsalong");
-        long feed = deliveries.feed();
-        deliveries.follow(alice, feed);
-        List<Long> ids = deliveries.deliver(feed, List.of(alice), entry(MediaType.TEXT), entry(MediaType.TEXT));
-        JsonNode kept = newest(alice);
-        int polls = 30;
-        double before = stampChecks(how);
-        double apart = stampChecks("apart");
-
-        for (int i = 0; i < polls; i++) {
-            assertThat(newest(alice)).isEqualTo(kept);
-        }
-        assertThat(stampChecks(how) - before).as("each poll's stamps read " + how).isEqualTo(polls);
-
-        // Any parameter but limit: the same kept page, its stamps read apart.
-        double asked = stampChecks("apart");
-        ApiResponse notOnlyLimit = api.get(NEWEST + "&unread=false", alice.token());
-        assertThat(notOnlyLimit.status()).isEqualTo(200);
-        assertThat(notOnlyLimit.json()).isEqualTo(kept);
-        assertThat(stampChecks("apart") - asked).isEqualTo(1);
-        if (!cluster) {
-            assertThat(asked).as("none apart before").isEqualTo(apart);
-        }
-
-        assertThat(api.post("/api/v1/items/" + ids.getFirst() + "/read", alice.token(), null).status()).isEqualTo(204);
-        assertThat(item(newest(alice), ids.getFirst()).path("read").asBoolean()).as("a change shows at the next poll").isTrue();
-    }
-
-    private double stampChecks(String read) {
-        return meters.get("tributary.api.page.cache.stamps").tag("read", read).counter().count();
     }
 }

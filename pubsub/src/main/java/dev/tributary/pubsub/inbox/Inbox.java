@@ -266,20 +266,6 @@ public class Inbox {
     }
 
     /**
-     * The Redis keys {@link #stamps} reads, for a caller that reads them in a round trip it makes
-     * anyway; empty when there are none to read that way (call {@link #stamps}).
-     */
-    public List<String> stampKeys(long userId, List<Long> itemIds, List<@Nullable Long> stories) {
-        return stamps.stampKeys(userId, itemIds, stories);
-    }
-
-    /** {@link #stamps} from {@link #stampKeys}' values, read in that order; null if they no longer apply. */
-    public @Nullable TimelineStamps stamps(long userId, List<Long> itemIds, List<@Nullable Long> stories, List<String> keys,
-            List<@Nullable String> values) {
-        return stamps.read(userId, itemIds, stories, keys, values);
-    }
-
-    /**
      * The pulled sources the person follows, one Redis round trip while this node's list of them
      * holds ({@code pulledSources} reads them from MySQL when it does not); with {@code stamped},
      * the same round trip also reads the sources' stamps (as {@link #sourceStamps} gives them).

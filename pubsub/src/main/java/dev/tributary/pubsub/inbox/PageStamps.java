@@ -394,60 +394,21 @@ class PageStamps implements DisposableBean {
     }
 
     private Reading read(long userId, List<Long> itemIds, List<Long> pulledSourceIds, List<@Nullable Long> stories) {
-        return reading(userId, itemIds, pulledSourceIds, stories,
-                redis.opsForValue().multiGet(stampKeys(userId, itemIds, pulledSourceIds, stories)));
-    }
-
-    /**
-     * The keys {@link #read(long, List, LongFunction, List)} reads while the node's list of the
-     * person's pulled sources holds, for a caller that reads them in a round trip it makes anyway;
-     * empty when the node keeps no list for them (call that method).
-     */
-    List<String> stampKeys(long userId, List<Long> itemIds, List<@Nullable Long> stories) {
-        KnownSources known = pulledLists.getIfPresent(userId);
-        return known == null ? List.of() : stampKeys(userId, itemIds, known.sourceIds(), stories);
-    }
-
-    /**
-     * {@link #read(long, List, LongFunction, List)} from the values of {@link #stampKeys} read
-     * elsewhere, in order; null when the node's list of the person's pulled sources is no longer
-     * the one those keys were made from, or the values show it void (the caller reads them itself).
-     */
-    @Nullable TimelineStamps read(long userId, List<Long> itemIds, List<@Nullable Long> stories, List<String> keys,
-            List<@Nullable String> values) {
-        KnownSources known = pulledLists.getIfPresent(userId);
-        if (known == null || keys.size() != values.size() || !keys.equals(stampKeys(userId, itemIds, known.sourceIds(), stories))) {
-            return null;
-        }
-        Reading reading = reading(userId, itemIds, known.sourceIds(), stories, values);
-        return known.holds(reading) ? reading.stamps(known.version()) : null;
-    }
-
-    private static List<String> stampKeys(long userId, List<Long> itemIds, List<Long> pulledSourceIds, List<@Nullable Long> stories) {
-        List<String> keys = new ArrayList<>(itemIds.size() * 2 + pulledSourceIds.size() + 4);
+        List<String> keys = new ArrayList<>(itemIds.size() * 2 + pulledSourceIds.size() + 3);
         keys.add(EPOCH);
         keys.add(personKey(userId));
         keys.add(PULLED);
         keys.add(followsKey(userId));
         pulledSourceIds.forEach(id -> keys.add(sourceKey(id)));
         itemIds.forEach(id -> keys.add(itemKey(id)));
-        for (int i = 0; i < stories.size() && i < itemIds.size(); i++) {
-            if (stories.get(i) != null) {
-                keys.add(storyKey(stories.get(i)));
-            }
-        }
-        return keys;
-    }
-
-    /** The stamps from the values of {@link #stampKeys}' keys. */
-    private Reading reading(long userId, List<Long> itemIds, List<Long> pulledSourceIds, List<@Nullable Long> stories,
-            List<@Nullable String> values) {
         List<Integer> storyAt = new ArrayList<>();
         for (int i = 0; i < stories.size() && i < itemIds.size(); i++) {
             if (stories.get(i) != null) {
                 storyAt.add(i);
+                keys.add(storyKey(stories.get(i)));
             }
         }
+        List<String> values = redis.opsForValue().multiGet(keys);
         String epoch = values.get(0) != null ? values.get(0) : newEpoch();
         int first = 4 + pulledSourceIds.size();
         String own = drawn(personKey(userId), values.get(1));
