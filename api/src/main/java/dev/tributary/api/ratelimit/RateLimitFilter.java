@@ -36,6 +36,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * answer carries {@code RateLimit-Limit}, {@code RateLimit-Remaining} and {@code RateLimit-Reset},
  * and one over the limit is a 429 problem with {@code Retry-After}. When Redis cannot be reached,
  * requests go through uncounted: an outage of the counter must not become an outage of the API.
+ * The count of an authenticated caller's request also reads the keys its handler asks for
+ * ({@link ReadAlong}), where the store can, so that read costs no round trip of its own.
  */
 class RateLimitFilter extends OncePerRequestFilter {
 
