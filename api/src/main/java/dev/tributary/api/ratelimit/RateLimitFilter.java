@@ -131,12 +131,15 @@ class RateLimitFilter extends OncePerRequestFilter {
         }
     }
 
-    /** The first non-empty list of keys a handler wants read along for this request. */
+    /**
+     * The first non-empty list of keys a handler wants read along for this request; none past
+     * {@link ReadAlong#MAX_KEYS}, which the handler reads itself.
+     */
     private List<String> readKeys(HttpServletRequest request, Caller caller) {
         for (ReadAlong reader : along) {
             List<String> keys = reader.keys(request, caller);
             if (!keys.isEmpty()) {
-                return keys;
+                return keys.size() <= ReadAlong.MAX_KEYS ? keys : List.of();
             }
         }
         return List.of();

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -132,6 +133,33 @@ class RateLimitFilterTest {
         assertThat(read).isNotNull();
         assertThat(read.keys()).containsExactly("version:7", "gone");
         assertThat(read.values()).containsExactly("v:version:7", null);
+    }
+
+    @Test
+    void moreKeysThanAreReadAlongAreLeftToTheHandler() throws Exception {
+        List<List<String>> asked = new ArrayList<>();
+        Buckets reading = new Buckets() {
+            @Override
+            public Bucket take(String key, int limit, Duration window) {
+                return memory.take(key, limit, window);
+            }
+
+            @Override
+            public Taken take(String key, int limit, Duration window, List<String> readKeys) {
+                asked.add(readKeys);
+                return new Taken(take(key, limit, window), readKeys.stream().map(k -> "v").toList());
+            }
+        };
+        List<String> many = IntStream.rangeClosed(0, ReadAlong.MAX_KEYS).mapToObj(i -> "stamp:" + i).toList();
+        RateLimitFilter filter = new RateLimitFilter(reading, settings, problems, List.of(), List.of((request, caller) -> many), false);
+        SecurityContextHolder.getContext().setAuthentication(new CallerAuthentication(new Caller(7, Set.of(Scope.READ))));
+        MockHttpServletRequest signedIn = request("10.0.0.1", "trb_secret");
+
+        MockHttpServletResponse response = run(filter, signedIn);
+
+        assertThat(asked).containsExactly(List.of());
+        assertThat(ReadAlong.read(signedIn)).isNull();
+        assertThat(response.getHeader("RateLimit-Remaining")).as("counted all the same").isEqualTo("2");
     }
 
     @Test
