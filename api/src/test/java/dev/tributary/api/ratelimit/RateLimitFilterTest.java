@@ -103,18 +103,7 @@ class RateLimitFilterTest {
     @Test
     void keysAHandlerAsksForAreReadAlongOnlyForAnAuthenticatedCaller() throws Exception {
         List<List<String>> asked = new ArrayList<>();
-        Buckets reading = new Buckets() {
-            @Override
-            public Bucket take(String key, int limit, Duration window) {
-                throw new AssertionError("the reading form is used");
-            }
-
-            @Override
-            public Taken take(String key, int limit, Duration window, List<String> readKeys) {
-                asked.add(readKeys);
-                return new Taken(memory.take(key, limit, window), readKeys.stream().map(k -> k.equals("gone") ? null : "v:" + k).toList());
-            }
-        };
+        Buckets reading = reading(asked);
         ReadAlong none = (request, caller) -> List.of();
         ReadAlong versions = (request, caller) -> List.of("version:" + caller.userId(), "gone");
         RateLimitFilter filter = new RateLimitFilter(reading, settings, problems, List.of(), List.of(none, versions), false);
@@ -138,18 +127,7 @@ class RateLimitFilterTest {
     @Test
     void moreKeysThanAreReadAlongAreLeftToTheHandler() throws Exception {
         List<List<String>> asked = new ArrayList<>();
-        Buckets reading = new Buckets() {
-            @Override
-            public Bucket take(String key, int limit, Duration window) {
-                return memory.take(key, limit, window);
-            }
-
-            @Override
-            public Taken take(String key, int limit, Duration window, List<String> readKeys) {
-                asked.add(readKeys);
-                return new Taken(take(key, limit, window), readKeys.stream().map(k -> "v").toList());
-            }
-        };
+        Buckets reading = reading(asked);
         List<String> many = IntStream.rangeClosed(0, ReadAlong.MAX_KEYS).mapToObj(i -> "stamp:" + i).toList();
         RateLimitFilter filter = new RateLimitFilter(reading, settings, problems, List.of(), List.of((request, caller) -> many), false);
         SecurityContextHolder.getContext().setAuthentication(new CallerAuthentication(new Caller(7, Set.of(Scope.READ))));
@@ -239,6 +217,25 @@ class RateLimitFilterTest {
                 Map.entry("ratelimit:websub:8/300000:addr:10.0.0.5", 1L),
                 Map.entry("ratelimit:sign_in:6/300000:addr:10.0.0.5", 2L),
                 Map.entry("ratelimit:oauth:7/300000:addr:10.0.0.5", 2L));
+    }
+
+    /**
+     * In-memory buckets that read along: each key's value is "v:" + the key, none for "gone"; the
+     * keys asked for land in {@code asked}, and the form without keys is never used.
+     */
+    private Buckets reading(List<List<String>> asked) {
+        return new Buckets() {
+            @Override
+            public Bucket take(String key, int limit, Duration window) {
+                throw new AssertionError("the reading form is used");
+            }
+
+            @Override
+            public Taken take(String key, int limit, Duration window, List<String> readKeys) {
+                asked.add(readKeys);
+                return new Taken(memory.take(key, limit, window), readKeys.stream().map(k -> k.equals("gone") ? null : "v:" + k).toList());
+            }
+        };
     }
 
     private RateLimitFilter after(Buckets buckets) {

@@ -271,9 +271,10 @@ class PageStamps implements DisposableBean {
      */
     List<String> countsVersionKeys(long userId) {
         KnownSources known = pulledLists.getIfPresent(userId);
-        if (known == null) {
-            return List.of();
-        }
+        return known == null ? List.of() : countsVersionKeys(userId, known);
+    }
+
+    private static List<String> countsVersionKeys(long userId, KnownSources known) {
         List<String> keys = new ArrayList<>(List.of(EPOCH, PULLED));
         keys.addAll(personVersionKeys(userId, known));
         return keys;
@@ -286,7 +287,8 @@ class PageStamps implements DisposableBean {
      */
     @Nullable String countsVersion(long userId, List<String> keys, List<@Nullable String> values) {
         KnownSources known = pulledLists.getIfPresent(userId);
-        if (known == null || keys.size() != values.size() || !keys.equals(countsVersionKeys(userId))) {
+        // The keys of the very list the version is made from, so a list replaced meanwhile cannot pass.
+        if (known == null || keys.size() != values.size() || !keys.equals(countsVersionKeys(userId, known))) {
             return null;
         }
         return countsVersion(userId, known, values.get(0), values.get(1), values.subList(2, values.size()), true);
