@@ -1,6 +1,7 @@
 package dev.tributary.api.stream;
 
 import dev.tributary.pubsub.InboxEvent;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,7 +17,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.listener.ChannelTopic;
-import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
  * One open live stream: the listener of its person's Redis channel and the queue between it and
@@ -37,7 +37,8 @@ final class HomeStream implements MessageListener {
     private final String address;
     private final Set<String> revocationKeys;
     private final long serial;
-    private final SseEmitter emitter;
+    /** Where its events go, once the response is under way. */
+    private volatile @Nullable StreamOutput output;
     private final ChannelTopic topic;
     private volatile List<ChannelTopic> topics;
     private final BlockingQueue<InboxEvent> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
@@ -51,12 +52,11 @@ final class HomeStream implements MessageListener {
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean overflowed;
 
-    HomeStream(long userId, String address, Set<String> revocationKeys, long serial, SseEmitter emitter, List<Long> pulledSources) {
+    HomeStream(long userId, String address, Set<String> revocationKeys, long serial, List<Long> pulledSources) {
         this.userId = userId;
         this.address = address;
         this.revocationKeys = Set.copyOf(revocationKeys);
         this.serial = serial;
-        this.emitter = emitter;
         this.topic = new ChannelTopic(InboxEvent.channel(userId));
         this.ownChannel = topic.getTopic().getBytes(StandardCharsets.UTF_8);
         this.topics = topicsFor(pulledSources);
@@ -97,8 +97,21 @@ final class HomeStream implements MessageListener {
         return serial;
     }
 
-    SseEmitter emitter() {
-        return emitter;
+    /** Gives the stream its output; one closed meanwhile ends it at once. */
+    void attach(StreamOutput output) {
+        this.output = output;
+        if (closed()) {
+            output.end();
+        }
+    }
+
+    /** Writes events to the client; fails once the stream is closed or the client gone. */
+    void write(byte[] events) throws IOException {
+        StreamOutput out = output;
+        if (out == null || closed()) {
+            throw new IOException("the live stream is closed");
+        }
+        out.write(events);
     }
 
     ChannelTopic topic() {
@@ -117,6 +130,10 @@ final class HomeStream implements MessageListener {
         queue.clear();
         announcedBySource.clear();
         queue.offer(WAKE);
+        StreamOutput out = output;
+        if (out != null) {
+            out.end();
+        }
         return true;
     }
 

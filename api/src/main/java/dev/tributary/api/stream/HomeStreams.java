@@ -36,7 +36,6 @@ import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.stereotype.Component;
 import org.springframework.web.ErrorResponseException;
-import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
  * The live streams this node serves. Each listens to its person's Redis channel through the
@@ -93,14 +92,15 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
     }
 
     /**
-     * Opens a stream of the caller's home timeline from {@code address}, first replaying what came
-     * after {@code lastEventId}; it closes when the credential it was opened with is revoked.
-     * @throws ApiProblem 429 when the address holds as many streams on this node as it may
+     * Opens a stream of the caller's home timeline from {@code address}: registered and listening,
+     * so nothing announced from now on is missed, but sending nothing until {@link #start}. It
+     * closes when the credential it was opened with is revoked.
+     * @throws ApiProblem 429 when the address holds as many streams on this node as it may, 503 when the node is full
      */
-    SseEmitter open(Caller caller, String address, @Nullable Long lastEventId) {
+    HomeStream open(Caller caller, String address) {
         long userId = caller.userId();
         HomeStream stream = new HomeStream(userId, address, caller.credential().revocationKeys(), serials.incrementAndGet(),
-                new SseEmitter(settings.maxDuration().toMillis()), pulledSources(userId));
+                pulledSources(userId));
         HomeStream evicted = register(stream);
         if (evicted != null) {
             close(evicted);
@@ -109,9 +109,6 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
             // Registered after its credential's revocation was handled: the scan could not see it.
             close(stream);
         }
-        stream.emitter().onCompletion(() -> close(stream));
-        stream.emitter().onTimeout(() -> close(stream));
-        stream.emitter().onError(error -> close(stream));
         try {
             // Marked first: fan-out announces only to people marked listening, so nothing is
             // published unheard after the subscription below.
@@ -126,10 +123,38 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
         if (stream.closed()) {
             // Closed while subscribing (evicted at once): its close may have run before the listener was added.
             listeners.removeMessageListener(stream, stream.topics());
-        } else {
-            start(stream, lastEventId);
         }
-        return stream.emitter();
+        return stream;
+    }
+
+    /**
+     * Starts sending an open stream to {@code output}: first what came after {@code lastEventId},
+     * then the counts, announcements and heartbeats, until it closes or reaches its maximum duration.
+     */
+    void start(HomeStream stream, StreamOutput output, @Nullable Long lastEventId) {
+        stream.attach(output);
+        if (stream.closed()) {
+            return;
+        }
+        try {
+            senders.execute(() -> pump(stream, lastEventId));
+        } catch (RejectedExecutionException shuttingDown) {
+            close(stream, false);
+        }
+    }
+
+    /**
+     * What to run when a stream's client is gone: the close, on a virtual thread, since it
+     * unsubscribes from Redis and the caller (a Tomcat thread) must not wait for that.
+     */
+    Runnable closer(HomeStream stream) {
+        return () -> {
+            try {
+                senders.execute(() -> close(stream));
+            } catch (RejectedExecutionException shuttingDown) {
+                close(stream, false);
+            }
+        };
     }
 
     /** The pulled sources the person follows (their items are announced per source); none if MySQL cannot say. */
@@ -158,15 +183,6 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
         }
         if (!gone.isEmpty()) {
             listeners.removeMessageListener(stream, gone);
-        }
-    }
-
-    private void start(HomeStream stream, @Nullable Long lastEventId) {
-        try {
-            senders.execute(() -> pump(stream, lastEventId));
-        } catch (RejectedExecutionException shuttingDown) {
-            close(stream);
-            throw unavailable();
         }
     }
 
@@ -279,7 +295,6 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
         deregister(stream);
         if (!unsubscribe) {
             // Shutting down: the listener container drops every subscription itself (Redis may already be gone).
-            completeQuietly(stream);
             return;
         }
         try {
@@ -288,23 +303,21 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
             // Redis is unreachable: the container resubscribes only the listeners it still holds, and this one is gone.
             log.warn("Could not unsubscribe the live stream of user {} from Redis: {}", stream.userId(), e.toString());
         }
-        completeQuietly(stream);
     }
 
-    private static void completeQuietly(HomeStream stream) {
-        try {
-            stream.emitter().complete();
-        } catch (IllegalStateException alreadyDone) {
-            // The request ended first (client gone, timeout): nothing left to complete.
-        }
-    }
-
-    /** Sends until the stream closes: the replay, the current counts, then announcements and heartbeats. */
+    /**
+     * Sends until the stream closes or has lasted its maximum duration: the replay, the current
+     * counts, then announcements and heartbeats.
+     */
     private void pump(HomeStream stream, @Nullable Long lastEventId) {
+        long endsAt = System.nanoTime() + settings.maxDuration().toNanos();
         try {
             Set<Long> replayed = lastEventId == null ? Set.of() : writer.replay(stream, lastEventId);
             writer.unread(stream);
-            for (List<InboxEvent> batch; (batch = stream.next(settings.heartbeat())) != null; ) {
+            for (List<InboxEvent> batch; (batch = stream.next(idle(endsAt))) != null; ) {
+                if (System.nanoTime() - endsAt >= 0) {
+                    break; // lasted its time: the client resumes with Last-Event-ID
+                }
                 if (!switches.isOn(Feature.LIVE_STREAMS)) {
                     break; // switched off under load: open streams end by their next event or heartbeat
                 }
@@ -331,6 +344,12 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
         } finally {
             close(stream);
         }
+    }
+
+    /** The wait for the next announcement: a heartbeat's interval, or less at the end of the stream's time. */
+    private Duration idle(long endsAt) {
+        long left = endsAt - System.nanoTime();
+        return Duration.ofNanos(Math.max(1, Math.min(settings.heartbeat().toNanos(), left)));
     }
 
     private static ErrorResponseException unavailable() {

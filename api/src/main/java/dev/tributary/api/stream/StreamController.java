@@ -4,7 +4,10 @@ import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.ClientAddress;
 import dev.tributary.api.web.Ids;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
 import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -15,19 +18,51 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 @RestController
 class StreamController {
 
-    private final HomeStreams streams;
+    private static final String EVENT_STREAM = "text/event-stream";
 
-    StreamController(HomeStreams streams) {
+    private final HomeStreams streams;
+    private final StreamSettings settings;
+
+    StreamController(HomeStreams streams, StreamSettings settings) {
         this.streams = streams;
+        this.settings = settings;
     }
 
+    /**
+     * Over HTTP/1.x the stream takes the connection over ({@link LiveConnection}); elsewhere it is
+     * an async request (SseEmitter). Either way: status 200, the same headers, the same events.
+     */
     @GetMapping("/api/v1/streaming/home")
-    ResponseEntity<SseEmitter> home(Caller caller,
-            @RequestHeader(name = "Last-Event-ID", required = false) @Nullable String lastEventId, HttpServletRequest request) {
+    @Nullable ResponseEntity<SseEmitter> home(Caller caller,
+            @RequestHeader(name = "Last-Event-ID", required = false) @Nullable String lastEventId, HttpServletRequest request,
+            HttpServletResponse response) throws IOException {
+        if ("HEAD".equals(request.getMethod())) {
+            return ResponseEntity.ok().header(HttpHeaders.CONTENT_TYPE, EVENT_STREAM).build();
+        }
         // EventSource treats any error status as final and never reconnects: a Last-Event-ID that is
         // not an id is ignored, and the stream starts from now.
-        SseEmitter emitter = streams.open(caller, ClientAddress.of(request.getRemoteAddr()), Ids.lenient(lastEventId));
+        Long after = Ids.lenient(lastEventId);
+        HomeStream stream = streams.open(caller, ClientAddress.of(request.getRemoteAddr()));
         // Reverse proxies (nginx) would otherwise buffer the stream.
-        return ResponseEntity.ok().header("X-Accel-Buffering", "no").body(emitter);
+        response.setHeader("X-Accel-Buffering", "no");
+        response.setContentType(EVENT_STREAM);
+        LiveConnection connection;
+        try {
+            connection = LiveConnection.upgrade(request, response, settings.heartbeat(), streams.closer(stream));
+        } catch (IOException | RuntimeException e) {
+            streams.close(stream);
+            throw e;
+        }
+        if (connection != null) {
+            streams.start(stream, connection, after);
+            return null;
+        }
+        SseEmitter emitter = new SseEmitter(settings.maxDuration().toMillis());
+        Runnable closer = streams.closer(stream);
+        emitter.onCompletion(closer);
+        emitter.onTimeout(closer);
+        emitter.onError(error -> closer.run());
+        streams.start(stream, new EmitterOutput(emitter), after);
+        return ResponseEntity.ok().body(emitter);
     }
 }

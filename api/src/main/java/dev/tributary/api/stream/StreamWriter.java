@@ -18,10 +18,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Semaphore;
 import org.jspecify.annotations.Nullable;
-import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
-import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter;
-import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Writes a stream's events: {@code item} (id: the item's id, data: its JSON, as in timelines),
@@ -44,11 +42,14 @@ class StreamWriter {
 
     private static final byte[] DATA = "data:".getBytes(StandardCharsets.UTF_8);
     private static final byte[] END = "\n\n".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] HEARTBEAT = ":heartbeat\n\n".getBytes(StandardCharsets.UTF_8);
 
     private final Semaphore reads;
+    private final JsonMapper json;
 
-    StreamWriter(HomeFeed timeline, ItemViews views, StreamRenders renders, StreamSettings settings) {
+    StreamWriter(HomeFeed timeline, ItemViews views, StreamRenders renders, StreamSettings settings, JsonMapper json) {
         this.reads = new Semaphore(settings.concurrentReads());
+        this.json = json;
         this.timeline = timeline;
         this.views = views;
         this.renders = renders;
@@ -72,8 +73,12 @@ class StreamWriter {
             } finally {
                 reads.release();
             }
+            ByteArrayOutputStream frames = new ByteArrayOutputStream(1024 + rendered.size() * 2048);
             for (ItemView view : rendered) {
-                item(stream, view);
+                frame(frames, "item", view.id(), json.writeValueAsBytes(view));
+            }
+            if (frames.size() > 0) {
+                write(stream, frames);
             }
             entries.forEach(entry -> sent.add(entry.id()));
             if (entries.size() < REPLAY_PAGE) {
@@ -87,7 +92,7 @@ class StreamWriter {
     /**
      * Sends a batch of announcements in order, then the unread counts they changed (once), as one
      * write: the items' JSON comes rendered ({@link StreamRenders}), framed here as Spring's
-     * {@link SseEmitter#event()} frames it.
+     * {@code SseEmitter.event()} frames it.
      */
     void send(HomeStream stream, List<InboxEvent> batch, Set<Long> replayed) throws IOException, InterruptedException {
         StreamRenders.Rendered rendered = render(stream, batch, replayed);
@@ -128,15 +133,11 @@ class StreamWriter {
     }
 
     private static void write(HomeStream stream, ByteArrayOutputStream frames) throws IOException {
-        stream.emitter().send(Set.of(new ResponseBodyEmitter.DataWithMediaType(frames.toByteArray(), MediaType.TEXT_PLAIN)));
+        stream.write(frames.toByteArray());
     }
 
     void heartbeat(HomeStream stream) throws IOException {
-        stream.emitter().send(SseEmitter.event().comment("heartbeat"));
-    }
-
-    private void item(HomeStream stream, ItemView view) throws IOException {
-        stream.emitter().send(SseEmitter.event().name("item").id(view.id()).data(view, MediaType.APPLICATION_JSON));
+        stream.write(HEARTBEAT);
     }
 
     /** The views of the batch's new items and the counts after them, rendered with other streams' ({@link StreamRenders}). */

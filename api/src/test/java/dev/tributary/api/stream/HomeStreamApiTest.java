@@ -53,10 +53,10 @@ class HomeStreamApiTest {
         Await.until("the revocation to be heard", () -> streams.revokedRecently(revoked));
 
         // As if authenticated just before the announcement and registered just after it was handled.
-        streams.open(caller(revoked), "127.0.0.1", null);
+        streams.open(caller(revoked), "127.0.0.1");
         assertThat(streams.openStreams(alice.numericId())).isZero();
 
-        streams.open(caller(other), "127.0.0.1", null);
+        streams.open(caller(other), "127.0.0.1");
         assertThat(streams.openStreams(alice.numericId())).as("another credential's stream stays").isOne();
         revocations.announce(other);
         Await.until("the stream of the revoked credential to close", () -> streams.openStreams(alice.numericId()) == 0);

@@ -32,12 +32,14 @@ final class SseConnection implements AutoCloseable {
 
     private final HttpClient client;
     private final int status;
+    private final HttpClient.Version version;
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
     private final List<Event> seen = new ArrayList<>();
 
     private SseConnection(HttpClient client, HttpResponse<Stream<String>> response) {
         this.client = client;
         this.status = response.statusCode();
+        this.version = response.version();
         Thread.ofVirtual().name("sse-test-reader").start(() -> read(response.body()));
     }
 
@@ -45,9 +47,18 @@ final class SseConnection implements AutoCloseable {
         return openWith(url, lastEventId, "Authorization", "Bearer " + token);
     }
 
+    /** A stream over {@code version} (HTTP/2 goes over cleartext by an upgrade of the first request). */
+    static SseConnection open(String url, String token, @Nullable String lastEventId, HttpClient.Version version) {
+        return openWith(url, lastEventId, version, "Authorization", "Bearer " + token);
+    }
+
     /** A stream requested with {@code headers} (name, value pairs), e.g. a browser's session cookie. */
     static SseConnection openWith(String url, @Nullable String lastEventId, String... headers) {
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+        return openWith(url, lastEventId, HttpClient.Version.HTTP_1_1, headers);
+    }
+
+    private static SseConnection openWith(String url, @Nullable String lastEventId, HttpClient.Version version, String... headers) {
+        HttpClient client = HttpClient.newBuilder().version(version).connectTimeout(Duration.ofSeconds(5)).build();
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).header("Accept", "text/event-stream")
                 .headers(headers).GET();
         if (lastEventId != null) {
@@ -66,6 +77,10 @@ final class SseConnection implements AutoCloseable {
 
     int status() {
         return status;
+    }
+
+    HttpClient.Version version() {
+        return version;
     }
 
     /** The next event matching {@code wanted}, skipping others; fails past the deadline or at the end of the stream. */
