@@ -22,6 +22,20 @@ class WebConfiguration {
         return registration;
     }
 
+    /**
+     * Each connection's read buffer: Tomcat's 8 KB default is a third of an open live stream's heap, and a
+     * request's line and headers fit the connection's header buffer, not this one.
+     */
+    @Bean
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> connectionReadBuffer(ApiSettings settings) {
+        String bytes = Long.toString(settings.connectionReadBuffer().toBytes());
+        return factory -> factory.addConnectorCustomizers(connector -> {
+            if (!connector.setProperty("socket.appReadBufSize", bytes)) {
+                throw new IllegalStateException("Tomcat's connector took no socket.appReadBufSize");
+            }
+        });
+    }
+
     /** Runs after Spring Boot's own customizer, so that the valve it adds is the one replaced. */
     @Bean
     WebServerFactoryCustomizer<TomcatServletWebServerFactory> problemReports() {
