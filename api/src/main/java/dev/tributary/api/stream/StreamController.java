@@ -6,6 +6,7 @@ import dev.tributary.api.web.Ids;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
@@ -19,6 +20,8 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 class StreamController {
 
     private static final String EVENT_STREAM = "text/event-stream";
+    /** The least a write waits for a client, however short the heartbeat: a slow moment is not a dead client. */
+    private static final Duration LEAST_WRITE_WAIT = Duration.ofSeconds(10);
 
     private final HomeStreams streams;
     private final StreamSettings settings;
@@ -48,7 +51,7 @@ class StreamController {
         response.setContentType(EVENT_STREAM);
         LiveConnection connection;
         try {
-            connection = LiveConnection.upgrade(request, response, settings.heartbeat(), streams.closer(stream));
+            connection = LiveConnection.upgrade(request, response, writeTimeout(), streams.closer(stream));
         } catch (IOException | RuntimeException e) {
             streams.close(stream);
             throw e;
@@ -64,5 +67,10 @@ class StreamController {
         emitter.onError(error -> closer.run());
         streams.start(stream, new EmitterOutput(emitter), after);
         return ResponseEntity.ok().body(emitter);
+    }
+
+    /** How long a write may wait for a client that does not read: a heartbeat's interval, at least {@link #LEAST_WRITE_WAIT}. */
+    private Duration writeTimeout() {
+        return settings.heartbeat().compareTo(LEAST_WRITE_WAIT) > 0 ? settings.heartbeat() : LEAST_WRITE_WAIT;
     }
 }
