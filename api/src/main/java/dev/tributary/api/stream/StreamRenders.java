@@ -155,10 +155,13 @@ class StreamRenders implements DisposableBean {
             ItemViews.ForReaders forReaders = views.forReaders(asked.keySet(), found);
             Map<Long, ItemJson.Shared> shared = new HashMap<>();
             forReaders.shared().forEach((id, view) -> shared.put(id, ItemJson.of(view, json)));
-            // The versions before the counts, so the node may keep the counts for the readers' polls.
+            // The versions before the counts, so the node may keep the counts for the readers' polls,
+            // and counts a poll kept under the same versions are not read again.
             Map<Long, String> versions = keptCounts.versions(asked.keySet());
-            Map<Long, HomeFeed.UnreadByFolder> counts = timeline.unreadByFolder(asked.keySet());
-            Map<Long, byte[]> countsJson = new HashMap<>();
+            Map<Long, byte[]> countsJson = new HashMap<>(keptCounts.keptAt(versions));
+            Set<Long> toRead = new HashSet<>(asked.keySet());
+            toRead.removeAll(countsJson.keySet());
+            Map<Long, HomeFeed.UnreadByFolder> counts = toRead.isEmpty() ? Map.of() : timeline.unreadByFolder(toRead);
             counts.forEach((person, read) -> {
                 byte[] rendered = json.writeValueAsBytes(UnreadView.of(read));
                 countsJson.put(person, rendered);

@@ -13,6 +13,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -91,11 +92,10 @@ public class KeptCounts {
             return json.writeValueAsBytes(UnreadView.of(read(userId)));
         }
         Version version = version(userId, along);
-        Kept counts = kept.getIfPresent(userId);
-        if (version.value() != null && counts != null && counts.version().equals(version.value())
-                && (counts.agesAt() == null || !clock.instant().isAfter(counts.agesAt()))) {
+        byte[] counts = keptAt(userId, version.value(), clock.instant());
+        if (counts != null) {
             (version.along() ? keptAlong : keptApart).increment();
-            return counts.json();
+            return counts;
         }
         // Read after the version: a change committed meanwhile moves it after this read.
         HomeFeed.UnreadByFolder read = read(userId);
@@ -121,6 +121,34 @@ public class KeptCounts {
             log.debug("Unread counts not kept: {}", redisTrouble.getMessage());
             return Map.of();
         }
+    }
+
+    /**
+     * The counts kept for these people under the versions {@link #versions} just read, by person:
+     * theirs as a fresh read would give them, so a caller reads only the others'.
+     */
+    public Map<Long, byte[]> keptAt(Map<Long, String> versions) {
+        if (!isOn()) {
+            return Map.of();
+        }
+        Instant now = clock.instant();
+        Map<Long, byte[]> found = new HashMap<>();
+        versions.forEach((person, version) -> {
+            byte[] counts = keptAt(person, version, now);
+            if (counts != null) {
+                found.put(person, counts);
+            }
+        });
+        return found;
+    }
+
+    /** The person's kept counts if they were kept under {@code version} and have not aged since; else null. */
+    private byte @Nullable [] keptAt(long userId, @Nullable String version, Instant now) {
+        Kept counts = version == null ? null : kept.getIfPresent(userId);
+        if (counts == null || !counts.version().equals(version) || counts.agesAt() != null && now.isAfter(counts.agesAt())) {
+            return null;
+        }
+        return counts.json();
     }
 
     /**

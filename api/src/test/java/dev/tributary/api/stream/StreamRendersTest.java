@@ -7,6 +7,7 @@ import dev.tributary.api.item.ItemViews;
 import dev.tributary.api.testing.ApiClient;
 import dev.tributary.api.testing.ApiTest;
 import dev.tributary.api.testing.TestUser;
+import dev.tributary.api.timeline.KeptCounts;
 import dev.tributary.api.timeline.UnreadView;
 import dev.tributary.api.timeline.Deliveries;
 import dev.tributary.pubsub.HomeFeed;
@@ -55,6 +56,7 @@ class StreamRendersTest {
     @Autowired Subscriptions subscriptions;
     @Autowired Publisher publisher;
     @Autowired JsonMapper json;
+    @Autowired KeptCounts keptCounts;
     private ApiClient api;
     private Deliveries deliveries;
     private TestUser alice;
@@ -119,6 +121,27 @@ class StreamRendersTest {
 
     private JsonNode counts(StreamRenders.Request request) {
         return json.readTree(request.views().join().counts());
+    }
+
+    @Test
+    void countsAPollKeptUnderTheCurrentVersionAreSentNotReadAgainAndAChangeReadsThemAfresh() {
+        long reader = alice.numericId();
+        assertThat(api.get("/api/v1/unread", alice.token()).status()).as("a poll: the node learns her sources").isEqualTo(200);
+        String version = keptCounts.versions(List.of(reader)).get(reader);
+        assertThat(version).isNotNull();
+        // What a poll kept under this version; marked so that a read of the counts could not give it.
+        byte[] kept = "{\"total\":12345}".getBytes(StandardCharsets.UTF_8);
+        keptCounts.keep(reader, version, kept, feed.unreadByFolder(reader));
+
+        StreamRenders.Request before = new StreamRenders.Request(reader, Set.of(other), Set.of());
+        renders.render(List.of(before));
+        assertThat(counts(before).path("total").asLong()).as("the kept counts, not read again").isEqualTo(12345);
+
+        assertThat(feed.markRead(reader, other)).isTrue();
+        StreamRenders.Request after = new StreamRenders.Request(reader, Set.of(other), Set.of());
+        renders.render(List.of(after));
+        assertThat(json.readTree(after.views().join().counts())).as("the version moved: read afresh")
+                .isEqualTo(json.readTree(json.writeValueAsBytes(UnreadView.of(feed.unreadByFolder(reader)))));
     }
 
     @Test
