@@ -144,8 +144,9 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
     }
 
     /**
-     * What to run when a stream's client is gone: the close, on a virtual thread, since it
-     * unsubscribes from Redis and the caller (a Tomcat thread) must not wait for that.
+     * What to run when a stream must end from a thread that may not wait (a Tomcat thread when its
+     * client is gone, the listener container's on a revocation): the close, on a virtual thread,
+     * since it unsubscribes from Redis.
      */
     Runnable closer(HomeStream stream) {
         return () -> {
@@ -217,13 +218,7 @@ class HomeStreams implements SmartLifecycle, DisposableBean {
         }
         if (!ended.isEmpty()) {
             log.debug("Closing {} live streams of a revoked credential", ended.size());
-            ended.forEach(stream -> {
-                try {
-                    senders.execute(() -> close(stream));
-                } catch (RejectedExecutionException shuttingDown) {
-                    close(stream, false);
-                }
-            });
+            ended.forEach(stream -> closer(stream).run());
         }
     }
 
