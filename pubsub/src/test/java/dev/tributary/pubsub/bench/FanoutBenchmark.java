@@ -65,7 +65,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * {@code --baseline-threads} (default: the number of
  * fan-out workers), {@code --limit-seconds=150} per step, {@code --read-threads=2},
  * {@code --read-seconds=5}, {@code --read-rounds} (default: rounds), {@code --redis=cluster} (the
- * embedded Redis Cluster of three masters instead of one Redis: benchmark e); any option with a dot
+ * embedded Redis Cluster of three masters instead of one Redis: benchmark e), {@code --counted=1}
+ * (the share of each audience whose counters are built, spread evenly: 1, everyone, is the worst
+ * case the targets are measured at); any option with a dot
  * is a Spring setting, e.g. {@code --tributary.fanout.workers=4}.
  *
  * <p>Then the pull path ({@code --scenarios=abcd}, default all; the sources of a and b have no
@@ -157,12 +159,18 @@ public final class FanoutBenchmark {
         this.scenarios = args.text("scenarios", "abcd");
         this.cSubscribers = args.integer("c-subscribers", 1_000_000);
         this.dItems = args.integer("d-items", 20);
+        this.counted = args.decimal("counted", 1.0);
+        if (counted < 0 || counted > 1) {
+            throw new IllegalArgumentException("--counted is a share of the audience, 0 to 1, not " + counted);
+        }
     }
 
     /** Which of the scenarios a, b, c, d to run ({@code --scenarios}). */
     private final String scenarios;
     private final int cSubscribers;
     private final int dItems;
+    /** The share of each audience whose unread counters are built before a step ({@code --counted}); the rest have none. */
+    private final double counted;
 
     public static void main(String[] args) {
         Args options = new Args(args);
@@ -330,10 +338,10 @@ public final class FanoutBenchmark {
         System.out.println(Bench.format("  fan-out: %d workers, batches of %d, claims of %d; baseline: plain JDBC INSERT IGNORE "
                 + "of %d rows per statement, autocommit, on %d thread(s) (and 1 thread for a, for reference)",
                 fanout.workers(), fanout.batchSize(), fanout.claimSize(), fanout.batchSize(), baselineThreads));
-        System.out.println(Bench.format("  unread counters built (empty) before each step; inbox trimmer paused; "
-                + "%d measured rounds after %d warm-up rounds (b on a tenth of its items), %s limit per step; unread reads of "
+        System.out.println(Bench.format("  unread counters built (empty) before each step for %.0f %% of each audience; "
+                + "inbox trimmer paused; %d measured rounds after %d warm-up rounds (b on a tenth of its items), %s limit per step; unread reads of "
                 + "random people of b's audience on %d thread(s), %d rounds; setup %.1f s",
-                rounds, warmups, limit, readThreads, readRounds, (System.nanoTime() - setupStart) / 1e9));
+                counted * 100, rounds, warmups, limit, readThreads, readRounds, (System.nanoTime() - setupStart) / 1e9));
 
         Series wideRaw = new Series("a) raw INSERT IGNORE, " + baselineThreads + " thr (baseline)");
         Series wideRaw1 = new Series("a) raw INSERT IGNORE, 1 thread (info)");
@@ -731,7 +739,9 @@ public final class FanoutBenchmark {
 
     /**
      * Empty inbox, empty Redis, and the audience's unread counters built at zero (exactly what a
-     * rebuild of an empty inbox writes: the {@code _b} mark), so every step starts alike.
+     * rebuild of an empty inbox writes: the {@code _b} mark), so every step starts alike: for
+     * everyone, or with {@code --counted} below 1 for that share, spread evenly (the people who
+     * read their counts lately; the others' counters are built at their next read).
      */
     private void reset(List<Long> users) {
         if (pendingTasks() > 0) {
@@ -744,8 +754,14 @@ public final class FanoutBenchmark {
         });
         byte[] built = "_b".getBytes(StandardCharsets.UTF_8);
         byte[] one = "1".getBytes(StandardCharsets.UTF_8);
-        for (int from = 0; from < users.size(); from += 10_000) {
-            List<Long> chunk = users.subList(from, Math.min(users.size(), from + 10_000));
+        List<Long> reading = new ArrayList<>();
+        for (int i = 0; i < users.size(); i++) {
+            if (Math.floor((i + 1) * counted) > Math.floor(i * counted)) {
+                reading.add(users.get(i));
+            }
+        }
+        for (int from = 0; from < reading.size(); from += 10_000) {
+            List<Long> chunk = reading.subList(from, Math.min(reading.size(), from + 10_000));
             redis.executePipelined((RedisCallback<Object>) connection -> {
                 for (long user : chunk) {
                     byte[] key = counterKey(user);
