@@ -16,8 +16,6 @@ import dev.tributary.storage.testing.Await;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.http.HttpClient;
@@ -85,8 +83,8 @@ class LiveConnectionApiTest {
 
     @Test
     void overHttp11TheStreamIsAPlainResponseUntilTheConnectionClosesAndAClientsCloseIsSeenAtOnce() throws IOException {
-        try (Socket socket = connect()) {
-            send(socket, "GET /api/v1/streaming/home HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n"
+        try (Socket socket = RawSockets.connect(port, 0)) {
+            RawSockets.send(socket, "GET /api/v1/streaming/home HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n"
                     + "Authorization: Bearer " + alice.token() + "\r\n\r\n");
             Head head = head(socket.getInputStream());
             assertThat(head.status()).isEqualTo("HTTP/1.1 200 ");
@@ -106,8 +104,8 @@ class LiveConnectionApiTest {
 
     @Test
     void anHttp10ClientGetsTheSameStream() throws IOException {
-        try (Socket socket = connect()) {
-            send(socket, "GET /api/v1/streaming/home HTTP/1.0\r\nAuthorization: Bearer " + alice.token() + "\r\n\r\n");
+        try (Socket socket = RawSockets.connect(port, 0)) {
+            RawSockets.send(socket, "GET /api/v1/streaming/home HTTP/1.0\r\nAuthorization: Bearer " + alice.token() + "\r\n\r\n");
             Head head = head(socket.getInputStream());
             assertThat(head.status()).isEqualTo("HTTP/1.1 200 ");
             assertThat(head.headers()).containsEntry("content-type", "text/event-stream");
@@ -118,8 +116,8 @@ class LiveConnectionApiTest {
 
     @Test
     void aClientThatKeepsSendingOnItsStreamIsCutOff() throws IOException {
-        try (Socket socket = connect()) {
-            send(socket, "GET /api/v1/streaming/home HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + alice.token()
+        try (Socket socket = RawSockets.connect(port, 0)) {
+            RawSockets.send(socket, "GET /api/v1/streaming/home HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + alice.token()
                     + "\r\n\r\n");
             InputStream in = socket.getInputStream();
             assertThat(head(in).status()).isEqualTo("HTTP/1.1 200 ");
@@ -135,14 +133,14 @@ class LiveConnectionApiTest {
                 // the server may have closed the connection before the last write
             }
             Await.until("the stream to be cut off", SOONER_THAN_A_HEARTBEAT, () -> streams.openStreams(alice.numericId()) == 0);
-            assertThat(drain(in)).as("the connection closed by the server").isTrue();
+            RawSockets.awaitClosedByServer(in);
         }
     }
 
     @Test
     void headAnswersTheHeadersAndOpensNoStream() throws IOException {
-        try (Socket socket = connect()) {
-            send(socket, "HEAD /api/v1/streaming/home HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + alice.token()
+        try (Socket socket = RawSockets.connect(port, 0)) {
+            RawSockets.send(socket, "HEAD /api/v1/streaming/home HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + alice.token()
                     + "\r\n\r\n");
             Head head = head(socket.getInputStream());
             assertThat(head.status()).isEqualTo("HTTP/1.1 200 ");
@@ -170,19 +168,6 @@ class LiveConnectionApiTest {
     }
 
     private record Head(String status, Map<String, String> headers) {
-    }
-
-    private Socket connect() throws IOException {
-        Socket socket = new Socket();
-        socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
-        socket.setSoTimeout(30_000);
-        return socket;
-    }
-
-    private static void send(Socket socket, String request) throws IOException {
-        OutputStream out = socket.getOutputStream();
-        out.write(request.getBytes(StandardCharsets.US_ASCII));
-        out.flush();
     }
 
     /** The status line (up to the reason, which HTTP/1.1 makes optional) and the headers, names in lower case. */
@@ -213,19 +198,6 @@ class LiveConnectionApiTest {
                     && java.util.Arrays.equals(sofar, sofar.length - tail.length, sofar.length, tail, 0, tail.length)) {
                 return read.toString(StandardCharsets.UTF_8);
             }
-        }
-    }
-
-    /** Reads to the end of the connection: true when the server closed it (or reset it). */
-    private static boolean drain(InputStream in) throws IOException {
-        byte[] buffer = new byte[4096];
-        try {
-            while (in.read(buffer) >= 0) {
-                // what was sent before the close
-            }
-            return true;
-        } catch (SocketException reset) {
-            return true;
         }
     }
 }

@@ -15,10 +15,7 @@ import dev.tributary.pubsub.Subscriptions;
 import dev.tributary.storage.testing.Await;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -81,15 +78,10 @@ class StalledClientApiTest {
         deliveries.follow(mallory, busyFeed);
         deliveries.follow(bob, quietFeed);
 
-        try (Socket stalled = new Socket();
+        try (Socket stalled = RawSockets.connect(nodePort, 4096);
                 SseConnection reading = SseConnection.open("http://127.0.0.1:" + nodePort + "/api/v1/streaming/home", bob.token(), null)) {
-            stalled.setReceiveBufferSize(4096); // before connecting, so the window offered stays small
-            stalled.connect(new InetSocketAddress("127.0.0.1", nodePort), 5_000);
-            stalled.setSoTimeout(30_000);
-            OutputStream out = stalled.getOutputStream();
-            out.write(("GET /api/v1/streaming/home HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + mallory.token()
-                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            out.flush();
+            RawSockets.send(stalled, "GET /api/v1/streaming/home HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
+                    + mallory.token() + "\r\n\r\n");
             InputStream in = stalled.getInputStream();
             assertThat(new String(in.readNBytes(12), StandardCharsets.US_ASCII)).isEqualTo("HTTP/1.1 200");
             reading.awaitNamed("unread");
@@ -105,7 +97,7 @@ class StalledClientApiTest {
                     .isEqualTo(String.valueOf(news));
 
             Await.until("the stalled client's stream to end", WRITE_WAIT_AND_MORE, () -> streams.openStreams(mallory.numericId()) == 0);
-            assertThat(closedByServer(in)).as("its connection closed by the server").isTrue();
+            RawSockets.awaitClosedByServer(in);
             assertThat(streams.openStreams(bob.numericId())).as("the reading client's stream still open").isOne();
             long later = deliveries.publish(quietFeed, Deliveries.entry(MediaType.TEXT)).getFirst();
             assertThat(reading.awaitNamed("item").id()).isEqualTo(String.valueOf(later));
@@ -120,18 +112,5 @@ class StalledClientApiTest {
             return new NewItem(guid, "Flood " + i, summary, "https://example.test/" + guid, "author", MediaType.TEXT,
                     List.of(), List.of(), published.plusSeconds(i));
         }).toArray(NewItem[]::new);
-    }
-
-    /** Reads what was sent before the close; true when the server closed the connection (or reset it). */
-    private static boolean closedByServer(InputStream in) throws IOException {
-        byte[] buffer = new byte[64 * 1024];
-        try {
-            while (in.read(buffer) >= 0) {
-                // events written before the write wait ran out
-            }
-            return true;
-        } catch (SocketException reset) {
-            return true;
-        }
     }
 }
