@@ -17,11 +17,16 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A closed-loop HTTP/1.1 load generator: {@code connections} keep-alive connections, each a
- * virtual thread on a raw socket sending one GET at a time with the next bearer token in turn.
+ * An HTTP/1.1 load generator: {@code connections} keep-alive connections, each a virtual thread
+ * on a raw socket sending one GET at a time with the next bearer token in turn. Closed loop (each
+ * connection sends as soon as its last answer is in: the server's most requests/s), or paced
+ * ({@link #runPaced}: the connections together send a fixed number of requests a second, each on
+ * its own schedule, and a latency counts from when its request was due, so a stalled server is
+ * not hidden by requests that were never sent, as wrk2 measures it).
  * A run is a warm-up then a measured window, and also stops at a cap on requests; only the
  * responses completed inside the window are counted. A connection the server closes (Tomcat
  * closes one every 100 requests by default) is reopened and counted.
@@ -90,6 +95,24 @@ final class LoadGenerator {
 
     /** The same, asking for {@code accept} (a page asks for {@code text/html}). */
     Result run(String path, String accept, int connections, Duration warmup, Duration measured, long maxRequests) {
+        return run(path, accept, connections, 0, warmup, measured, maxRequests);
+    }
+
+    /**
+     * As {@link #run(String, String, int, Duration, Duration, long)}, with the connections sending
+     * {@code perSecond} requests a second together, each connection every {@code connections /
+     * perSecond} seconds, their schedules spread evenly; a latency is from the request's due time.
+     */
+    Result runPaced(String path, String accept, int connections, double perSecond, Duration warmup, Duration measured,
+            long maxRequests) {
+        if (!(perSecond > 0)) {
+            throw new IllegalArgumentException("a paced run needs a positive rate, not " + perSecond);
+        }
+        return run(path, accept, connections, perSecond, warmup, measured, maxRequests);
+    }
+
+    private Result run(String path, String accept, int connections, double perSecond, Duration warmup, Duration measured,
+            long maxRequests) {
         byte[] head = ("GET " + path + " HTTP/1.1\r\nHost: " + server.getHostString() + ":" + server.getPort()
                 + "\r\nAccept: " + accept + "\r\n").getBytes(StandardCharsets.US_ASCII);
         byte[][] auth = new byte[credentials.size()][];
@@ -105,8 +128,10 @@ final class LoadGenerator {
         long measureUntil = measureFrom + measured.toNanos();
         List<Connection> all = new ArrayList<>(connections);
         List<Thread> threads = new ArrayList<>(connections);
+        long interval = perSecond > 0 ? Math.max(1, (long) (connections * 1e9 / perSecond)) : 0;
         for (int c = 0; c < connections; c++) {
-            Connection connection = new Connection(head, auth, nextToken, issued, maxRequests, measureFrom, measureUntil);
+            Connection connection = new Connection(head, auth, nextToken, issued, maxRequests, measureFrom, measureUntil,
+                    interval, start + interval * c / connections);
             all.add(connection);
             threads.add(Thread.ofVirtual().name("load-" + c).start(connection::loop));
         }
@@ -137,6 +162,10 @@ final class LoadGenerator {
         private final long maxRequests;
         private final long measureFrom;
         private final long measureUntil;
+        /** Nanoseconds between this connection's requests when paced; 0: closed loop. */
+        private final long interval;
+        /** When the next paced request is due. */
+        private long due;
 
         final LatencyHistogram latencies = new LatencyHistogram();
         final Map<Integer, Long> failed = new TreeMap<>();
@@ -150,7 +179,9 @@ final class LoadGenerator {
         private OutputStream out;
 
         Connection(byte[] head, byte[][] auth, AtomicInteger nextToken, AtomicLong issued, long maxRequests,
-                long measureFrom, long measureUntil) {
+                long measureFrom, long measureUntil, long interval, long firstDue) {
+            this.interval = interval;
+            this.due = firstDue;
             this.head = head;
             this.auth = auth;
             this.nextToken = nextToken;
@@ -162,7 +193,8 @@ final class LoadGenerator {
 
         void loop() {
             try {
-                while (System.nanoTime() < measureUntil && issued.incrementAndGet() <= maxRequests) {
+                while (System.nanoTime() < measureUntil && (interval == 0 || due < measureUntil)
+                        && issued.incrementAndGet() <= maxRequests) {
                     exchange();
                 }
             } finally {
@@ -171,7 +203,7 @@ final class LoadGenerator {
         }
 
         private void exchange() {
-            long began = System.nanoTime();
+            long began = interval == 0 ? System.nanoTime() : nextDue();
             try {
                 if (socket == null) {
                     open();
@@ -205,6 +237,19 @@ final class LoadGenerator {
                 close();
                 Bench.park(10); // a refused connection must not spin
             }
+        }
+
+        /**
+         * Waits for the next paced request's due time and returns it; a request already late
+         * (the last answer came after it) goes at once and its wait counts in its latency.
+         */
+        private long nextDue() {
+            long at = due;
+            due += interval;
+            for (long left = at - System.nanoTime(); left > 0; left = at - System.nanoTime()) {
+                LockSupport.parkNanos(left);
+            }
+            return at;
         }
 
         private void open() throws IOException {
