@@ -279,14 +279,14 @@ public class Inbox {
      * from MySQL); {@code version}, when the list was this node's kept one, is what it was checked
      * against (the epoch, the stamp of the person's pulled follows, the pulled generation), read
      * before any MySQL read that follows: it moves after every change to the person's pulled
-     * follows, their media filters and read positions included.
+     * follows, their media filters, read positions and marks on single pulled items included.
      */
     public record KnownPulled(List<Long> sourceIds, Map<Long, String> stamps, @Nullable String version) {
     }
 
     /**
-     * The person's pulled follows changed (followed, unfollowed, media filter, read position): lists
-     * of them kept on every node are void once the caller commits.
+     * The person's pulled follows changed (followed, unfollowed, media filter, read position, a mark
+     * on a single pulled item): lists of them kept on every node are void once the caller commits.
      */
     public void pulledFollowsChanged(long userId) {
         stamps.followsChanged(userId);

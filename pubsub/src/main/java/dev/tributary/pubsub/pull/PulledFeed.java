@@ -54,6 +54,8 @@ public class PulledFeed {
     /** Rounds a pulled read may take to refill what the tag filter and tombstones removed. */
     private static final int MAX_ROUNDS = 8;
     private static final int TAG_CHUNK = 200;
+    /** A person's marks on single pulled items a node keeps with their follows; past it their pages probe the marks. */
+    static final int MAX_KEPT_MARKS = 256;
 
     private final PulledTable table;
     private final Inbox inbox;
@@ -232,23 +234,35 @@ public class PulledFeed {
      * MySQL read it keeps, and moved after every change to a follow, its filter and read position).
      */
     private List<PulledFollow> follows(long userId, Inbox.@Nullable KnownPulled known) {
+        return kept(userId, known).follows();
+    }
+
+    /**
+     * {@link #follows(long, Inbox.KnownPulled)}, with the person's marks on single pulled items
+     * where this node keeps them under the same version (which every mark moves too).
+     */
+    private KeptFollows kept(long userId, Inbox.@Nullable KnownPulled known) {
         if (known == null) {
-            return table.follows(userId);
+            return new KeptFollows(null, table.follows(userId), null);
         }
         String version = known.version();
         KeptFollows kept = version == null ? null : keptFollows.getIfPresent(userId);
         if (kept != null && kept.version().equals(version)) {
-            return kept.follows();
+            return kept;
         }
-        List<PulledFollow> read = table.follows(userId, known.sourceIds());
-        if (version != null) {
-            keptFollows.put(userId, new KeptFollows(version, read));
+        if (version == null) {
+            return new KeptFollows(null, table.follows(userId, known.sourceIds()), null);
         }
+        KeptFollows read = new KeptFollows(version, table.follows(userId, known.sourceIds()), table.marks(userId, MAX_KEPT_MARKS));
+        keptFollows.put(userId, read);
         return read;
     }
 
-    /** A person's pulled follows as read under a version of their kept list of pulled sources. */
-    private record KeptFollows(String version, List<PulledFollow> follows) {
+    /**
+     * A person's pulled follows as read under a version of their kept list of pulled sources (null:
+     * not kept), and their marks on single pulled items by item (null: not kept, e.g. too many).
+     */
+    private record KeptFollows(@Nullable String version, List<PulledFollow> follows, @Nullable Map<Long, Boolean> marks) {
     }
 
     /**
@@ -264,7 +278,8 @@ public class PulledFeed {
             return inbox.page(userId, query);
         }
         Map<Long, String> stamps = kept == null ? Map.of() : kept.stamps();
-        List<PulledFollow> all = follows(userId, kept);
+        KeptFollows keptFollows = kept(userId, kept);
+        List<PulledFollow> all = keptFollows.follows();
         List<PulledFollow> follows = follows(all, query);
         if (follows.isEmpty()) {
             return inbox.page(userId, query);
@@ -282,7 +297,7 @@ public class PulledFeed {
                         : withLowest(query, null, query.sinceId(), floor);
             }
         }
-        Merge merge = new Merge(userId, query, follows, floor, keep, ascending, stamps);
+        Merge merge = new Merge(userId, query, follows, floor, keep, ascending, stamps, keptFollows.marks());
         if (query.tag() == null) {
             List<TimelineEntry> page = merge.page(inbox.entries(userId, inboxQuery), Map.of());
             if (page != null) {
@@ -337,9 +352,11 @@ public class PulledFeed {
         private final long keep;
         private final boolean ascending;
         private final Map<Long, String> stamps;
+        private final @Nullable Map<Long, Boolean> marks;
 
         Merge(long userId, TimelineQuery query, List<PulledFollow> follows, long floor, long keep, boolean ascending,
-                Map<Long, String> stamps) {
+                Map<Long, String> stamps, @Nullable Map<Long, Boolean> marks) {
+            this.marks = marks;
             this.userId = userId;
             this.query = query;
             this.follows = follows;
@@ -379,7 +396,7 @@ public class PulledFeed {
                 return ascending ? page.reversed() : page;
             }
             // Ids first, cut to the page, and only the items that made it are hydrated.
-            List<PulledTable.Row> rows = rows(userId, reads, query, ascending, stamps);
+            List<PulledTable.Row> rows = rows(userId, reads, query, ascending, stamps, marks);
             Map<Long, Boolean> read = new HashMap<>();
             Set<Long> inInbox = new HashSet<>();
             fromInbox.forEach(entry -> {
@@ -402,13 +419,21 @@ public class PulledFeed {
         }
     }
 
-    /** The pulled rows of a page: from the candidates alone where no read filter applies, else with each source's probes. */
+    /**
+     * The pulled rows of a page: from the candidates alone where no read filter applies, else with
+     * each source's probes. Where the page reads the window (no source, folder or unread filter:
+     * {@link TimelineQuery#readsHorizon()}) the inbox's part of the page holds every inbox entry
+     * among the candidates' bounds, so the merge, where the inbox's entry wins, needs no probe of
+     * the inbox; and with the person's marks kept ({@code marks}) no probe of the marks either.
+     */
     private List<PulledTable.Row> rows(long userId, List<PulledTable.Read> reads, TimelineQuery query, boolean ascending,
-            Map<Long, String> stamps) {
+            Map<Long, String> stamps, @Nullable Map<Long, Boolean> marks) {
         if (!query.unreadOnly()) {
             Map<Long, SourceHeads.Head> current = ascending ? Map.of()
                     : heads.of(reads.stream().map(read -> read.follow().sourceId()).toList(), stamps);
-            Optional<List<PulledTable.Row>> rows = table.candidatesFirst(userId, reads, query.limit(), ascending, current);
+            PulledTable.Probing probing = query.readsHorizon() ? PulledTable.Probing.ALL
+                    : marks == null ? PulledTable.Probing.MARKS : PulledTable.Probing.none(marks);
+            Optional<List<PulledTable.Row>> rows = table.candidatesFirst(userId, reads, query.limit(), ascending, current, probing);
             if (rows.isPresent()) {
                 return rows.get();
             }
@@ -618,6 +643,7 @@ public class PulledFeed {
             table.putMark(userId, sourceId, itemId, read);
         }
         inbox.personChanged(userId);
+        inbox.pulledFollowsChanged(userId); // the marks kept with the follows changed
         return true;
     }
 

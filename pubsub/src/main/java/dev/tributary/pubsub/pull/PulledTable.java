@@ -311,11 +311,12 @@ class PulledTable {
      * {@link #rowsOfAll} without a read filter, cheaper: the candidates come from the sources'
      * heads kept on this node ({@code heads}; descending reads they can answer) or else from the
      * primary key alone ({@code limit} a source), are cut to {@code limit}, and only those are
-     * probed for marks and the inbox. Empty when an item held by the inbox was among a full cut,
-     * which may have pushed a later candidate out: the caller then reads with the probes inside
-     * each source's read.
+     * probed for marks and the inbox, as far as {@code probing} asks. Empty when an item held by the
+     * inbox was among a full cut, which may have pushed a later candidate out: the caller then reads
+     * with the probes inside each source's read.
      */
-    Optional<List<Row>> candidatesFirst(long userId, List<Read> reads, int limit, boolean ascending, Map<Long, SourceHeads.Head> heads) {
+    Optional<List<Row>> candidatesFirst(long userId, List<Read> reads, int limit, boolean ascending, Map<Long, SourceHeads.Head> heads,
+            Probing probing) {
         List<Candidate> all = new ArrayList<>();
         List<Read> rest = new ArrayList<>();
         for (Read one : reads) {
@@ -333,7 +334,7 @@ class PulledTable {
         if (cut.isEmpty()) {
             return Optional.of(List.of());
         }
-        Probes probes = probe(userId, cut);
+        Probes probes = probing.known() != null ? new Probes(probing.known(), Set.of()) : probe(userId, cut, probing.inbox());
         if (!probes.held().isEmpty() && cut.size() >= limit) {
             return Optional.empty();
         }
@@ -370,23 +371,40 @@ class PulledTable {
                 .query((rs, n) -> new Candidate(rs.getLong(1), rs.getLong(2), rs.getLong(3))).list();
     }
 
+    /**
+     * What {@link #candidatesFirst} probes of its cut: the person's marks (unless {@code known},
+     * the person's marks kept by the caller) and, with {@code inbox}, which items their inbox holds
+     * (not needed where the caller's inbox part covers the candidates' bounds).
+     */
+    record Probing(@Nullable Map<Long, Boolean> known, boolean inbox) {
+        static final Probing ALL = new Probing(null, true);
+        static final Probing MARKS = new Probing(null, false);
+
+        /** Nothing probed: the marks are these, and the inbox part covers the bounds. */
+        static Probing none(Map<Long, Boolean> marks) {
+            return new Probing(marks, false);
+        }
+    }
+
     /** The person's marks on these items, and which of them their inbox holds. */
     private record Probes(Map<Long, Boolean> marks, Set<Long> held) {}
 
-    private Probes probe(long userId, List<Candidate> cut) {
+    private Probes probe(long userId, List<Candidate> cut, boolean inbox) {
         String items = String.join(", ", java.util.Collections.nCopies(cut.size(), "?"));
         List<Long> sources = cut.stream().map(Candidate::sourceId).distinct().toList();
         List<Object> args = new ArrayList<>();
         args.add(userId);
         args.addAll(sources);
         cut.forEach(c -> args.add(c.itemId()));
-        args.add(userId);
-        cut.forEach(c -> args.add(c.itemId()));
+        if (inbox) {
+            args.add(userId);
+            cut.forEach(c -> args.add(c.itemId()));
+        }
         Map<Long, Boolean> marks = new HashMap<>();
         Set<Long> held = new HashSet<>();
         jdbc.sql("SELECT 0, item_id, is_read FROM pulled_marks WHERE user_id = ? AND source_id IN ("
                 + String.join(", ", java.util.Collections.nCopies(sources.size(), "?")) + ") AND item_id IN (" + items + ")"
-                + " UNION ALL SELECT 1, item_id, FALSE FROM inbox WHERE user_id = ? AND item_id IN (" + items + ")")
+                + (inbox ? " UNION ALL SELECT 1, item_id, FALSE FROM inbox WHERE user_id = ? AND item_id IN (" + items + ")" : ""))
                 .params(args).query(rs -> {
                     if (rs.getInt(1) == 0) {
                         marks.put(rs.getLong(2), rs.getBoolean(3));
@@ -519,6 +537,16 @@ class PulledTable {
     Optional<MediaType> lockedItem(long sourceId, long itemId) {
         return jdbc.sql("SELECT media FROM pulled_items WHERE source_id = ? AND item_id = ? LOCK IN SHARE MODE")
                 .params(sourceId, itemId).query((rs, n) -> MediaType.ofBit(rs.getInt(1))).optional();
+    }
+
+    /** The person's marks on single pulled items by item, or null if there are more than {@code max}. */
+    @Nullable Map<Long, Boolean> marks(long userId, int max) {
+        Map<Long, Boolean> marks = new HashMap<>();
+        jdbc.sql("SELECT item_id, is_read FROM pulled_marks WHERE user_id = ? LIMIT ?").params(userId, max + 1)
+                .query(rs -> {
+                    marks.put(rs.getLong(1), rs.getBoolean(2));
+                });
+        return marks.size() > max ? null : Map.copyOf(marks);
     }
 
     Optional<Boolean> mark(long userId, long sourceId, long itemId) {

@@ -266,6 +266,40 @@ class PulledFeedTest {
     }
 
     @Test
+    void marksKeptByAPageDoNotOutliveAMarkOnASingleItem() {
+        for (World world : List.of(pulled, pushed)) {
+            page(world, TimelineQuery.newest(10)); // the node now keeps the list of pulled sources
+            page(world, TimelineQuery.newest(10)); // and the follows and marks read under it
+            assertThat(feed.markRead(world.reader(), world.id("b23"))).isTrue();
+        }
+        assertThat(page(pulled, TimelineQuery.newest(10))).contains("title b23 (read)", "title b24");
+        assertSameEverywhere();
+        for (World world : List.of(pulled, pushed)) {
+            page(world, TimelineQuery.newest(10));
+            assertThat(feed.markUnread(world.reader(), world.id("b23"))).isTrue();
+        }
+        assertThat(page(pulled, TimelineQuery.newest(10))).contains("title b23").doesNotContain("title b23 (read)");
+        assertSameEverywhere();
+    }
+
+    @Test
+    void aPersonWithMoreMarksThanANodeKeepsStillSeesEachOnTheirPages() {
+        // More marks than a node keeps with the follows, on ids below every item here (in the
+        // primary key's order before the real one), so a list cut short would miss the real mark.
+        for (long id = 1; id <= PulledFeed.MAX_KEPT_MARKS + 10; id++) {
+            jdbc.sql("INSERT INTO pulled_marks (user_id, source_id, item_id, is_read) VALUES (?, ?, ?, TRUE)")
+                    .params(pulled.reader(), pulled.big(), id).update();
+        }
+        page(pulled, TimelineQuery.newest(10));
+        assertThat(feed.markRead(pulled.reader(), pulled.id("b23"))).isTrue();
+        page(pulled, TimelineQuery.newest(10));
+
+        assertThat(page(pulled, TimelineQuery.newest(10))).contains("title b23 (read)", "title b24");
+        assertThat(feed.markUnread(pulled.reader(), pulled.id("b23"))).isTrue();
+        assertThat(page(pulled, TimelineQuery.newest(10))).contains("title b23").doesNotContain("title b23 (read)");
+    }
+
+    @Test
     void aTombstonedInboxEntryNotYetRetractedLeavesMergedPagesAtOnce() {
         for (World world : List.of(pulled, pushed)) {
             publisher.tombstone(world.id("s24"));
