@@ -2,6 +2,7 @@ package dev.tributary.api.timeline;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
 import dev.tributary.api.ratelimit.ReadAlong;
 import dev.tributary.pubsub.Feature;
 import dev.tributary.pubsub.HomeFeed;
@@ -38,7 +39,10 @@ import tools.jackson.databind.json.JsonMapper;
 public class KeptCounts {
 
     private static final Logger log = LoggerFactory.getLogger(KeptCounts.class);
-    /** As long as kept pages' entries: the bound left for a node that died between a commit and its stamp moves. */
+    /**
+     * As long as kept pages' entries: the bound left for a node that died between a commit and its
+     * stamp moves; each person's a little less ({@link KeptLifetime}).
+     */
     private static final Duration KEPT_FOR = Duration.ofMinutes(10);
 
     private record Kept(String version, byte[] json, @Nullable Instant agesAt) {
@@ -67,7 +71,7 @@ public class KeptCounts {
         this.clock = clock.getIfAvailable(Clock::systemUTC);
         this.kept = Caffeine.newBuilder().maximumWeight(settings.countBytes().toBytes())
                 .weigher((Long user, Kept counts) -> counts.json().length + counts.version().length() + 64)
-                .expireAfterWrite(KEPT_FOR).build();
+                .expireAfter(Expiry.writing((Long user, Kept counts) -> KeptLifetime.of(user, KEPT_FOR))).build();
         MeterRegistry registry = registries.getIfAvailable(SimpleMeterRegistry::new);
         this.keptAlong = served(registry, "kept", "along");
         this.keptApart = served(registry, "kept", "apart");
