@@ -480,9 +480,10 @@ class PageStamps implements DisposableBean {
     }
 
     /**
-     * The person's pulled follows changed (a follow, an unfollow, a pair pushed past their cap):
-     * moves the stamp this node's list of their pulled sources is kept under, once the caller
-     * commits. Deliveries and marks do not move it, so the list outlives them.
+     * The person's pulled follows changed (a follow, an unfollow, a pair pushed past their cap, a
+     * media filter, a read position, a mark on a single pulled item, which is kept with the
+     * follows): moves the stamp this node's list of their pulled sources is kept under, once the
+     * caller commits. Deliveries do not move it, so the list outlives them.
      */
     void followsChanged(long userId) {
         String key = followsKey(userId);
