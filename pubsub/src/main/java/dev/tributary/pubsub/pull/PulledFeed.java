@@ -231,7 +231,7 @@ public class PulledFeed {
     /**
      * The person's pulled follows with their read state: by the known sources' keys when this node
      * knows them, and as kept on this node while the version of that list holds (read before the
-     * MySQL read it keeps, and moved after every change to a follow, its filter and read position).
+     * MySQL read it keeps, and moved after every change to a follow, its filter, read position and marks).
      */
     private List<PulledFollow> follows(long userId, Inbox.@Nullable KnownPulled known) {
         return kept(userId, known).follows();
