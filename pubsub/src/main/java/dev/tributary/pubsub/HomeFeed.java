@@ -113,7 +113,7 @@ public class HomeFeed {
     }
 
     private Unread unread(long userId, Inbox.UnreadAndPulled read) {
-        return pulled.unread(userId, read.unread(), read.pulled());
+        return pulled.unread(userId, read.unread(), read.pulled(), read.own());
     }
 
     /**
@@ -129,7 +129,7 @@ public class HomeFeed {
     public Map<Long, UnreadByFolder> unreadByFolder(Collection<Long> people) {
         Map<Long, Inbox.UnreadAndPulled> reads = inbox.unreadAndPulledSources(people, pulled::sourcesOf);
         Map<Long, PulledFeed.Counted> counted = new java.util.HashMap<>();
-        reads.forEach((person, read) -> counted.put(person, new PulledFeed.Counted(read.unread(), read.pulled())));
+        reads.forEach((person, read) -> counted.put(person, new PulledFeed.Counted(read.unread(), read.pulled(), read.own())));
         Map<Long, PulledFeed.Counts> counts = pulled.counts(counted);
         Map<Long, UnreadByFolder> answers = new java.util.HashMap<>();
         reads.forEach((person, read) -> answers.put(person, new UnreadByFolder(counts.get(person).unread(),

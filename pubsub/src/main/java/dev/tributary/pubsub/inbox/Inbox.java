@@ -364,15 +364,19 @@ public class Inbox {
         for (long person : people) {
             List<String> theirs = new ArrayList<>(stamps.keptListKeys(person));
             theirs.add(PageStamps.foldersKey(person));
+            theirs.add(PageStamps.personKey(person));
             keys.put(person, theirs);
         }
         Map<Long, UnreadCounters.Read> reads = counters.readWith(keys);
         Map<Long, UnreadAndPulled> answers = new HashMap<>();
         reads.forEach((person, read) -> {
             Unread unread = counters.read(person, read.hash());
-            List<@Nullable String> heads = read.values().subList(0, read.values().size() - 1);
+            int size = read.values().size();
+            List<@Nullable String> heads = read.values().subList(0, size - 2);
             KnownPulled pulled = keptOrNull(() -> stamps.pulledSources(person, pulledSources, heads));
-            answers.put(person, new UnreadAndPulled(unread, pulled, read.values().getLast()));
+            String stamp = read.values().get(size - 1);
+            String own = pulled == null || pulled.version() == null || stamp == null ? null : pulled.version() + "/" + stamp;
+            answers.put(person, new UnreadAndPulled(unread, pulled, read.values().get(size - 2), own));
         });
         return answers;
     }
@@ -398,8 +402,14 @@ public class Inbox {
         }
     }
 
-    /** A person's counts, and their pulled sources where known (see {@link #unreadAndPulledSources}). */
-    public record UnreadAndPulled(Unread unread, @Nullable KnownPulled pulled, @Nullable String foldersStamp) {
+    /**
+     * A person's counts, and their pulled sources where known (see {@link #unreadAndPulledSources});
+     * {@code own}: the version of their pulled follows (with read positions and marks) and of
+     * their inbox, read before anything counted, which every change to either moves after it
+     * commits (null: the node keeps no current list of their pulled sources, or their inbox has
+     * no stamp yet).
+     */
+    public record UnreadAndPulled(Unread unread, @Nullable KnownPulled pulled, @Nullable String foldersStamp, @Nullable String own) {
     }
 
     /** Sets one entry's read flag; false if it is not in the person's inbox or already was so. */

@@ -589,7 +589,7 @@ class PageStamps implements DisposableBean {
     }
 
     /** Tagged like the person's counters ({@link PersonSlots}): one slot per bucket of people. */
-    private static String personKey(long userId) {
+    static String personKey(long userId) {
         return "tributary:tl:" + PersonSlots.tag(userId) + ":" + userId;
     }
 

@@ -68,6 +68,7 @@ public class PulledFeed {
     private final StringRedisTemplate redis;
     private final SourceHeads heads;
     /** People's pulled follows kept on this node (an hour at most, as the kept lists they go with). */
+    private final PulledCounts keptCounts;
     private final Cache<Long, KeptFollows> keptFollows = Caffeine.newBuilder().maximumSize(100_000)
             .expireAfterWrite(Duration.ofHours(1)).build();
 
@@ -78,6 +79,7 @@ public class PulledFeed {
         this.redis = redis;
         this.heads = heads;
         this.table = table;
+        this.keptCounts = new PulledCounts(table);
         this.inbox = inbox;
         this.items = items;
         this.tx = tx;
@@ -540,12 +542,16 @@ public class PulledFeed {
      * The person's exact unread counts: their inbox's ({@code pushed}) and their pulled sources'
      * (one statement; none when {@code kept}, the node's list of their pulled sources, is empty).
      */
-    public Unread unread(long userId, Unread pushed, Inbox.@Nullable KnownPulled kept) {
-        return counts(Map.of(userId, new Counted(pushed, kept))).get(userId).unread();
+    public Unread unread(long userId, Unread pushed, Inbox.@Nullable KnownPulled kept, @Nullable String own) {
+        return counts(Map.of(userId, new Counted(pushed, kept, own))).get(userId).unread();
     }
 
-    /** A person's inbox counts and the node's list of their pulled sources (null: not known), for {@link #counts}. */
-    public record Counted(Unread pushed, Inbox.@Nullable KnownPulled kept) {
+    /**
+     * A person's inbox counts, the node's list of their pulled sources (null: not known) and the
+     * version of everything of theirs a pulled count depends on, read before it ({@link
+     * Inbox.UnreadAndPulled#own}; null: none), for {@link #counts}.
+     */
+    public record Counted(Unread pushed, Inbox.@Nullable KnownPulled kept, @Nullable String own) {
     }
 
     /**
@@ -556,7 +562,7 @@ public class PulledFeed {
     public record Counts(Unread unread, @Nullable Instant agesAt) {
     }
 
-    /** {@link #unread(long, Unread, Inbox.KnownPulled)} of many people, by person: one statement for all who follow a pulled source. */
+    /** {@link #unread(long, Unread, Inbox.KnownPulled, String)} of many people, by person: one statement for all who follow a pulled source. */
     public Map<Long, Counts> counts(Map<Long, Counted> people) {
         Map<Long, Counts> counts = new HashMap<>();
         List<Long> withPulled = new ArrayList<>();
@@ -567,7 +573,14 @@ public class PulledFeed {
                 withPulled.add(person);
             }
         });
-        Map<Long, List<PulledTable.UnreadGroup>> groups = withPulled.isEmpty() ? Map.of() : table.unread(withPulled, keepFloor());
+        Map<Long, PulledCounts.Known> known = new HashMap<>();
+        withPulled.forEach(person -> {
+            Counted counted = people.get(person);
+            known.put(person, new PulledCounts.Known(counted.kept() == null ? null : counted.kept().sourceIds(), counted.own()));
+        });
+        Instant now = clock.instant();
+        Map<Long, List<PulledTable.UnreadGroup>> groups = withPulled.isEmpty() ? Map.of()
+                : keptCounts.unread(known, IdGenerator.lowestIdAt(now.minus(horizon.keep())), oldest -> !now.isBefore(IdGenerator.timestampOf(oldest).plus(horizon.keep())));
         withPulled.forEach(person -> {
             List<PulledTable.UnreadGroup> theirs = groups.getOrDefault(person, List.of());
             OptionalLong oldest = theirs.stream().mapToLong(PulledTable.UnreadGroup::oldest).min();

@@ -118,19 +118,33 @@ class PulledTable {
                 .list();
     }
 
+    /**
+     * Stores the items pulled, numbered on from the source's sequence; the caller's transaction
+     * holds the source's {@code source_audiences} row, so numbers follow the order of commits.
+     */
     void add(long sourceId, Map<Long, MediaType> items) {
         if (items.isEmpty()) {
             return;
         }
-        List<Object> args = new ArrayList<>(items.size() * 3);
-        items.forEach((itemId, media) -> args.addAll(List.of(sourceId, itemId, media.bit())));
-        jdbc.sql("INSERT IGNORE INTO pulled_items (source_id, item_id, media) VALUES "
-                + String.join(", ", java.util.Collections.nCopies(items.size(), "(?, ?, ?)"))).params(args).update();
+        jdbc.sql("UPDATE source_audiences SET pulled_seq = pulled_seq + ? WHERE source_id = ?").params(items.size(), sourceId).update();
+        long seq = jdbc.sql("SELECT pulled_seq FROM source_audiences WHERE source_id = ?").param(sourceId).query(Long.class).single()
+                - items.size();
+        List<Object> args = new ArrayList<>(items.size() * 4);
+        for (Map.Entry<Long, MediaType> item : items.entrySet()) {
+            args.addAll(List.of(sourceId, item.getKey(), item.getValue().bit(), ++seq));
+        }
+        jdbc.sql("INSERT IGNORE INTO pulled_items (source_id, item_id, media, seq) VALUES "
+                + String.join(", ", java.util.Collections.nCopies(items.size(), "(?, ?, ?, ?)"))).params(args).update();
     }
 
-    /** Removes a tombstoned item; true if it was pulled. */
+    /** Removes a tombstoned item, counting the removal for its source; true if it was pulled. */
     boolean remove(long sourceId, long itemId) {
-        return jdbc.sql("DELETE FROM pulled_items WHERE source_id = ? AND item_id = ?").params(sourceId, itemId).update() > 0;
+        if (jdbc.sql("DELETE FROM pulled_items WHERE source_id = ? AND item_id = ?").params(sourceId, itemId).update() == 0) {
+            return false;
+        }
+        jdbc.sql("INSERT INTO pulled_removals (source_id, removed) VALUES (?, 1) ON DUPLICATE KEY UPDATE removed = removed + 1")
+                .param(sourceId).update();
+        return true;
     }
 
     /** Which of these (source id, item id) pairs are pulled items, as item ids: one statement. */
@@ -487,6 +501,63 @@ class PulledTable {
                         .add(new UnreadGroup(rs.getLong(2), MediaType.ofBit(rs.getInt(3)), rs.getLong(4), rs.getLong(5))))
                 .list();
         return groups;
+    }
+
+    /** Where a count of a pulled source stands: items numbered up to {@code seq} read, {@code removed} removals made. */
+    record SourceMark(long seq, long removed) {}
+
+    /** These people's counts of one source, to bring up to date: its items numbered above {@code after}. */
+    record Since(long sourceId, long after, List<Long> people) {}
+
+    /** Unread groups by person, and where each source asked about stands, read in the same snapshot. */
+    record Recount(Map<Long, List<UnreadGroup>> groups, Map<Long, SourceMark> marks) {}
+
+    /**
+     * In one statement (one snapshot): the unread groups of {@code fully}, as {@link #unread(Collection,
+     * long)} counts them; those of each {@link Since}'s people among their source's items numbered
+     * above its {@code after} (a range of the source's sequence, not its whole horizon); and where
+     * each of {@code sourceIds} stands.
+     */
+    Recount unread(Collection<Long> fully, List<Since> since, Collection<Long> sourceIds, long keepFloor) {
+        List<String> parts = new ArrayList<>();
+        Map<String, Object> params = new HashMap<>();
+        params.put("keep", keepFloor);
+        if (!fully.isEmpty()) {
+            parts.add("SELECT 0, s.user_id, p.source_id, p.media, COUNT(*), MIN(p.item_id) " + FOLLOWS
+                    + "JOIN pulled_items p ON p.source_id = s.source_id AND " + AS_ENTRY + "\n" + MARKS
+                    + "WHERE s.user_id IN (:fully) AND " + IS_READ + " = FALSE\n" + NOT_ELSEWHERE
+                    + "GROUP BY s.user_id, p.source_id, p.media");
+            params.put("fully", List.copyOf(fully));
+        }
+        for (int i = 0; i < since.size(); i++) {
+            parts.add("SELECT 0, s.user_id, p.source_id, p.media, COUNT(*), MIN(p.item_id) FROM pulled_items p\n"
+                    + "JOIN subscriptions s ON s.source_id = p.source_id AND s.user_id IN (:u" + i + ")\n"
+                    + "LEFT JOIN pulled_reads r ON r.user_id = s.user_id AND r.source_id = s.source_id\n" + MARKS
+                    + "WHERE p.source_id = :s" + i + " AND p.seq > :a" + i + " AND " + AS_ENTRY + " AND " + IS_READ + " = FALSE\n"
+                    + NOT_ELSEWHERE + "GROUP BY s.user_id, p.source_id, p.media");
+            params.put("u" + i, since.get(i).people());
+            params.put("s" + i, since.get(i).sourceId());
+            params.put("a" + i, since.get(i).after());
+        }
+        if (!sourceIds.isEmpty()) {
+            parts.add("SELECT 1, 0, a.source_id, 0, a.pulled_seq, COALESCE(rm.removed, 0) FROM source_audiences a\n"
+                    + "LEFT JOIN pulled_removals rm ON rm.source_id = a.source_id WHERE a.source_id IN (:sources)");
+            params.put("sources", List.copyOf(sourceIds));
+        }
+        Map<Long, List<UnreadGroup>> groups = new HashMap<>();
+        Map<Long, SourceMark> marks = new HashMap<>();
+        if (parts.isEmpty()) {
+            return new Recount(groups, marks);
+        }
+        jdbc.sql("(" + String.join(")\nUNION ALL\n(", parts) + ")").params(params).query(rs -> {
+            if (rs.getInt(1) == 1) {
+                marks.put(rs.getLong(3), new SourceMark(rs.getLong(5), rs.getLong(6)));
+            } else {
+                groups.computeIfAbsent(rs.getLong(2), user -> new ArrayList<>())
+                        .add(new UnreadGroup(rs.getLong(3), MediaType.ofBit(rs.getInt(4)), rs.getLong(5), rs.getLong(6)));
+            }
+        });
+        return new Recount(groups, marks);
     }
 
     /**

@@ -1,0 +1,146 @@
+package dev.tributary.pubsub.pull;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongPredicate;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * People's unread counts of their pulled sources, brought up to date from the sources' sequences:
+ * this node keeps each person's last count with where every source stood when it was read, and
+ * the next count reads only the items numbered since, not every item of the horizon again.
+ *
+ * <p>A kept count is used only while it is the person's current one: read under the same
+ * {@code own} version (their pulled follows, read positions and marks, and their inbox's stamp,
+ * all read before the count and moved after every change to them), no removal made since in any
+ * of its sources, and none of its unread items past the horizon ({@code ages}). Otherwise, and
+ * for people whose own version is unknown, the count is read whole, as before.
+ */
+final class PulledCounts {
+
+    /** A person's sources as the node knows them and the version they were read under (either null: not known). */
+    record Known(@Nullable List<Long> sourceIds, @Nullable String own) {
+    }
+
+    private record Kept(String own, Map<Long, PulledTable.SourceMark> marks, List<PulledTable.UnreadGroup> groups) {
+    }
+
+    private final PulledTable table;
+    private final Cache<Long, Kept> kept = Caffeine.newBuilder().maximumSize(100_000).expireAfterWrite(Duration.ofHours(1)).build();
+
+    PulledCounts(PulledTable table) {
+        this.table = table;
+    }
+
+    /**
+     * These people's unread groups, items at least {@code keepFloor}; {@code aged} tells whether a
+     * kept count's oldest unread item has left the horizon since (its count is read whole).
+     * One statement, and one more for the people whose sources saw a removal meanwhile.
+     */
+    Map<Long, List<PulledTable.UnreadGroup>> unread(Map<Long, Known> people, long keepFloor, LongPredicate aged) {
+        List<Long> fully = new ArrayList<>();
+        Map<Long, Kept> bases = new HashMap<>();
+        Map<List<Long>, List<Long>> since = new LinkedHashMap<>();
+        Set<Long> sources = new HashSet<>();
+        people.forEach((person, known) -> {
+            if (known.sourceIds() != null) {
+                sources.addAll(known.sourceIds());
+            }
+            Kept base = usable(person, known, aged);
+            if (base == null) {
+                fully.add(person);
+                return;
+            }
+            bases.put(person, base);
+            base.marks().forEach((source, mark) -> since.computeIfAbsent(List.of(source, mark.seq()), key -> new ArrayList<>()).add(person));
+        });
+        List<PulledTable.Since> ranges = new ArrayList<>();
+        since.forEach((key, who) -> ranges.add(new PulledTable.Since(key.get(0), key.get(1), who)));
+        PulledTable.Recount read = table.unread(fully, ranges, sources, keepFloor);
+        Map<Long, List<PulledTable.UnreadGroup>> counts = new HashMap<>();
+        for (long person : fully) {
+            counts.put(person, keep(person, people.get(person), read.groups().getOrDefault(person, List.of()), read.marks()));
+        }
+        List<Long> again = new ArrayList<>();
+        bases.forEach((person, base) -> {
+            if (base.marks().entrySet().stream().anyMatch(mark -> removedSince(mark.getKey(), mark.getValue(), read.marks()))) {
+                again.add(person);
+            } else {
+                List<PulledTable.UnreadGroup> merged = plus(base.groups(), read.groups().getOrDefault(person, List.of()));
+                counts.put(person, keep(person, people.get(person), merged, read.marks()));
+            }
+        });
+        if (!again.isEmpty()) {
+            Set<Long> theirs = new HashSet<>();
+            again.forEach(person -> theirs.addAll(bases.get(person).marks().keySet()));
+            PulledTable.Recount whole = table.unread(again, List.of(), theirs, keepFloor);
+            again.forEach(person -> counts.put(person,
+                    keep(person, people.get(person), whole.groups().getOrDefault(person, List.of()), whole.marks())));
+        }
+        return counts;
+    }
+
+    /** The person's kept count if it is still theirs to bring up to date; else null. */
+    private @Nullable Kept usable(long person, Known known, LongPredicate aged) {
+        if (known.own() == null || known.sourceIds() == null) {
+            return null;
+        }
+        Kept base = kept.getIfPresent(person);
+        if (base == null || !base.own().equals(known.own()) || !base.marks().keySet().equals(new HashSet<>(known.sourceIds()))) {
+            return null;
+        }
+        long oldest = base.groups().stream().mapToLong(PulledTable.UnreadGroup::oldest).min().orElse(Long.MAX_VALUE);
+        return oldest != Long.MAX_VALUE && aged.test(oldest) ? null : base;
+    }
+
+    private static boolean removedSince(long source, PulledTable.SourceMark before, Map<Long, PulledTable.SourceMark> now) {
+        PulledTable.SourceMark mark = now.get(source);
+        return mark == null || mark.removed() != before.removed();
+    }
+
+    /** Keeps the count under the person's version when every source's mark was read with it; returns it. */
+    private List<PulledTable.UnreadGroup> keep(long person, Known known, List<PulledTable.UnreadGroup> groups,
+            Map<Long, PulledTable.SourceMark> marks) {
+        if (known.own() != null && known.sourceIds() != null && marks.keySet().containsAll(known.sourceIds())) {
+            Map<Long, PulledTable.SourceMark> theirs = new HashMap<>();
+            known.sourceIds().forEach(source -> theirs.put(source, marks.get(source)));
+            kept.put(person, new Kept(known.own(), Map.copyOf(theirs), List.copyOf(groups)));
+        } else {
+            kept.invalidate(person);
+        }
+        return groups;
+    }
+
+    /** A kept count with the groups of the items numbered since added: counts summed, the oldest of both. */
+    private static List<PulledTable.UnreadGroup> plus(List<PulledTable.UnreadGroup> base, List<PulledTable.UnreadGroup> since) {
+        if (since.isEmpty()) {
+            return base;
+        }
+        Map<List<Object>, PulledTable.UnreadGroup> merged = new LinkedHashMap<>();
+        for (PulledTable.UnreadGroup group : concat(base, since)) {
+            merged.merge(List.of(group.sourceId(), group.media()), group, (a, b) -> new PulledTable.UnreadGroup(a.sourceId(), a.media(),
+                    a.count() + b.count(), Math.min(a.oldest(), b.oldest())));
+        }
+        return List.copyOf(merged.values());
+    }
+
+    private static List<PulledTable.UnreadGroup> concat(Collection<PulledTable.UnreadGroup> a, Collection<PulledTable.UnreadGroup> b) {
+        List<PulledTable.UnreadGroup> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    /** Forgets every kept count (tests; a node that cannot vouch for what it kept). */
+    void clear() {
+        kept.invalidateAll();
+    }
+}
