@@ -7,7 +7,10 @@ import java.util.Optional;
 public enum Feature {
     /** {@code GET /api/v1/streaming/home}: new streams get 503, open ones are ended. */
     LIVE_STREAMS("live-streams"),
-    /** The newest-page cache of home timelines: off, pages are read from MySQL (same answers) and the cache is emptied. */
+    /**
+     * The newest-page cache of home timelines and the kept unread counts: off, pages are read from
+     * MySQL and pulled sources' counts over all their items (same answers), and what was kept is emptied.
+     */
     PAGE_CACHE("page-cache"),
     /** A new subscriber's copy of the feed's latest items: off, they get only what arrives from then on. */
     SUBSCRIBE_BACKFILL("subscribe-backfill"),

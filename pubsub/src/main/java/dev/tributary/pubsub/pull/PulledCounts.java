@@ -35,7 +35,12 @@ final class PulledCounts {
     }
 
     private final PulledTable table;
-    private final Cache<Long, Kept> kept = Caffeine.newBuilder().maximumSize(100_000).expireAfterWrite(Duration.ofHours(1)).build();
+    /** What a node keeps at most (a person with 50 pulled sources weighs ~7 KB), least recently used first out. */
+    private static final long MAX_BYTES = 32L << 20;
+
+    private final Cache<Long, Kept> kept = Caffeine.newBuilder().maximumWeight(MAX_BYTES)
+            .weigher((Long person, Kept count) -> 96 + 2 * count.own().length() + 96 * count.marks().size() + 64 * count.groups().size())
+            .expireAfterWrite(Duration.ofHours(1)).build();
 
     PulledCounts(PulledTable table) {
         this.table = table;
@@ -139,7 +144,7 @@ final class PulledCounts {
         return all;
     }
 
-    /** Forgets every kept count (tests; a node that cannot vouch for what it kept). */
+    /** Forgets every kept count (the page cache switched off). */
     void clear() {
         kept.invalidateAll();
     }

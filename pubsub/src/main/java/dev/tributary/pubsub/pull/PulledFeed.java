@@ -1,6 +1,8 @@
 package dev.tributary.pubsub.pull;
 
 import dev.tributary.pubsub.FanoutSettings;
+import dev.tributary.pubsub.Feature;
+import dev.tributary.pubsub.Switches;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.InboxSettings;
 import dev.tributary.pubsub.Item;
@@ -69,13 +71,16 @@ public class PulledFeed {
     private final SourceHeads heads;
     /** People's pulled follows kept on this node (an hour at most, as the kept lists they go with). */
     private final PulledCounts keptCounts;
+    /** {@link Feature#PAGE_CACHE} off: nothing kept, counts read whole. */
+    private final Switches switches;
     private final Cache<Long, KeptFollows> keptFollows = Caffeine.newBuilder().maximumSize(100_000)
             .expireAfterWrite(Duration.ofHours(1)).build();
 
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(PulledFeed.class);
 
     PulledFeed(PulledTable table, Inbox inbox, Items items, Transactions tx, TimelineSettings timeline, InboxSettings horizon,
-            FanoutSettings fanout, StringRedisTemplate redis, SourceHeads heads, ObjectProvider<Clock> clock) {
+            FanoutSettings fanout, StringRedisTemplate redis, SourceHeads heads, Switches switches, ObjectProvider<Clock> clock) {
+        this.switches = switches;
         this.redis = redis;
         this.heads = heads;
         this.table = table;
@@ -573,10 +578,15 @@ public class PulledFeed {
                 withPulled.add(person);
             }
         });
+        boolean keep = switches.isOn(Feature.PAGE_CACHE);
+        if (!keep) {
+            keptCounts.clear();
+        }
         Map<Long, PulledCounts.Known> known = new HashMap<>();
         withPulled.forEach(person -> {
             Counted counted = people.get(person);
-            known.put(person, new PulledCounts.Known(counted.kept() == null ? null : counted.kept().sourceIds(), counted.own()));
+            known.put(person, new PulledCounts.Known(counted.kept() == null ? null : counted.kept().sourceIds(),
+                    keep ? counted.own() : null));
         });
         Instant now = clock.instant();
         Map<Long, List<PulledTable.UnreadGroup>> groups = withPulled.isEmpty() ? Map.of()

@@ -6,6 +6,8 @@ import dev.tributary.pubsub.NewItem;
 import dev.tributary.pubsub.PublishResult;
 import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.Sources;
+import dev.tributary.pubsub.Switches;
+import dev.tributary.pubsub.Feature;
 import dev.tributary.pubsub.TimelineSettings;
 import dev.tributary.pubsub.Unread;
 import dev.tributary.pubsub.HomeFeed;
@@ -21,6 +23,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -70,7 +73,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * case the targets are measured at); any option with a dot
  * is a Spring setting, e.g. {@code --tributary.fanout.workers=4}.
  *
- * <p>Then the pull path ({@code --scenarios=abcd}, default all; the sources of a and b have no
+ * <p>Then the pull path ({@code --scenarios=abcdf}, default all; the sources of a and b have no
  * {@code source_audiences} row, so they are pushed whatever the threshold):
  * <ul>
  * <li>c) one item to 1,000,000 subscribers ({@code --c-subscribers}, times scale), pushed (one
@@ -82,7 +85,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * each round in a shuffled order so pulled items are spread through the timeline), each in
  * reads/s (the mean of the measured rounds, round-robin after a warm-up round) and as a ratio to
  * the all-push person's (0 pulled) in the same run; then the SQL statements and Redis commands
- * of each page.
+ * of each page;
+ * <li>f) the unread counts of a pulled source's {@code --f-followers} (1,000) followers, read in
+ * batches of 100 after each publish of one item, when the source holds {@code --f-items}
+ * (100,1000,3000) items: kept and brought up to date from its sequence vs read whole (the page
+ * cache switched off), counts/s, medians of the rounds, same run, and whether the answers agreed.
  * </ul>
  */
 public final class FanoutBenchmark {
@@ -114,6 +121,7 @@ public final class FanoutBenchmark {
     private final Sources sources;
     private final Publisher publisher;
     private final HomeFeed unread;
+    private final Switches switches;
     private final IdGenerator ids;
     private final JdbcTemplate jdbc;
     private final DataSource dataSource;
@@ -141,6 +149,7 @@ public final class FanoutBenchmark {
         this.sources = context.getBean(Sources.class);
         this.publisher = context.getBean(Publisher.class);
         this.unread = context.getBean(HomeFeed.class);
+        this.switches = context.getBean(Switches.class);
         this.ids = context.getBean(IdGenerator.class);
         this.dataSource = context.getBean(DataSource.class);
         this.jdbc = new JdbcTemplate(dataSource);
@@ -156,9 +165,11 @@ public final class FanoutBenchmark {
         this.readTime = args.seconds("read-seconds", 5);
         this.readRounds = args.integer("read-rounds", rounds);
         this.redisKind = args.text("redis", "single");
-        this.scenarios = args.text("scenarios", "abcd");
+        this.scenarios = args.text("scenarios", "abcdf");
         this.cSubscribers = args.integer("c-subscribers", 1_000_000);
         this.dItems = args.integer("d-items", 20);
+        this.fFollowers = args.integer("f-followers", 1_000);
+        this.fItems = Arrays.stream(args.text("f-items", "100,1000,3000").split(",")).mapToInt(Integer::parseInt).sorted().toArray();
         this.counted = args.decimal("counted", 1.0);
         if (counted < 0 || counted > 1) {
             throw new IllegalArgumentException("--counted is a share of the audience, 0 to 1, not " + counted);
@@ -169,6 +180,8 @@ public final class FanoutBenchmark {
     private final String scenarios;
     private final int cSubscribers;
     private final int dItems;
+    private final int fFollowers;
+    private final int[] fItems;
     /** The share of each audience whose unread counters are built before a step ({@code --counted}); the rest have none. */
     private final double counted;
 
@@ -188,6 +201,9 @@ public final class FanoutBenchmark {
         }
         if (scenarios.contains("d")) {
             pulledPages();
+        }
+        if (scenarios.contains("f")) {
+            pulledCounts();
         }
     }
 
@@ -291,6 +307,73 @@ public final class FanoutBenchmark {
                     workPerPage(person, dev.tributary.pubsub.TimelineQuery.newest(50)),
                     workPerPage(person, dev.tributary.pubsub.TimelineQuery.newest(50).olderThan(cursor))));
         });
+    }
+
+    /**
+     * f) The unread counts of a pulled source's followers, read after each of its publishes in
+     * batches of 100 as live streams' renders read them, as the source's items accumulate: kept
+     * and brought up to date from the source's sequence, against the same counts read whole (the
+     * page cache switched off) in the same round.
+     */
+    private void pulledCounts() {
+        int batch = 100;
+        long source = sources.feed(URL + "f-" + ids.next()).id();
+        List<Long> people = newUsers(fFollowers);
+        subscribe(new Scenario("f", source, people, 1));
+        jdbc.update("INSERT INTO source_audiences (source_id, subscribers, pulled, ever_pulled) VALUES (?, ?, TRUE, TRUE)",
+                source, Math.max(1, fanout.pullThreshold()));
+        List<List<Long>> batches = new ArrayList<>();
+        for (int from = 0; from < people.size(); from += batch) {
+            batches.add(people.subList(from, Math.min(people.size(), from + batch)));
+        }
+        readAll(batches); // the node reads each follower's list of pulled sources
+        people.forEach(unread::unreadVersion); // and draws their stamps, as a client keeping counts has
+        System.out.println(Bench.format("f) unread counts of %,d followers of one pulled source (nobody has read anything), "
+                + "read in batches of %d after each publish of one item; %d rounds a size, each kept then whole", fFollowers, batch, rounds));
+        int published = 0;
+        for (int size : fItems) {
+            while (published < size - 1) {
+                int now = Math.min(Publisher.MAX_ITEMS_PER_PUBLISH, size - 1 - published);
+                publisher.publish(source, entries(now));
+                published += now;
+            }
+            readAll(batches); // the kept counts catch up once with the items published in between
+            double[] kept = new double[rounds];
+            double[] whole = new double[rounds];
+            long mismatched = 0;
+            for (int round = 0; round < rounds; round++) {
+                publisher.publish(source, entries(1));
+                published++;
+                long start = System.nanoTime();
+                Map<Long, Long> keptTotals = readAll(batches);
+                kept[round] = people.size() / ((System.nanoTime() - start) / 1e9);
+                switches.set(Feature.PAGE_CACHE, false);
+                try {
+                    start = System.nanoTime();
+                    Map<Long, Long> wholeTotals = readAll(batches);
+                    whole[round] = people.size() / ((System.nanoTime() - start) / 1e9);
+                    mismatched += people.stream().filter(p -> !keptTotals.get(p).equals(wholeTotals.get(p))).count();
+                } finally {
+                    switches.set(Feature.PAGE_CACHE, true);
+                }
+                readAll(batches); // kept again, from this publish's sequence
+            }
+            Arrays.sort(kept);
+            Arrays.sort(whole);
+            double k = kept[rounds / 2];
+            double w = whole[rounds / 2];
+            System.out.println(Bench.format("  %,6d items: kept %,9.0f counts/s, whole (baseline) %,9.0f counts/s = %.2f; "
+                    + "answers that differed: %d", published, k, w, k / w, mismatched));
+        }
+    }
+
+    /** Every batch's unread counts, read together as a live streams' render reads them: each person's total. */
+    private Map<Long, Long> readAll(List<List<Long>> batches) {
+        Map<Long, Long> totals = new HashMap<>();
+        for (List<Long> people : batches) {
+            unread.unreadByFolder(people).forEach((person, counts) -> totals.put(person, counts.unread().total()));
+        }
+        return totals;
     }
 
     /** SQL statements and Redis commands per page, over a hundred pages (the counters' own reads left out). */

@@ -3,12 +3,14 @@ package dev.tributary.pubsub.pull;
 import static dev.tributary.pubsub.testing.Fixtures.entry;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tributary.pubsub.Feature;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.InboxSettings;
 import dev.tributary.pubsub.MediaType;
 import dev.tributary.pubsub.NewItem;
 import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.Subscriptions;
+import dev.tributary.pubsub.Switches;
 import dev.tributary.pubsub.Unread;
 import dev.tributary.pubsub.testing.Fixtures;
 import dev.tributary.pubsub.testing.WithPullThreshold;
@@ -40,6 +42,7 @@ class PulledCountsTest {
     @Autowired PulledTable table;
     @Autowired InboxSettings horizon;
     @Autowired JdbcClient jdbc;
+    @Autowired Switches switches;
 
     /** A source followed by enough people to be pulled, and the readers following it too. */
     private long pulledSource(long... readers) {
@@ -92,10 +95,30 @@ class PulledCountsTest {
         // a count brought up to date from the sequence does not see it, a whole count would.
         jdbc.sql("UPDATE pulled_items SET seq = 0 WHERE source_id = ? AND item_id = ?").params(source, next.getFirst()).update();
         assertThat(feed.unread(reader).total()).as("only the item numbered since the kept count is read").isEqualTo(4);
+        assertThat(feed.unread(reader).total()).as("and kept so").isEqualTo(4);
 
         assertThat(feed.markRead(reader, first.getFirst())).isTrue();
         assertThat(feed.unread(reader).total()).as("a mark moves the reader's version: counted whole again").isEqualTo(4);
         assertThat(whole(reader)).isEqualTo(Map.of(source, 4L));
+    }
+
+    @Test
+    void withThePageCacheSwitchedOffNothingIsKept() {
+        long reader = fixtures.person();
+        long source = pulledSource(reader);
+        publish(source, "o-1", "o-2");
+        prime(reader);
+        assertThat(feed.unread(reader).total()).isEqualTo(2);
+        List<Long> next = publish(source, "o-3");
+        jdbc.sql("UPDATE pulled_items SET seq = 0 WHERE source_id = ? AND item_id = ?").params(source, next.getFirst()).update();
+        try {
+            switches.set(Feature.PAGE_CACHE, false);
+            assertThat(feed.unread(reader).total()).as("counted whole").isEqualTo(3);
+        } finally {
+            switches.set(Feature.PAGE_CACHE, true);
+        }
+        publish(source, "o-4");
+        assertThat(feed.unread(reader).total()).as("switched on again: what was kept before is gone").isEqualTo(4);
     }
 
     @Test
