@@ -35,6 +35,12 @@ final class PulledCounts {
     }
 
     private final PulledTable table;
+    /**
+     * Sequence ranges one statement reads at most (each a part of its {@code UNION ALL}); a person
+     * whose kept count has more sources than this is counted whole instead.
+     */
+    static final int MAX_RANGES = 256;
+
     /** What a node keeps at most (a person with 50 pulled sources weighs ~7 KB), least recently used first out. */
     private static final long MAX_BYTES = 32L << 20;
 
@@ -42,25 +48,52 @@ final class PulledCounts {
             .weigher((Long person, Kept count) -> 96 + 2 * count.own().length() + 96 * count.marks().size() + 64 * count.groups().size())
             .expireAfterWrite(Duration.ofHours(1)).build();
 
-    PulledCounts(PulledTable table) {
+    private final int maxRanges;
+
+    PulledCounts(PulledTable table, int maxRanges) {
         this.table = table;
+        this.maxRanges = maxRanges;
     }
 
     /**
      * These people's unread groups, items at least {@code keepFloor}; {@code aged} tells whether a
      * kept count's oldest unread item has left the horizon since (its count is read whole).
-     * One statement, and one more for the people whose sources saw a removal meanwhile.
+     * One statement per {@code maxRanges} sequence ranges, and one more for the people whose
+     * sources saw a removal meanwhile.
      */
     Map<Long, List<PulledTable.UnreadGroup>> unread(Map<Long, Known> people, long keepFloor, LongPredicate aged) {
+        Map<Long, List<PulledTable.UnreadGroup>> counts = new HashMap<>();
+        Map<Long, @Nullable Kept> chunk = new LinkedHashMap<>();
+        Set<List<Long>> ranges = new HashSet<>();
+        for (Map.Entry<Long, Known> person : people.entrySet()) {
+            Kept base = usable(person.getKey(), person.getValue(), aged);
+            List<List<Long>> theirs = base == null ? List.of()
+                    : base.marks().entrySet().stream().map(mark -> List.of(mark.getKey(), mark.getValue().seq())).toList();
+            if (!chunk.isEmpty() && ranges.size() + theirs.size() > maxRanges && !ranges.containsAll(theirs)) {
+                counts.putAll(unread(chunk, people, keepFloor));
+                chunk.clear();
+                ranges.clear();
+            }
+            chunk.put(person.getKey(), base);
+            ranges.addAll(theirs);
+        }
+        if (!chunk.isEmpty()) {
+            counts.putAll(unread(chunk, people, keepFloor));
+        }
+        return counts;
+    }
+
+    /** One statement's worth of people, each with their usable kept count (null: counted whole). */
+    private Map<Long, List<PulledTable.UnreadGroup>> unread(Map<Long, @Nullable Kept> chunk, Map<Long, Known> people, long keepFloor) {
         List<Long> fully = new ArrayList<>();
         Map<Long, Kept> bases = new HashMap<>();
         Map<List<Long>, List<Long>> since = new LinkedHashMap<>();
         Set<Long> sources = new HashSet<>();
-        people.forEach((person, known) -> {
+        chunk.forEach((person, base) -> {
+            Known known = people.get(person);
             if (known.sourceIds() != null) {
                 sources.addAll(known.sourceIds());
             }
-            Kept base = usable(person, known, aged);
             if (base == null) {
                 fully.add(person);
                 return;
@@ -96,7 +129,7 @@ final class PulledCounts {
 
     /** The person's kept count if it is still theirs to bring up to date; else null. */
     private @Nullable Kept usable(long person, Known known, LongPredicate aged) {
-        if (known.own() == null || known.sourceIds() == null) {
+        if (known.own() == null || known.sourceIds() == null || known.sourceIds().size() > maxRanges) {
             return null;
         }
         Kept base = kept.getIfPresent(person);
@@ -115,7 +148,8 @@ final class PulledCounts {
     /** Keeps the count under the person's version when every source's mark was read with it; returns it. */
     private List<PulledTable.UnreadGroup> keep(long person, Known known, List<PulledTable.UnreadGroup> groups,
             Map<Long, PulledTable.SourceMark> marks) {
-        if (known.own() != null && known.sourceIds() != null && marks.keySet().containsAll(known.sourceIds())) {
+        if (known.own() != null && known.sourceIds() != null && known.sourceIds().size() <= maxRanges
+                && marks.keySet().containsAll(known.sourceIds())) {
             Map<Long, PulledTable.SourceMark> theirs = new HashMap<>();
             known.sourceIds().forEach(source -> theirs.put(source, marks.get(source)));
             kept.put(person, new Kept(known.own(), Map.copyOf(theirs), List.copyOf(groups)));

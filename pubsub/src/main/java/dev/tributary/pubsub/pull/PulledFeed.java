@@ -84,7 +84,7 @@ public class PulledFeed {
         this.redis = redis;
         this.heads = heads;
         this.table = table;
-        this.keptCounts = new PulledCounts(table);
+        this.keptCounts = new PulledCounts(table, PulledCounts.MAX_RANGES);
         this.inbox = inbox;
         this.items = items;
         this.tx = tx;

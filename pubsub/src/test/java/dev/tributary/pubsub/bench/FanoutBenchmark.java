@@ -73,7 +73,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * case the targets are measured at); any option with a dot
  * is a Spring setting, e.g. {@code --tributary.fanout.workers=4}.
  *
- * <p>Then the pull path ({@code --scenarios=abcdf}, default all; the sources of a and b have no
+ * <p>Then the pull path ({@code --scenarios=abcdg}, default all; the sources of a and b have no
  * {@code source_audiences} row, so they are pushed whatever the threshold):
  * <ul>
  * <li>c) one item to 1,000,000 subscribers ({@code --c-subscribers}, times scale), pushed (one
@@ -86,8 +86,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * reads/s (the mean of the measured rounds, round-robin after a warm-up round) and as a ratio to
  * the all-push person's (0 pulled) in the same run; then the SQL statements and Redis commands
  * of each page;
- * <li>f) the unread counts of a pulled source's {@code --f-followers} (1,000) followers, read in
- * batches of 100 after each publish of one item, when the source holds {@code --f-items}
+ * <li>g) the unread counts of a pulled source's {@code --g-followers} (1,000) followers, read in
+ * batches of 100 after each publish of one item, when the source holds {@code --g-items}
  * (100,1000,3000) items: kept and brought up to date from its sequence vs read whole (the page
  * cache switched off), counts/s, medians of the rounds, same run, and whether the answers agreed.
  * </ul>
@@ -165,11 +165,11 @@ public final class FanoutBenchmark {
         this.readTime = args.seconds("read-seconds", 5);
         this.readRounds = args.integer("read-rounds", rounds);
         this.redisKind = args.text("redis", "single");
-        this.scenarios = args.text("scenarios", "abcdf");
+        this.scenarios = args.text("scenarios", "abcdg");
         this.cSubscribers = args.integer("c-subscribers", 1_000_000);
         this.dItems = args.integer("d-items", 20);
-        this.fFollowers = args.integer("f-followers", 1_000);
-        this.fItems = Arrays.stream(args.text("f-items", "100,1000,3000").split(",")).mapToInt(Integer::parseInt).sorted().toArray();
+        this.gFollowers = args.integer("g-followers", 1_000);
+        this.gItems = Arrays.stream(args.text("g-items", "100,1000,3000").split(",")).mapToInt(Integer::parseInt).sorted().toArray();
         this.counted = args.decimal("counted", 1.0);
         if (counted < 0 || counted > 1) {
             throw new IllegalArgumentException("--counted is a share of the audience, 0 to 1, not " + counted);
@@ -180,8 +180,8 @@ public final class FanoutBenchmark {
     private final String scenarios;
     private final int cSubscribers;
     private final int dItems;
-    private final int fFollowers;
-    private final int[] fItems;
+    private final int gFollowers;
+    private final int[] gItems;
     /** The share of each audience whose unread counters are built before a step ({@code --counted}); the rest have none. */
     private final double counted;
 
@@ -202,7 +202,7 @@ public final class FanoutBenchmark {
         if (scenarios.contains("d")) {
             pulledPages();
         }
-        if (scenarios.contains("f")) {
+        if (scenarios.contains("g")) {
             pulledCounts();
         }
     }
@@ -310,16 +310,16 @@ public final class FanoutBenchmark {
     }
 
     /**
-     * f) The unread counts of a pulled source's followers, read after each of its publishes in
+     * g) The unread counts of a pulled source's followers, read after each of its publishes in
      * batches of 100 as live streams' renders read them, as the source's items accumulate: kept
      * and brought up to date from the source's sequence, against the same counts read whole (the
      * page cache switched off) in the same round.
      */
     private void pulledCounts() {
         int batch = 100;
-        long source = sources.feed(URL + "f-" + ids.next()).id();
-        List<Long> people = newUsers(fFollowers);
-        subscribe(new Scenario("f", source, people, 1));
+        long source = sources.feed(URL + "g-" + ids.next()).id();
+        List<Long> people = newUsers(gFollowers);
+        subscribe(new Scenario("g", source, people, 1));
         jdbc.update("INSERT INTO source_audiences (source_id, subscribers, pulled, ever_pulled) VALUES (?, ?, TRUE, TRUE)",
                 source, Math.max(1, fanout.pullThreshold()));
         List<List<Long>> batches = new ArrayList<>();
@@ -328,10 +328,10 @@ public final class FanoutBenchmark {
         }
         readAll(batches); // the node reads each follower's list of pulled sources
         people.forEach(unread::unreadVersion); // and draws their stamps, as a client keeping counts has
-        System.out.println(Bench.format("f) unread counts of %,d followers of one pulled source (nobody has read anything), "
-                + "read in batches of %d after each publish of one item; %d rounds a size, each kept then whole", fFollowers, batch, rounds));
+        System.out.println(Bench.format("g) unread counts of %,d followers of one pulled source (nobody has read anything), "
+                + "read in batches of %d after each publish of one item; %d rounds a size, each kept then whole", gFollowers, batch, rounds));
         int published = 0;
-        for (int size : fItems) {
+        for (int size : gItems) {
             while (published < size - 1) {
                 int now = Math.min(Publisher.MAX_ITEMS_PER_PUBLISH, size - 1 - published);
                 publisher.publish(source, entries(now));

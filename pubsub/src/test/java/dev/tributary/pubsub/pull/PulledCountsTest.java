@@ -15,6 +15,7 @@ import dev.tributary.pubsub.Unread;
 import dev.tributary.pubsub.testing.Fixtures;
 import dev.tributary.pubsub.testing.WithPullThreshold;
 import dev.tributary.storage.IdGenerator;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -164,6 +165,42 @@ class PulledCountsTest {
         assertThat(publisher.tombstone(n.getLast())).isTrue();
         assertExact(early, 6, "a publish and two tombstones in two sources since the last count");
         assertExact(late, 9, "the other reader after the same");
+    }
+
+    /** Totals by person, counted by a node's kept counts that read at most {@code maxRanges} ranges a statement. */
+    private static Map<Long, Long> totals(PulledCounts counts, Map<Long, PulledCounts.Known> people) {
+        Map<Long, Long> totals = new HashMap<>();
+        counts.unread(people, IdGenerator.lowestIdAt(Instant.now().minus(Duration.ofDays(1))), oldest -> false)
+                .forEach((person, groups) -> totals.put(person, groups.stream().mapToLong(PulledTable.UnreadGroup::count).sum()));
+        return totals;
+    }
+
+    @Test
+    void peopleWhoseRangesExceedOneStatementAreCountedInSeveralAndThoseWithTooManySourcesWhole() {
+        List<Long> readers = fixtures.people(3);
+        long[] readerIds = readers.stream().mapToLong(Long::longValue).toArray();
+        long news = pulledSource(readerIds);
+        long photos = pulledSource(readerIds);
+        publish(news, "r-1");
+        publish(photos, "r-2");
+        PulledCounts counts = new PulledCounts(table, 2);
+        Map<Long, PulledCounts.Known> people = new HashMap<>();
+        for (int i = 0; i < readers.size(); i++) {
+            long reader = readers.get(i);
+            people.put(reader, new PulledCounts.Known(List.of(news, photos), "v" + reader));
+            assertThat(totals(counts, Map.of(reader, people.get(reader)))).containsEntry(reader, 2L + 2L * i);
+            publish(news, "r-n-" + i); // each reader kept at a different sequence of both sources: 6 ranges
+            publish(photos, "r-p-" + i);
+        }
+        Map<Long, Long> together = totals(counts, people);
+        assertThat(together).as("three statements of two ranges each").isEqualTo(Map.of(
+                readers.get(0), 8L, readers.get(1), 8L, readers.get(2), 8L));
+
+        List<Long> next = publish(news, "r-x");
+        jdbc.sql("UPDATE pulled_items SET seq = 0 WHERE source_id = ? AND item_id = ?").params(news, next.getFirst()).update();
+        assertThat(totals(counts, people)).as("kept counts: the renumbered item unseen").containsEntry(readers.get(0), 8L);
+        assertThat(totals(new PulledCounts(table, 1), people)).as("more sources than ranges a statement: counted whole")
+                .containsEntry(readers.get(0), 9L);
     }
 
     @Test
