@@ -362,21 +362,25 @@ public class Inbox {
     public Map<Long, UnreadAndPulled> unreadAndPulledSources(Collection<Long> people, LongFunction<List<Long>> pulledSources) {
         Map<Long, List<String>> keys = new HashMap<>();
         for (long person : people) {
-            List<String> theirs = new ArrayList<>(stamps.keptListKeys(person));
-            theirs.add(PageStamps.foldersKey(person));
-            theirs.add(PageStamps.personKey(person));
+            // Folders first; then, where this node keeps the list of pulled sources, the inbox's stamp and the list's keys.
+            List<String> theirs = new ArrayList<>(List.of(PageStamps.foldersKey(person)));
+            List<String> kept = stamps.keptListKeys(person);
+            if (!kept.isEmpty()) {
+                theirs.add(PageStamps.personKey(person));
+                theirs.addAll(kept);
+            }
             keys.put(person, theirs);
         }
         Map<Long, UnreadCounters.Read> reads = counters.readWith(keys);
         Map<Long, UnreadAndPulled> answers = new HashMap<>();
         reads.forEach((person, read) -> {
             Unread unread = counters.read(person, read.hash());
-            int size = read.values().size();
-            List<@Nullable String> heads = read.values().subList(0, size - 2);
+            List<@Nullable String> values = read.values();
+            List<@Nullable String> heads = values.size() > 1 ? values.subList(2, values.size()) : List.of();
             KnownPulled pulled = keptOrNull(() -> stamps.pulledSources(person, pulledSources, heads));
-            String stamp = read.values().get(size - 1);
+            String stamp = values.size() > 1 ? values.get(1) : null;
             String own = pulled == null || pulled.version() == null || stamp == null ? null : pulled.version() + "/" + stamp;
-            answers.put(person, new UnreadAndPulled(unread, pulled, read.values().get(size - 2), own));
+            answers.put(person, new UnreadAndPulled(unread, pulled, values.getFirst(), own));
         });
         return answers;
     }
