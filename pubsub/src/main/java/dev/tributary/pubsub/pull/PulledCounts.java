@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * <p>A kept count is used only while it is the person's current one: read under the same
  * {@code own} version (their pulled follows, read positions and marks, and their inbox's stamp,
  * all read before the count and moved after every change to them), no removal made since in any
- * of its sources, and none of its unread items past the horizon ({@code ages}). Otherwise, and
+ * of its sources, and none of its unread items past the horizon (the caller's {@code aged}). Otherwise, and
  * for people whose own version is unknown, the count is read whole, as before.
  */
 final class PulledCounts {
@@ -118,12 +118,20 @@ final class PulledCounts {
             }
         });
         if (!again.isEmpty()) {
-            Set<Long> theirs = new HashSet<>();
-            again.forEach(person -> theirs.addAll(bases.get(person).marks().keySet()));
-            PulledTable.Recount whole = table.unread(again, List.of(), theirs, keepFloor);
-            again.forEach(person -> counts.put(person,
-                    keep(person, people.get(person), whole.groups().getOrDefault(person, List.of()), whole.marks())));
+            counts.putAll(whole(again, bases, people, keepFloor));
         }
+        return counts;
+    }
+
+    /** These people's counts read whole (a removal in one of their sources since they were kept), in one statement. */
+    private Map<Long, List<PulledTable.UnreadGroup>> whole(List<Long> again, Map<Long, Kept> bases, Map<Long, Known> people,
+            long keepFloor) {
+        Set<Long> theirs = new HashSet<>();
+        again.forEach(person -> theirs.addAll(bases.get(person).marks().keySet()));
+        PulledTable.Recount read = table.unread(again, List.of(), theirs, keepFloor);
+        Map<Long, List<PulledTable.UnreadGroup>> counts = new HashMap<>();
+        again.forEach(person -> counts.put(person,
+                keep(person, people.get(person), read.groups().getOrDefault(person, List.of()), read.marks())));
         return counts;
     }
 
