@@ -2,6 +2,8 @@ package dev.tributary.pubsub.pull;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -49,10 +51,21 @@ final class PulledCounts {
             .expireAfterWrite(Duration.ofHours(1)).build();
 
     private final int maxRanges;
+    /** People's pulled counts brought up to date from a kept one, and read whole. */
+    private final Counter broughtUp;
+    private final Counter readWhole;
 
-    PulledCounts(PulledTable table, int maxRanges) {
+    PulledCounts(PulledTable table, int maxRanges, MeterRegistry registry) {
         this.table = table;
         this.maxRanges = maxRanges;
+        this.broughtUp = counted(registry, "brought-up");
+        this.readWhole = counted(registry, "whole");
+    }
+
+    private static Counter counted(MeterRegistry registry, String way) {
+        return Counter.builder("tributary.unread.pulled").tag("way", way)
+                .description("people's unread counts of pulled sources brought up to date from the sources' sequences or read "
+                        + "over every item").register(registry);
     }
 
     /**
@@ -108,6 +121,7 @@ final class PulledCounts {
         for (long person : fully) {
             counts.put(person, keep(person, people.get(person), read.groups().getOrDefault(person, List.of()), read.marks()));
         }
+        readWhole.increment(fully.size());
         List<Long> again = new ArrayList<>();
         bases.forEach((person, base) -> {
             if (base.marks().entrySet().stream().anyMatch(mark -> removedSince(mark.getKey(), mark.getValue(), read.marks()))) {
@@ -115,6 +129,7 @@ final class PulledCounts {
             } else {
                 List<PulledTable.UnreadGroup> merged = plus(base.groups(), read.groups().getOrDefault(person, List.of()));
                 counts.put(person, keep(person, people.get(person), merged, read.marks()));
+                broughtUp.increment();
             }
         });
         if (!again.isEmpty()) {
@@ -132,6 +147,7 @@ final class PulledCounts {
         Map<Long, List<PulledTable.UnreadGroup>> counts = new HashMap<>();
         again.forEach(person -> counts.put(person,
                 keep(person, people.get(person), read.groups().getOrDefault(person, List.of()), read.marks())));
+        readWhole.increment(again.size());
         return counts;
     }
 

@@ -20,6 +20,8 @@ import dev.tributary.storage.IdGenerator;
 import dev.tributary.storage.Transactions;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -79,12 +81,13 @@ public class PulledFeed {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(PulledFeed.class);
 
     PulledFeed(PulledTable table, Inbox inbox, Items items, Transactions tx, TimelineSettings timeline, InboxSettings horizon,
-            FanoutSettings fanout, StringRedisTemplate redis, SourceHeads heads, Switches switches, ObjectProvider<Clock> clock) {
+            FanoutSettings fanout, StringRedisTemplate redis, SourceHeads heads, Switches switches, ObjectProvider<Clock> clock,
+            ObjectProvider<MeterRegistry> registries) {
         this.switches = switches;
         this.redis = redis;
         this.heads = heads;
         this.table = table;
-        this.keptCounts = new PulledCounts(table, PulledCounts.MAX_RANGES);
+        this.keptCounts = new PulledCounts(table, PulledCounts.MAX_RANGES, registries.getIfAvailable(SimpleMeterRegistry::new));
         this.inbox = inbox;
         this.items = items;
         this.tx = tx;

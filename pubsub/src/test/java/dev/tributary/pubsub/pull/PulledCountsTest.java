@@ -15,6 +15,7 @@ import dev.tributary.pubsub.Unread;
 import dev.tributary.pubsub.testing.Fixtures;
 import dev.tributary.pubsub.testing.WithPullThreshold;
 import dev.tributary.storage.IdGenerator;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -183,7 +184,8 @@ class PulledCountsTest {
         long photos = pulledSource(readerIds);
         publish(news, "r-1");
         publish(photos, "r-2");
-        PulledCounts counts = new PulledCounts(table, 2);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        PulledCounts counts = new PulledCounts(table, 2, registry);
         Map<Long, PulledCounts.Known> people = new HashMap<>();
         for (int i = 0; i < readers.size(); i++) {
             long reader = readers.get(i);
@@ -195,11 +197,13 @@ class PulledCountsTest {
         Map<Long, Long> together = totals(counts, people);
         assertThat(together).as("three statements of two ranges each").isEqualTo(Map.of(
                 readers.get(0), 8L, readers.get(1), 8L, readers.get(2), 8L));
+        assertThat(registry.get("tributary.unread.pulled").tag("way", "whole").counter().count()).as("each reader's first").isEqualTo(3);
+        assertThat(registry.get("tributary.unread.pulled").tag("way", "brought-up").counter().count()).isEqualTo(3);
 
         List<Long> next = publish(news, "r-x");
         jdbc.sql("UPDATE pulled_items SET seq = 0 WHERE source_id = ? AND item_id = ?").params(news, next.getFirst()).update();
         assertThat(totals(counts, people)).as("kept counts: the renumbered item unseen").containsEntry(readers.get(0), 8L);
-        assertThat(totals(new PulledCounts(table, 1), people)).as("more sources than ranges a statement: counted whole")
+        assertThat(totals(new PulledCounts(table, 1, new SimpleMeterRegistry()), people)).as("more sources than ranges a statement: counted whole")
                 .containsEntry(readers.get(0), 9L);
     }
 
