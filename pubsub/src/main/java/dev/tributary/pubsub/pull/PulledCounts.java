@@ -6,7 +6,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -14,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.LongPredicate;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -133,21 +133,11 @@ final class PulledCounts {
             }
         });
         if (!again.isEmpty()) {
-            counts.putAll(whole(again, bases, people, keepFloor));
+            // A removal in one of their sources since they were kept: read whole, in one more statement.
+            Map<Long, @Nullable Kept> whole = new LinkedHashMap<>();
+            again.forEach(person -> whole.put(person, null));
+            counts.putAll(unread(whole, people, keepFloor));
         }
-        return counts;
-    }
-
-    /** These people's counts read whole (a removal in one of their sources since they were kept), in one statement. */
-    private Map<Long, List<PulledTable.UnreadGroup>> whole(List<Long> again, Map<Long, Kept> bases, Map<Long, Known> people,
-            long keepFloor) {
-        Set<Long> theirs = new HashSet<>();
-        again.forEach(person -> theirs.addAll(bases.get(person).marks().keySet()));
-        PulledTable.Recount read = table.unread(again, List.of(), theirs, keepFloor);
-        Map<Long, List<PulledTable.UnreadGroup>> counts = new HashMap<>();
-        again.forEach(person -> counts.put(person,
-                keep(person, people.get(person), read.groups().getOrDefault(person, List.of()), read.marks())));
-        readWhole.increment(again.size());
         return counts;
     }
 
@@ -189,17 +179,9 @@ final class PulledCounts {
             return base;
         }
         Map<List<Object>, PulledTable.UnreadGroup> merged = new LinkedHashMap<>();
-        for (PulledTable.UnreadGroup group : concat(base, since)) {
-            merged.merge(List.of(group.sourceId(), group.media()), group, (a, b) -> new PulledTable.UnreadGroup(a.sourceId(), a.media(),
-                    a.count() + b.count(), Math.min(a.oldest(), b.oldest())));
-        }
+        Stream.concat(base.stream(), since.stream()).forEach(group -> merged.merge(List.of(group.sourceId(), group.media()), group,
+                (a, b) -> new PulledTable.UnreadGroup(a.sourceId(), a.media(), a.count() + b.count(), Math.min(a.oldest(), b.oldest()))));
         return List.copyOf(merged.values());
-    }
-
-    private static List<PulledTable.UnreadGroup> concat(Collection<PulledTable.UnreadGroup> a, Collection<PulledTable.UnreadGroup> b) {
-        List<PulledTable.UnreadGroup> all = new ArrayList<>(a);
-        all.addAll(b);
-        return all;
     }
 
     /** Forgets every kept count (the page cache switched off). */

@@ -570,7 +570,10 @@ public class PulledFeed {
     public record Counts(Unread unread, @Nullable Instant agesAt) {
     }
 
-    /** {@link #unread(long, Unread, Inbox.KnownPulled, String)} of many people, by person: one statement for all who follow a pulled source. */
+    /**
+     * {@link #unread(long, Unread, Inbox.KnownPulled, String)} of many people, by person: for all who
+     * follow a pulled source one statement (one per 256 kept sequence ranges; see {@link PulledCounts}).
+     */
     public Map<Long, Counts> counts(Map<Long, Counted> people) {
         Map<Long, Counts> counts = new HashMap<>();
         List<Long> withPulled = new ArrayList<>();

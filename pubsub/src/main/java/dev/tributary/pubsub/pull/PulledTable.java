@@ -481,26 +481,10 @@ class PulledTable {
 
     /**
      * The person's unread pulled items by source and media, over every source they follow that
-     * has pulled items, items at least {@code keepFloor}: one statement.
+     * has pulled items, items at least {@code keepFloor}, counted over every item: one statement.
      */
     List<UnreadGroup> unread(long userId, long keepFloor) {
-        return unread(List.of(userId), keepFloor).getOrDefault(userId, List.of());
-    }
-
-    /** {@link #unread(long, long)} of many people in one statement, by person (those with none absent). */
-    Map<Long, List<UnreadGroup>> unread(Collection<Long> people, long keepFloor) {
-        Map<Long, List<UnreadGroup>> groups = new HashMap<>();
-        if (people.isEmpty()) {
-            return groups;
-        }
-        jdbc.sql("SELECT s.user_id, p.source_id, p.media, COUNT(*), MIN(p.item_id) " + FOLLOWS
-                + "JOIN pulled_items p ON p.source_id = s.source_id AND " + AS_ENTRY + "\n" + MARKS
-                + "WHERE s.user_id IN (:users) AND " + IS_READ + " = FALSE\n" + NOT_ELSEWHERE
-                + "GROUP BY s.user_id, p.source_id, p.media\n").param("users", List.copyOf(people)).param("keep", keepFloor)
-                .query((rs, n) -> groups.computeIfAbsent(rs.getLong(1), user -> new ArrayList<>())
-                        .add(new UnreadGroup(rs.getLong(2), MediaType.ofBit(rs.getInt(3)), rs.getLong(4), rs.getLong(5))))
-                .list();
-        return groups;
+        return unread(List.of(userId), List.of(), List.of(), keepFloor).groups().getOrDefault(userId, List.of());
     }
 
     /** Where a count of a pulled source stands: items numbered up to {@code seq} read, {@code removed} removals made. */
@@ -513,8 +497,8 @@ class PulledTable {
     record Recount(Map<Long, List<UnreadGroup>> groups, Map<Long, SourceMark> marks) {}
 
     /**
-     * In one statement (one snapshot): the unread groups of {@code fully}, as {@link #unread(Collection,
-     * long)} counts them; those of each {@link Since}'s people among their source's items numbered
+     * In one statement (one snapshot): the unread groups of {@code fully}, counted over every item
+     * as {@link #unread(long, long)} counts them; those of each {@link Since}'s people among their source's items numbered
      * above its {@code after} (a range of the source's sequence, not its whole horizon); and where
      * each of {@code sourceIds} stands.
      */
