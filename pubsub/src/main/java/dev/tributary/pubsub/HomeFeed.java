@@ -69,6 +69,16 @@ public class HomeFeed {
         return pulled.newest(userId, limit, stamps);
     }
 
+    /**
+     * The ids this node's heads of these pulled sources hold above {@code aboveId}, newest first, at
+     * most {@code limit}, with no Redis or MySQL read: what a kept newest page will likely gain, so
+     * their stamps can be read with the page's ({@link #stamps}) before {@link #newestPulled}
+     * says what it does gain.
+     */
+    public List<Long> pulledAhead(Collection<Long> sourceIds, long aboveId, int limit) {
+        return pulled.ahead(sourceIds, aboveId, limit);
+    }
+
     /** A pulled entry of a person's newest page: the item, and whether their read position covers it. */
     public record PulledEntry(long itemId, boolean read) {
     }

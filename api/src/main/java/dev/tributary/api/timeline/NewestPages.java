@@ -74,6 +74,8 @@ class NewestPages {
     private static final Duration ENTRIES_FOR = Duration.ofMinutes(10);
     /** How long an item's rendering is kept: it names the item's source, whose name is kept as long. */
     private static final Duration RENDERED_FOR = Duration.ofMinutes(1);
+    /** Items of the node's heads whose stamps a kept page's read takes along (a poll's worth of new items). */
+    private static final int MAX_AHEAD = 10;
 
     /** What ends a starred item's JSON ({@code starred} is its last field; {@link ItemJson} renders it false). */
     private static final byte[] STARRED_END = "true}".getBytes(StandardCharsets.UTF_8);
@@ -174,13 +176,68 @@ class NewestPages {
         }
     }
 
-    /** The kept page if it still holds, else patched if only its pulled sources moved; null: read it fresh. */
+    /**
+     * The kept page if it still holds, else patched if only its pulled sources moved; null: read it
+     * fresh. The stamps of what the node's heads hold above the page are read with the page's, so a
+     * patch needs no second round trip.
+     */
     private @Nullable Page fromKept(Key key, Entries kept) {
-        TimelineStamps stamps = home.stamps(key.userId(), ids(kept.ids()), kept.stories());
+        Ahead ahead = ahead(key, kept);
+        List<Long> ids = new ArrayList<>(kept.ids().length + ahead.ids().size());
+        ids.addAll(ids(kept.ids()));
+        ids.addAll(ahead.ids());
+        List<@Nullable Long> stories = new ArrayList<>(kept.stories());
+        stories.addAll(ahead.stories());
+        TimelineStamps read = home.stamps(key.userId(), ids, stories);
+        TimelineStamps stamps = ahead.ids().isEmpty() ? read : withItems(read, read.items().subList(0, kept.ids().length));
         if (Objects.equals(stamps.epoch(), kept.epoch()) && Objects.equals(stamps.person(), kept.stamp())) {
             return counted(assemble(kept, stamps, null), this.kept);
         }
-        return onlySourcesMoved(kept, stamps) ? counted(patch(key, kept, stamps), patched) : null;
+        return onlySourcesMoved(kept, stamps) ? counted(patch(key, kept, stamps, itemStamps(ids, stories, read)), patched) : null;
+    }
+
+    /**
+     * Items the node's heads of the page's pulled sources hold above its newest entry, with the
+     * story each shows where a rendering of this epoch tells it (those without are left out: a
+     * patch that adds one reads its stamps apart).
+     */
+    private Ahead ahead(Key key, Entries kept) {
+        if (kept.sources().isEmpty() || kept.epoch() == null) {
+            return Ahead.NONE;
+        }
+        long top = kept.ids().length > 0 ? kept.ids()[0] : Long.MIN_VALUE;
+        List<Long> ids = new ArrayList<>();
+        List<@Nullable Long> stories = new ArrayList<>();
+        for (long id : home.pulledAhead(kept.sources().keySet(), top, Math.min(key.limit(), MAX_AHEAD))) {
+            Rendered part = rendered.getIfPresent(id);
+            if (part != null && part.epoch().equals(kept.epoch())) {
+                ids.add(id);
+                stories.add(part.story());
+            }
+        }
+        return ids.isEmpty() ? Ahead.NONE : new Ahead(ids, stories);
+    }
+
+    /** Ids a kept page will likely gain, and the story each shows, in the same order. */
+    private record Ahead(List<Long> ids, List<@Nullable Long> stories) {
+        static final Ahead NONE = new Ahead(List.of(), List.of());
+    }
+
+    /** An item's stamp as a read gave it, with that of the story it was read with folded in. */
+    private record ItemStamp(@Nullable Long story, @Nullable String stamp) {
+    }
+
+    /** Each item's stamp as one read gave them, by id. */
+    private static Map<Long, ItemStamp> itemStamps(List<Long> ids, List<@Nullable Long> stories, TimelineStamps read) {
+        Map<Long, ItemStamp> byId = new HashMap<>();
+        for (int i = 0; i < ids.size(); i++) {
+            byId.put(ids.get(i), new ItemStamp(stories.get(i), read.items().get(i)));
+        }
+        return byId;
+    }
+
+    private static TimelineStamps withItems(TimelineStamps stamps, List<@Nullable String> items) {
+        return new TimelineStamps(stamps.epoch(), stamps.person(), items, stamps.own(), stamps.sources(), stamps.pulledList());
     }
 
     private static @Nullable Page counted(@Nullable Page page, Counter outcome) {
@@ -240,7 +297,7 @@ class NewestPages {
      * sources lost (a tombstone) needs nothing here: its item's stamp moved too, so it is rendered
      * again, found gone, and the page is read fresh.
      */
-    private @Nullable Page patch(Key key, Entries kept, TimelineStamps stamps) {
+    private @Nullable Page patch(Key key, Entries kept, TimelineStamps stamps, Map<Long, ItemStamp> readWith) {
         List<HomeFeed.PulledEntry> pulled = home.newestPulled(key.userId(), key.limit(), stamps);
         if (pulled == null) {
             return null;
@@ -256,15 +313,34 @@ class NewestPages {
             return null;
         }
         Entries patched = merged(key.limit(), kept, added, addedStories, stamps);
-        TimelineStamps now = home.stamps(key.userId(), ids(patched.ids()), patched.stories());
-        if (!Objects.equals(now.epoch(), stamps.epoch()) || !Objects.equals(now.person(), stamps.person())) {
-            return null;
+        TimelineStamps now = readAlready(patched, stamps, readWith);
+        if (now == null) {
+            now = home.stamps(key.userId(), ids(patched.ids()), patched.stories());
+            if (!Objects.equals(now.epoch(), stamps.epoch()) || !Objects.equals(now.person(), stamps.person())) {
+                return null;
+            }
         }
         Page page = assemble(patched, now, List.copyOf(loaded.values()));
         if (page != null) {
             entries.put(key, patched);
         }
         return page;
+    }
+
+    /**
+     * The patched page's stamps from the read that found its sources moved, when that read covered
+     * every entry it gained under the story it shows now; else null (read them again).
+     */
+    private static @Nullable TimelineStamps readAlready(Entries patched, TimelineStamps stamps, Map<Long, ItemStamp> readWith) {
+        List<@Nullable String> items = new ArrayList<>(patched.ids().length);
+        for (int i = 0; i < patched.ids().length; i++) {
+            ItemStamp read = readWith.get(patched.ids()[i]);
+            if (read == null || !Objects.equals(read.story(), patched.stories().get(i))) {
+                return null;
+            }
+            items.add(read.stamp());
+        }
+        return withItems(stamps, items);
     }
 
     /**

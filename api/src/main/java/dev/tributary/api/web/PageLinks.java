@@ -1,9 +1,9 @@
 package dev.tributary.api.web;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
+import org.springframework.web.util.UriComponentsBuilder;
 
 /**
  * The RFC 8288 {@code Link} header of a page: {@code next} continues older than its last entry
@@ -20,17 +20,14 @@ public final class PageLinks {
         if (idsNewestFirst.isEmpty()) {
             return null;
         }
-        List<String> links = new ArrayList<>(2);
-        links.add(link("max_id", idsNewestFirst.getLast(), "next"));
-        links.add(link("min_id", idsNewestFirst.getFirst(), "prev"));
-        return String.join(", ", links);
+        // The request's URL is parsed once for both links.
+        UriComponentsBuilder base = ServletUriComponentsBuilder.fromCurrentRequest()
+                .replaceQueryParam("max_id").replaceQueryParam("since_id").replaceQueryParam("min_id");
+        return link(base.cloneBuilder(), "max_id", idsNewestFirst.getLast(), "next") + ", "
+                + link(base, "min_id", idsNewestFirst.getFirst(), "prev");
     }
 
-    private static String link(String param, long id, String rel) {
-        String url = ServletUriComponentsBuilder.fromCurrentRequest()
-                .replaceQueryParam("max_id").replaceQueryParam("since_id").replaceQueryParam("min_id")
-                .replaceQueryParam(param, Ids.format(id))
-                .build().toUriString();
-        return "<" + url + ">; rel=\"" + rel + "\"";
+    private static String link(UriComponentsBuilder url, String param, long id, String rel) {
+        return "<" + url.replaceQueryParam(param, Ids.format(id)).build().toUriString() + ">; rel=\"" + rel + "\"";
     }
 }

@@ -130,6 +130,49 @@ class PulledKeptPagesApiTest {
         assertThat(read(home(bob), second)).isTrue();
     }
 
+    /**
+     * A second follower's page is patched with the stamps of the items the node's heads already
+     * hold read along with the page's (one read): what changed an item since another follower's
+     * read rendered it shows, and the page is the one MySQL gives.
+     */
+    @Test
+    void aPatchFromHeadsAnotherReadBroughtUpToDateSeesEveryChangeOfTheNewItems() {
+        TestUser erin = api.newUser("pkppe");
+        long big = pulledSource(erin, "pkppe");
+        TestUser frank = api.newUser("pkppf");
+        deliveries.follow(frank, big);
+        TestUser liker = api.newUser("pkppl");
+        deliveries.publish(big, entry(MediaType.TEXT));
+        home(erin);
+        home(frank);
+
+        long liked = deliveries.publish(big, entry(MediaType.TEXT)).getFirst();
+        home(erin); // brings the node's head of the source up to date and renders the new item
+        assertThat(api.post("/api/v1/items/" + liked + "/like", liker.token(), null).status()).isIn(200, 204);
+        double patchedBefore = pageReads("patched");
+        JsonNode afterLike = home(frank);
+        assertThat(pageReads("patched")).as("patched, not read again").isEqualTo(patchedBefore + 1);
+        assertThat(item(afterLike, liked).path("likes_count").asLong()).as("the like after the rendering").isEqualTo(1);
+        assertThat(afterLike).isEqualTo(fromMySql(frank));
+
+        long plain = deliveries.publish(big, entry(MediaType.LINK)).getFirst();
+        home(erin);
+        double patchedThen = pageReads("patched");
+        JsonNode afterPublish = home(frank);
+        assertThat(pageReads("patched")).isEqualTo(patchedThen + 1);
+        assertThat(ids(afterPublish).getFirst()).isEqualTo(String.valueOf(plain));
+        assertThat(afterPublish).isEqualTo(fromMySql(frank));
+    }
+
+    private static JsonNode item(JsonNode page, long id) {
+        for (JsonNode item : page) {
+            if (item.path("id").asString().equals(String.valueOf(id))) {
+                return item;
+            }
+        }
+        throw new AssertionError(id + " is not on the page " + ids(page));
+    }
+
     @Test
     void everyChangeAPersonMakesAndEveryTombstoneShowsOnAPatchedPage() {
         TestUser carol = api.newUser("pkppc");

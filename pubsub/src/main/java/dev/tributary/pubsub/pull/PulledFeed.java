@@ -322,6 +322,15 @@ public class PulledFeed {
     }
 
     /**
+     * The ids this node's heads of these pulled sources hold above {@code above}, newest first, at
+     * most {@code limit}: what a kept page will likely gain, to read stamps for before {@link #newest}
+     * is asked (it alone says what the page gains).
+     */
+    public List<Long> ahead(Collection<Long> sourceIds, long above, int limit) {
+        return heads.ahead(sourceIds, above, limit);
+    }
+
+    /**
      * The newest {@code limit} entries the person's pulled sources give their newest page, newest
      * first, each read or not by its source's read position (marks on single items are not looked
      * at, nor whether the inbox holds the item): from this node's heads of those sources under

@@ -5,6 +5,8 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tributary.pubsub.inbox.Inbox;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -103,6 +105,23 @@ class SourceHeads {
             });
         }
         return current;
+    }
+
+    /**
+     * The ids this node's heads of these sources hold above {@code above}, newest first, at most
+     * {@code limit}, whatever stamp each head was kept under: a guess at what a page will gain, to
+     * read stamps for along with the page's, never an answer by itself ({@link #of} is).
+     */
+    List<Long> ahead(Collection<Long> sourceIds, long above, int limit) {
+        List<Long> ids = new ArrayList<>();
+        for (long sourceId : sourceIds) {
+            Head head = heads.getIfPresent(sourceId);
+            for (int i = 0; head != null && i < head.ids().length && head.ids()[i] > above; i++) {
+                ids.add(head.ids()[i]);
+            }
+        }
+        ids.sort(Comparator.reverseOrder());
+        return ids.size() > limit ? List.copyOf(ids.subList(0, limit)) : ids;
     }
 
     private static Head head(String stamp, List<long[]> rows) {
