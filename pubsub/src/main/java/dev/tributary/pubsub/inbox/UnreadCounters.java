@@ -4,6 +4,7 @@ import dev.tributary.pubsub.InboxEvent;
 import dev.tributary.pubsub.MediaType;
 import dev.tributary.pubsub.TimelineSettings;
 import dev.tributary.pubsub.Unread;
+import dev.tributary.pubsub.UnreadTally;
 import dev.tributary.storage.Transactions;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisFuture;
@@ -427,22 +428,14 @@ class UnreadCounters {
     }
 
     static Unread summarise(List<UnreadDelta> groups, long trimmed) {
-        long total = 0;
-        Map<Long, Long> bySource = new HashMap<>();
-        Map<MediaType, Long> byMedia = new EnumMap<>(MediaType.class);
-        for (UnreadDelta group : groups) {
-            total += group.change();
-            bySource.merge(group.sourceId(), (long) group.change(), Long::sum);
-            byMedia.merge(group.media(), (long) group.change(), Long::sum);
-        }
-        return new Unread(total, bySource, byMedia, trimmed);
+        UnreadTally tally = new UnreadTally();
+        groups.forEach(group -> tally.add(group.sourceId(), group.media(), group.change()));
+        return tally.build(trimmed);
     }
 
     private static Unread parse(Map<Object, Object> hash) {
-        long total = 0;
         long trimmed = 0;
-        Map<Long, Long> bySource = new HashMap<>();
-        Map<MediaType, Long> byMedia = new EnumMap<>(MediaType.class);
+        UnreadTally tally = new UnreadTally();
         for (Map.Entry<Object, Object> entry : hash.entrySet()) {
             String field = (String) entry.getKey();
             if (field.startsWith("_")) {
@@ -454,14 +447,12 @@ class UnreadCounters {
             }
             int colon = field.indexOf(':');
             if (field.charAt(0) == 's' && colon > 1) {
-                total += value;
-                bySource.merge(Long.parseLong(field, 1, colon, 10), value, Long::sum);
-                byMedia.merge(MediaType.ofBit(Integer.parseInt(field, colon + 1, field.length(), 10)), value, Long::sum);
+                tally.add(Long.parseLong(field, 1, colon, 10), MediaType.ofBit(Integer.parseInt(field, colon + 1, field.length(), 10)), value);
             } else if (field.equals("x")) {
                 trimmed = value;
             }
         }
-        return new Unread(total, bySource, byMedia, trimmed);
+        return tally.build(trimmed);
     }
 
     private static String token() {

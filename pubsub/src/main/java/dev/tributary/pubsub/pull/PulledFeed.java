@@ -14,6 +14,7 @@ import dev.tributary.pubsub.TimelineQuery;
 import dev.tributary.pubsub.TimelineSettings;
 import dev.tributary.pubsub.TimelineStamps;
 import dev.tributary.pubsub.Unread;
+import dev.tributary.pubsub.UnreadTally;
 import dev.tributary.pubsub.inbox.Inbox;
 import dev.tributary.pubsub.inbox.InboxRow;
 import dev.tributary.storage.IdGenerator;
@@ -28,7 +29,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Set;
@@ -619,16 +619,9 @@ public class PulledFeed {
         if (groups.isEmpty()) {
             return pushed;
         }
-        long total = pushed.total();
-        Map<Long, Long> bySource = new HashMap<>(pushed.bySource());
-        Map<MediaType, Long> byMedia = new EnumMap<>(MediaType.class);
-        byMedia.putAll(pushed.byMedia());
-        for (PulledTable.UnreadGroup group : groups) {
-            total += group.count();
-            bySource.merge(group.sourceId(), group.count(), Long::sum);
-            byMedia.merge(group.media(), group.count(), Long::sum);
-        }
-        return new Unread(total, bySource, byMedia, pushed.trimmedUnread());
+        UnreadTally tally = new UnreadTally().addAll(pushed);
+        groups.forEach(group -> tally.add(group.sourceId(), group.media(), group.count()));
+        return tally.build(pushed.trimmedUnread());
     }
 
     /**
