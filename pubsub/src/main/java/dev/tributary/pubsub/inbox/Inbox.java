@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.function.LongFunction;
@@ -38,9 +39,11 @@ public class Inbox {
     private final PageStamps stamps;
     private final InboxTrimQueue trimQueue;
     private final Transactions tx;
+    private final KeptUnread keptUnread;
 
     Inbox(InboxTable table, TimelinePages pages, ReadMarks marks, UnreadCounters counters, PageStamps stamps,
-            InboxTrimQueue trimQueue, Transactions tx) {
+            InboxTrimQueue trimQueue, Transactions tx, KeptUnread keptUnread) {
+        this.keptUnread = keptUnread;
         this.table = table;
         this.pages = pages;
         this.marks = marks;
@@ -358,27 +361,48 @@ public class Inbox {
         return unreadAndPulledSources(List.of(userId), pulledSources).get(userId);
     }
 
-    /** {@link #unreadAndPulledSources(long, LongFunction)} of many people in one round trip, by person. */
+    /**
+     * {@link #unreadAndPulledSources(long, LongFunction)} of many people in one round trip, by
+     * person; a second one reads the hashes of those whose counts the node kept ({@link KeptUnread})
+     * and whose stamp has moved since.
+     */
     public Map<Long, UnreadAndPulled> unreadAndPulledSources(Collection<Long> people, LongFunction<List<Long>> pulledSources) {
         Map<Long, List<String>> keys = new HashMap<>();
+        Set<Long> kept = new HashSet<>();
         for (long person : people) {
-            // Folders first; then, where this node keeps the list of pulled sources, the inbox's stamp and the list's keys.
-            List<String> theirs = new ArrayList<>(List.of(PageStamps.foldersKey(person)));
-            List<String> kept = stamps.keptListKeys(person);
-            if (!kept.isEmpty()) {
-                theirs.add(PageStamps.personKey(person));
-                theirs.addAll(kept);
-            }
+            // Folders, the inbox's stamp, then the epoch: alone, or first of the list of pulled sources' keys where this node keeps one.
+            List<String> theirs = new ArrayList<>(List.of(PageStamps.foldersKey(person), PageStamps.personKey(person)));
+            List<String> list = stamps.keptListKeys(person);
+            theirs.addAll(list.isEmpty() ? List.of(PageStamps.epochKey()) : list);
             keys.put(person, theirs);
+            if (keptUnread.holds(person)) {
+                kept.add(person);
+            }
         }
-        Map<Long, UnreadCounters.Read> reads = counters.readWith(keys);
+        Map<Long, UnreadCounters.Read> reads = counters.readWith(keys, kept);
+        Map<Long, Unread> counts = new HashMap<>();
+        Set<Long> moved = new HashSet<>();
+        kept.forEach(person -> {
+            List<@Nullable String> values = reads.get(person).values();
+            Unread unread = keptUnread.at(person, values.get(2), values.get(1));
+            if (unread != null) {
+                counts.put(person, unread);
+            } else {
+                moved.add(person);
+            }
+        });
+        Map<Long, UnreadCounters.Read> hashes = moved.isEmpty() ? Map.of() : counters.readWith(noKeys(moved), Set.of());
         Map<Long, UnreadAndPulled> answers = new HashMap<>();
         reads.forEach((person, read) -> {
-            Unread unread = counters.read(person, read.hash());
             List<@Nullable String> values = read.values();
-            List<@Nullable String> heads = values.size() > 1 ? values.subList(2, values.size()) : List.of();
+            String stamp = values.get(1);
+            Unread unread = counts.get(person);
+            if (unread == null) {
+                unread = counters.read(person, read.hash() != null ? read.hash() : hashes.get(person).hash());
+                keptUnread.keep(person, values.get(2), stamp, unread);
+            }
+            List<@Nullable String> heads = values.size() > 3 ? values.subList(2, values.size()) : List.of();
             KnownPulled pulled = keptOrNull(() -> stamps.pulledSources(person, pulledSources, heads));
-            String stamp = values.size() > 1 ? values.get(1) : null;
             String own = pulled == null || pulled.version() == null || stamp == null ? null : pulled.version() + "/" + stamp;
             answers.put(person, new UnreadAndPulled(unread, pulled, values.getFirst(), own));
         });
@@ -396,6 +420,12 @@ public class Inbox {
     /** The person's folders changed: maps of them kept on every node are void once the caller commits. */
     public void foldersChanged(long userId) {
         stamps.foldersChanged(userId);
+    }
+
+    private static Map<Long, List<String>> noKeys(Set<Long> people) {
+        Map<Long, List<String>> none = new HashMap<>();
+        people.forEach(person -> none.put(person, List.of()));
+        return none;
     }
 
     private static @Nullable KnownPulled keptOrNull(java.util.function.Supplier<KnownPulled> read) {

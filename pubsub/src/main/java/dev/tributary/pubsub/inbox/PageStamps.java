@@ -333,9 +333,14 @@ class PageStamps implements DisposableBean {
         return "tributary:tl:" + PersonSlots.tag(userId) + ":d:" + userId;
     }
 
+    /** The key of the epoch, which a failed stamp move re-draws: everything kept under the old one is void. */
+    static String epochKey() {
+        return EPOCH;
+    }
+
     /**
      * The keys whose values check this node's kept list of the person's pulled sources (to read
-     * along with something else); empty when the node keeps none for them.
+     * along with something else); empty when the node keeps none for them. The epoch's comes first.
      */
     List<String> keptListKeys(long userId) {
         return pulledLists.getIfPresent(userId) == null ? List.of() : List.of(EPOCH, followsKey(userId), PULLED);

@@ -13,11 +13,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -318,35 +318,50 @@ class UnreadCounters {
     }
 
     /** The person's counter hash as read, and the values of other keys read with it. */
-    record Read(Map<Object, Object> hash, List<@Nullable String> values) {
+    record Read(@Nullable Map<Object, Object> hash, List<@Nullable String> values) {
     }
 
     /**
-     * The person's counter hash and the values of {@code keys}, in one round trip: both commands
+     * The values of {@code keys}, then the person's counter hash, in one round trip: the commands
      * are written together on the shared connection (a Spring pipeline would open a connection of
-     * its own), and on Redis Cluster the keys' reads go to their nodes at once.
+     * its own) and run in that order, so a stamp among the keys is read before the hash (on Redis
+     * Cluster a person's stamps share their hash's node); the keys' reads go to their nodes at once.
      */
     Read readWith(long userId, List<String> keys) {
-        return readWith(Map.of(userId, keys)).get(userId);
+        return readWith(Map.of(userId, keys), Set.of()).get(userId);
     }
 
-    /** {@link #readWith(long, List)} for many people at once: every command is written before the first answer is awaited. */
-    Map<Long, Read> readWith(Map<Long, List<String>> keysByPerson) {
+    /**
+     * {@link #readWith(long, List)} for many people at once, every command written before the first
+     * answer is awaited; the hashes of {@code withoutHash} are not read ({@link Read#hash} null).
+     */
+    Map<Long, Read> readWith(Map<Long, List<String>> keysByPerson, Set<Long> withoutHash) {
         Map<Long, Read> reads = redis.execute((RedisCallback<Map<Long, Read>>) connection -> {
             @SuppressWarnings("unchecked")
             RedisClusterAsyncCommands<byte[], byte[]> async = (RedisClusterAsyncCommands<byte[], byte[]>) connection.getNativeConnection();
             Map<Long, RedisFuture<Map<byte[], byte[]>>> hashes = new HashMap<>();
             Map<Long, RedisFuture<List<KeyValue<byte[], byte[]>>>> values = new HashMap<>();
             keysByPerson.forEach((person, keys) -> {
-                hashes.put(person, async.hgetall(bytes(key(person))));
-                values.put(person, async.mget(keys.stream().map(UnreadCounters::bytes).toArray(byte[][]::new)));
+                if (!keys.isEmpty()) {
+                    values.put(person, async.mget(keys.stream().map(UnreadCounters::bytes).toArray(byte[][]::new)));
+                }
+                if (!withoutHash.contains(person)) {
+                    hashes.put(person, async.hgetall(bytes(key(person))));
+                }
             });
             Map<Long, Read> answers = new HashMap<>();
             keysByPerson.forEach((person, keys) -> {
-                Map<Object, Object> fields = new HashMap<>();
-                awaited(hashes.get(person)).forEach((field, value) -> fields.put(text(field), text(value)));
                 List<@Nullable String> found = new ArrayList<>(keys.size());
-                awaited(values.get(person)).forEach(value -> found.add(value.hasValue() ? text(value.getValue()) : null));
+                if (!keys.isEmpty()) {
+                    awaited(values.get(person)).forEach(value -> found.add(value.hasValue() ? text(value.getValue()) : null));
+                }
+                Map<Object, Object> fields = null;
+                if (hashes.containsKey(person)) {
+                    fields = new HashMap<>();
+                    for (Map.Entry<byte[], byte[]> field : awaited(hashes.get(person)).entrySet()) {
+                        fields.put(text(field.getKey()), text(field.getValue()));
+                    }
+                }
                 answers.put(person, new Read(fields, found));
             });
             return answers;
