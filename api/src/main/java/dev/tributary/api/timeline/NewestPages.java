@@ -193,7 +193,7 @@ class NewestPages {
         if (Objects.equals(stamps.epoch(), kept.epoch()) && Objects.equals(stamps.person(), kept.stamp())) {
             return counted(assemble(kept, stamps, null), this.kept);
         }
-        return onlySourcesMoved(kept, stamps) ? counted(patch(key, kept, stamps, itemStamps(ids, stories, read)), patched) : null;
+        return onlySourcesMoved(kept, stamps) ? counted(patch(key, kept, stamps, new ReadAlong(ahead, read)), patched) : null;
     }
 
     /**
@@ -223,17 +223,8 @@ class NewestPages {
         static final Ahead NONE = new Ahead(List.of(), List.of());
     }
 
-    /** An item's stamp as a read gave it, with that of the story it was read with folded in. */
-    private record ItemStamp(@Nullable Long story, @Nullable String stamp) {
-    }
-
-    /** Each item's stamp as one read gave them, by id. */
-    private static Map<Long, ItemStamp> itemStamps(List<Long> ids, List<@Nullable Long> stories, TimelineStamps read) {
-        Map<Long, ItemStamp> byId = new HashMap<>();
-        for (int i = 0; i < ids.size(); i++) {
-            byId.put(ids.get(i), new ItemStamp(stories.get(i), read.items().get(i)));
-        }
-        return byId;
+    /** The stamps one read gave: the kept page's entries', then those of {@code ahead}, in that order. */
+    private record ReadAlong(Ahead ahead, TimelineStamps read) {
     }
 
     private static TimelineStamps withItems(TimelineStamps stamps, List<@Nullable String> items) {
@@ -297,7 +288,7 @@ class NewestPages {
      * sources lost (a tombstone) needs nothing here: its item's stamp moved too, so it is rendered
      * again, found gone, and the page is read fresh.
      */
-    private @Nullable Page patch(Key key, Entries kept, TimelineStamps stamps, Map<Long, ItemStamp> readWith) {
+    private @Nullable Page patch(Key key, Entries kept, TimelineStamps stamps, ReadAlong along) {
         List<HomeFeed.PulledEntry> pulled = home.newestPulled(key.userId(), key.limit(), stamps);
         if (pulled == null) {
             return null;
@@ -313,7 +304,7 @@ class NewestPages {
             return null;
         }
         Entries patched = merged(key.limit(), kept, added, addedStories, stamps);
-        TimelineStamps now = readAlready(patched, stamps, readWith);
+        TimelineStamps now = readAlready(patched, kept, stamps, along);
         if (now == null) {
             now = home.stamps(key.userId(), ids(patched.ids()), patched.stories());
             if (!Objects.equals(now.epoch(), stamps.epoch()) || !Objects.equals(now.person(), stamps.person())) {
@@ -331,16 +322,41 @@ class NewestPages {
      * The patched page's stamps from the read that found its sources moved, when that read covered
      * every entry it gained under the story it shows now; else null (read them again).
      */
-    private static @Nullable TimelineStamps readAlready(Entries patched, TimelineStamps stamps, Map<Long, ItemStamp> readWith) {
+    private static @Nullable TimelineStamps readAlready(Entries patched, Entries kept, TimelineStamps stamps, ReadAlong along) {
+        long[] keptIds = kept.ids();
         List<@Nullable String> items = new ArrayList<>(patched.ids().length);
         for (int i = 0; i < patched.ids().length; i++) {
-            ItemStamp read = readWith.get(patched.ids()[i]);
-            if (read == null || !Objects.equals(read.story(), patched.stories().get(i))) {
+            long id = patched.ids()[i];
+            int at = indexOf(keptIds, id);
+            if (at >= 0) {
+                items.add(along.read().items().get(at));
+                continue;
+            }
+            int ahead = along.ahead().ids().indexOf(id);
+            if (ahead < 0 || !Objects.equals(along.ahead().stories().get(ahead), patched.stories().get(i))) {
                 return null;
             }
-            items.add(read.stamp());
+            items.add(along.read().items().get(keptIds.length + ahead));
         }
         return withItems(stamps, items);
+    }
+
+    /** Where {@code id} is among a page's ids (newest first, so descending), or -1. */
+    private static int indexOf(long[] newestFirst, long id) {
+        int low = 0;
+        int high = newestFirst.length - 1;
+        while (low <= high) {
+            int middle = (low + high) >>> 1;
+            if (newestFirst[middle] == id) {
+                return middle;
+            }
+            if (newestFirst[middle] > id) {
+                low = middle + 1;
+            } else {
+                high = middle - 1;
+            }
+        }
+        return -1;
     }
 
     /**
