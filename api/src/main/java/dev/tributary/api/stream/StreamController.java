@@ -65,6 +65,15 @@ class StreamController {
         emitter.onCompletion(closer);
         emitter.onTimeout(closer);
         emitter.onError(error -> closer.run());
+        // Committed here, on the request's thread, as the upgraded path does: a first write from the
+        // stream's thread would commit it there, while Spring Security's HeaderWriterFilter writes the
+        // same headers on this one (Tomcat's headers are not thread-safe; spring-security#15510).
+        try {
+            response.flushBuffer();
+        } catch (IOException clientGone) {
+            streams.close(stream);
+            throw clientGone;
+        }
         streams.start(stream, new EmitterOutput(emitter), after);
         return ResponseEntity.ok().body(emitter);
     }
