@@ -2,7 +2,6 @@ package dev.tributary.api.timeline;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.Expiry;
 import dev.tributary.api.ratelimit.ReadAlong;
 import dev.tributary.pubsub.Feature;
 import dev.tributary.pubsub.HomeFeed;
@@ -41,11 +40,13 @@ public class KeptCounts {
     private static final Logger log = LoggerFactory.getLogger(KeptCounts.class);
     /**
      * As long as kept pages' entries: the bound left for a node that died between a commit and its
-     * stamp moves; each person's a little less ({@link KeptLifetime}).
+     * stamp moves; each person's a little less, and counts first kept on this node up to three
+     * quarters less ({@link KeptLifetime}). Stale counts stay until the bound only to tell a renewal
+     * from a first keeping.
      */
     private static final Duration KEPT_FOR = Duration.ofMinutes(10);
 
-    private record Kept(String version, byte[] json, @Nullable Instant agesAt) {
+    private record Kept(String version, byte[] json, @Nullable Instant agesAt, Instant freshUntil) {
     }
 
     private final HomeFeed home;
@@ -71,7 +72,7 @@ public class KeptCounts {
         this.clock = clock.getIfAvailable(Clock::systemUTC);
         this.kept = Caffeine.newBuilder().maximumWeight(settings.countBytes().toBytes())
                 .weigher((Long user, Kept counts) -> counts.json().length + counts.version().length() + 64)
-                .expireAfter(Expiry.writing((Long user, Kept counts) -> KeptLifetime.of(user, KEPT_FOR))).build();
+                .expireAfterWrite(KEPT_FOR).build();
         MeterRegistry registry = registries.getIfAvailable(SimpleMeterRegistry::new);
         this.keptAlong = served(registry, "kept", "along");
         this.keptApart = served(registry, "kept", "apart");
@@ -105,7 +106,7 @@ public class KeptCounts {
         HomeFeed.UnreadByFolder read = read(userId);
         byte[] rendered = json.writeValueAsBytes(UnreadView.of(read));
         if (version.value() != null) {
-            kept.put(userId, new Kept(version.value(), rendered, read.agesAt()));
+            put(userId, version.value(), rendered, read);
         }
         (version.along() ? readAlong : readApart).increment();
         return rendered;
@@ -149,7 +150,8 @@ public class KeptCounts {
     /** The person's kept counts if they were kept under {@code version} and have not aged since; else null. */
     private byte @Nullable [] keptAt(long userId, @Nullable String version, Instant now) {
         Kept counts = version == null ? null : kept.getIfPresent(userId);
-        if (counts == null || !counts.version().equals(version) || counts.agesAt() != null && now.isAfter(counts.agesAt())) {
+        if (counts == null || !counts.version().equals(version) || !now.isBefore(counts.freshUntil())
+                || counts.agesAt() != null && now.isAfter(counts.agesAt())) {
             return null;
         }
         return counts.json();
@@ -161,8 +163,13 @@ public class KeptCounts {
      */
     public void keep(long userId, @Nullable String version, byte[] counts, HomeFeed.UnreadByFolder read) {
         if (version != null && isOn()) {
-            kept.put(userId, new Kept(version, counts, read.agesAt()));
+            put(userId, version, counts, read);
         }
+    }
+
+    private void put(long userId, String version, byte[] counts, HomeFeed.UnreadByFolder read) {
+        Instant freshUntil = KeptLifetime.freshUntil(clock.instant(), userId, KEPT_FOR, kept.getIfPresent(userId) != null);
+        kept.put(userId, new Kept(version, counts, read.agesAt(), freshUntil));
     }
 
     /** The person's counts, read with other requests' that missed too ({@link UnreadReads}). */

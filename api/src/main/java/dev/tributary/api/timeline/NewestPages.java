@@ -2,6 +2,7 @@ package dev.tributary.api.timeline;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
 import dev.tributary.api.item.ItemJson;
 import dev.tributary.api.item.ItemView;
 import dev.tributary.api.item.ItemViews;
@@ -69,10 +70,16 @@ class NewestPages {
     /**
      * How long a person's entries are kept: a client polling every minute or two must not pay a
      * fresh read each time (that read was 66 % of the home page's samples under load). Each
-     * person's a little less ({@link KeptLifetime}), counted from the read a patch leaves in place.
+     * person's a little less, and a page first kept on this node up to three quarters less ({@link
+     * KeptLifetime}), counted from the read a patch leaves in place.
      */
     private static final Duration ENTRIES_FOR = Duration.ofMinutes(10);
-    /** How long an item's rendering is kept: it names the item's source, whose name is kept as long. */
+    /**
+     * How long an item's rendering is kept at most: it names the item's source, whose name is kept
+     * as long. Each rendering half to all of it ({@link KeptLifetime#drawn}): items on everyone's
+     * page, rendered together, were otherwise rendered again together once a minute, a burst that
+     * took most of the node's samples for a second.
+     */
     private static final Duration RENDERED_FOR = Duration.ofMinutes(1);
     /** Items of the node's heads whose stamps a kept page's read takes along (a poll's worth of new items). */
     private static final int MAX_AHEAD = 10;
@@ -95,7 +102,7 @@ class NewestPages {
      */
     private record Entries(@Nullable String epoch, @Nullable String stamp, long[] ids, boolean[] read, boolean[] starred,
             byte[][] alsoIn, List<@Nullable Long> stories, @Nullable String own, Map<Long, String> sources,
-            Instant readAt) {
+            Instant freshUntil) {
     }
 
     /**
@@ -132,7 +139,7 @@ class NewestPages {
         this.entries = Caffeine.newBuilder().maximumSize(settings.people()).expireAfterWrite(ENTRIES_FOR).build();
         this.rendered = Caffeine.newBuilder().maximumWeight(settings.itemBytes().toBytes())
                 .weigher((Long id, Rendered r) -> r.unread().length + r.read().length + 64)
-                .expireAfterWrite(RENDERED_FOR).build();
+                .expireAfter(Expiry.writing((Long id, Rendered r) -> KeptLifetime.drawn(RENDERED_FOR))).build();
         MeterRegistry registry = registries.getIfAvailable(SimpleMeterRegistry::new);
         Gauge.builder("tributary.api.page.cache.pages", entries, Cache::estimatedSize)
                 .description("newest home pages kept in this node's page cache").register(registry);
@@ -163,13 +170,13 @@ class NewestPages {
         try {
             Key key = new Key(userId, limit);
             Entries kept = entries.getIfPresent(key);
-            boolean fresh = kept != null && clock.instant().isBefore(kept.readAt().plus(KeptLifetime.of(userId, ENTRIES_FOR)));
-            Page page = fresh ? fromKept(key, kept) : null;
+            Instant now = clock.instant();
+            Page page = kept != null && now.isBefore(kept.freshUntil()) ? fromKept(key, kept) : null;
             if (page != null) {
                 return page;
             }
             read.increment();
-            return fresh(key);
+            return fresh(key, KeptLifetime.freshUntil(now, userId, ENTRIES_FOR, kept != null));
         } catch (DataAccessException redisTrouble) {
             log.warn("Page cache bypassed: {}", redisTrouble.getMessage());
             return render(userId, limit);
@@ -242,7 +249,7 @@ class NewestPages {
      * Reads the entries from MySQL under stamps read first, so a change racing the read voids
      * them; the items that read loaded are rendered from it, not loaded again.
      */
-    private Page fresh(Key key) {
+    private Page fresh(Key key, Instant freshUntil) {
         TimelineStamps before = home.stamps(key.userId(), List.of());
         List<TimelineEntry> page = home.page(key.userId(), TimelineQuery.newest(key.limit()));
         long[] ids = page.stream().mapToLong(TimelineEntry::id).toArray();
@@ -263,7 +270,7 @@ class NewestPages {
         }
         List<@Nullable Long> stories = page.stream().map(entry -> LinkShares.storyShown(entry.item().body())).toList();
         Entries fresh = new Entries(before.epoch(), before.person(), ids, read, starred, alsoIn, stories, before.own(),
-                before.sources(), clock.instant());
+                before.sources(), freshUntil);
         Page assembled = assemble(fresh, home.stamps(key.userId(), ids(ids), stories), page);
         if (assembled == null) {
             // An item went between the two reads: answer from what was read, keep nothing.
@@ -414,7 +421,7 @@ class NewestPages {
             }
         }
         return new Entries(kept.epoch(), stamps.person(), ids, read, starred, alsoIn, stories, stamps.own(), stamps.sources(),
-                kept.readAt());
+                kept.freshUntil());
     }
 
     /**

@@ -93,9 +93,38 @@ class KeptCountsTest {
         byte[] aged = kept.unread(PERSON, null);
         assertThat(new String(aged)).contains("\"total\":1");
         verify(home, times(2)).unreadByFolder(anyCollection());
-        now = NOW.plus(Duration.ofDays(1));
+        now = NOW.plusSeconds(61).plus(Duration.ofMinutes(7));
         assertThat(kept.unread(PERSON, null)).as("counts that never age are kept while the version holds").isEqualTo(aged);
         verify(home, times(2)).unreadByFolder(anyCollection());
+        now = NOW.plusSeconds(61).plus(Duration.ofMinutes(10));
+        kept.unread(PERSON, null);
+        verify(home, times(3).description("past the bound left for a lost stamp move")).unreadByFolder(anyCollection());
+    }
+
+    @Test
+    void countsKeptFirstLiveASpreadShareOfTheBoundAndRenewedOnesLiveThePersonsLifetime() {
+        KeptCounts kept = counts();
+        when(home.unreadVersion(PERSON)).thenReturn("v1");
+        when(home.unreadByFolder(anyCollection())).thenReturn(Map.of(PERSON, counted(2, null)));
+        Duration first = KeptLifetime.first(PERSON, Duration.ofMinutes(10));
+        Duration renewed = KeptLifetime.of(PERSON, Duration.ofMinutes(10));
+        assertThat(first).as("this person's first lifetime is shorter than a renewed one").isLessThan(renewed);
+
+        kept.unread(PERSON, null);
+        now = NOW.plus(first).minusMillis(1);
+        kept.unread(PERSON, null);
+        verify(home, times(1)).unreadByFolder(anyCollection());
+        now = NOW.plus(first);
+        kept.unread(PERSON, null);
+        verify(home, times(2).description("read again when the first lifetime ends")).unreadByFolder(anyCollection());
+
+        Instant renewedAt = now;
+        now = renewedAt.plus(renewed).minusMillis(1);
+        kept.unread(PERSON, null);
+        verify(home, times(2).description("the stale counts were there: the person's own lifetime")).unreadByFolder(anyCollection());
+        now = renewedAt.plus(renewed);
+        kept.unread(PERSON, null);
+        verify(home, times(3)).unreadByFolder(anyCollection());
     }
 
     @Test
