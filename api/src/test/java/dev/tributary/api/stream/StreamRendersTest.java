@@ -27,6 +27,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -184,6 +186,20 @@ class StreamRendersTest {
 
         assertThat(saw(forBob)).isEqualTo(alone(bob, other));
         assertThat(saw(forDave)).as("dave's timeline does not hold it").isEmpty();
+    }
+
+    @Test
+    void aBatchsSendersAreWokenFromAPlatformThreadSoTheyQueueWithTheRequestsBesideThem() throws Exception {
+        StreamRenders.Request forBob = new StreamRenders.Request(bob.numericId(), Set.of(other), Set.of());
+        // Registered before the batch completes, so it runs on the thread that completes it.
+        CompletableFuture<Thread> wokenBy = forBob.views().thenApply(rendered -> Thread.currentThread());
+
+        Thread renderer = Thread.ofVirtual().start(() -> renders.render(List.of(forBob)));
+        renderer.join();
+
+        assertThat(saw(forBob)).isEqualTo(alone(bob, other));
+        assertThat(wokenBy.get(30, TimeUnit.SECONDS).isVirtual())
+                .as("woken by a carrier, the senders would run before every request queued beside them").isFalse();
     }
 
     @Test
