@@ -79,10 +79,8 @@ class StreamRenders implements DisposableBean {
     /**
      * Wakes the senders of a rendered batch from a platform thread. A virtual thread woken by a
      * carrier goes to that carrier's own queue, which it empties before it takes anything else:
-     * the 500 senders a renderer woke ran before any request waiting in the scheduler's shared
-     * queue, and a publish to 10,000 streams held the requests beside them for hundreds of
-     * milliseconds (the constant endpoint's p99 went from 10 to 400-800 ms). Woken from here they
-     * queue with the requests.
+     * the 500 senders a renderer woke all ran before any request waiting in the scheduler's shared
+     * queue. Woken from here they queue with the requests.
      */
     private final ExecutorService releases = Executors.newSingleThreadExecutor(
             Thread.ofPlatform().name("stream-release").daemon(true).factory());
