@@ -1,16 +1,20 @@
 package dev.tributary.api.web;
 
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
-import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
-import org.springframework.web.util.UriComponentsBuilder;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
 
 /**
  * The RFC 8288 {@code Link} header of a page: {@code next} continues older than its last entry
  * ({@code max_id}), {@code prev} asks for what is newer than its first ({@code min_id}); other
- * parameters (filters, limit) are kept. An empty page has no links.
+ * parameters (filters, limit) are kept, in their order and encoding. An empty page has no links.
  */
 public final class PageLinks {
+
+    private static final Set<String> PAGING = Set.of("max_id", "since_id", "min_id");
 
     private PageLinks() {
     }
@@ -20,14 +24,48 @@ public final class PageLinks {
         if (idsNewestFirst.isEmpty()) {
             return null;
         }
-        // The request's URL is parsed once for both links.
-        UriComponentsBuilder base = ServletUriComponentsBuilder.fromCurrentRequest()
-                .replaceQueryParam("max_id").replaceQueryParam("since_id").replaceQueryParam("min_id");
-        return link(base.cloneBuilder(), "max_id", idsNewestFirst.getLast(), "next") + ", "
-                + link(base, "min_id", idsNewestFirst.getFirst(), "prev");
+        return header(((ServletRequestAttributes) RequestContextHolder.currentRequestAttributes()).getRequest(), idsNewestFirst);
     }
 
-    private static String link(UriComponentsBuilder url, String param, long id, String rel) {
-        return "<" + url.replaceQueryParam(param, Ids.format(id)).build().toUriString() + ">; rel=\"" + rel + "\"";
+    /** As {@link #header(List)}, for this request. */
+    static String header(HttpServletRequest request, List<Long> idsNewestFirst) {
+        String base = base(request);
+        return link(base, "max_id", idsNewestFirst.getLast(), "next") + ", " + link(base, "min_id", idsNewestFirst.getFirst(), "prev");
+    }
+
+    /**
+     * The request's URL as {@code ServletUriComponentsBuilder.fromRequest} gives it (scheme, host,
+     * the port unless the scheme's default, the path and query as sent), without its paging
+     * parameters and ending where the next one goes. Built by hand: that builder parsed the query
+     * into a map and wrote it out again, 8 % of a kept home page's samples.
+     */
+    private static String base(HttpServletRequest request) {
+        String scheme = request.getScheme();
+        StringBuilder url = new StringBuilder(160).append(scheme).append("://").append(request.getServerName());
+        int port = request.getServerPort();
+        if (port > 0 && !("http".equals(scheme) && port == 80) && !("https".equals(scheme) && port == 443)) {
+            url.append(':').append(port);
+        }
+        url.append(request.getRequestURI()).append('?');
+        String query = request.getQueryString();
+        if (query != null) {
+            for (int start = 0; start <= query.length(); ) {
+                int end = query.indexOf('&', start);
+                if (end < 0) {
+                    end = query.length();
+                }
+                int equals = query.indexOf('=', start);
+                String name = query.substring(start, equals < 0 || equals > end ? end : equals);
+                if (!name.isEmpty() && !PAGING.contains(name)) {
+                    url.append(query, start, end).append('&');
+                }
+                start = end + 1;
+            }
+        }
+        return url.toString();
+    }
+
+    private static String link(String base, String param, long id, String rel) {
+        return "<" + base + param + "=" + Ids.format(id) + ">; rel=\"" + rel + "\"";
     }
 }
