@@ -54,8 +54,7 @@ public final class PageLinks {
                 if (end < 0) {
                     end = query.length();
                 }
-                int equals = query.indexOf('=', start);
-                String name = query.substring(start, equals < 0 || equals > end ? end : equals);
+                String name = query.substring(start, nameEnd(query, start, end));
                 if (!name.isEmpty() && !PAGING.contains(name)) {
                     url.append(query, start, end).append('&');
                 }
@@ -63,6 +62,19 @@ public final class PageLinks {
             }
         }
         return url.toString();
+    }
+
+    /**
+     * Where the pair's name ends: at its {@code =} or the pair's end. Searched within the pair only,
+     * so a query of many pairs without {@code =} costs its length, not its length squared.
+     */
+    private static int nameEnd(String query, int start, int end) {
+        for (int i = start; i < end; i++) {
+            if (query.charAt(i) == '=') {
+                return i;
+            }
+        }
+        return end;
     }
 
     private static String link(String base, String param, long id, String rel) {

@@ -51,6 +51,14 @@ class PageLinksTest {
     }
 
     @Test
+    void aLongQueryOfPairsWithoutValuesIsTheBuildersToo() {
+        // Thousands of valueless pairs, then one with a value: each name is found within its own pair.
+        String query = "x&".repeat(3000) + "limit=5&max_id=2&y";
+        MockHttpServletRequest request = request("http", "localhost", 8080, "/api/v1/timelines/home", query);
+        assertThat(PageLinks.header(request, PAGE)).isEqualTo(asTheBuilderMadeIt(request)).doesNotContain("max_id=2");
+    }
+
+    @Test
     void repeatedParametersKeepTheOrderTheyWereSentIn() {
         MockHttpServletRequest request = request("http", "localhost", 8080, "/api/v1/timelines/home",
                 "media=photo&limit=5&media=video&max_id=3");
