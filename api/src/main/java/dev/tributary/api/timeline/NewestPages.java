@@ -24,7 +24,6 @@ import dev.tributary.pubsub.TimelineQuery;
 import dev.tributary.pubsub.TimelineStamps;
 import dev.tributary.pubsub.Stored;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -84,11 +83,8 @@ class NewestPages {
     /** Items of the node's heads whose stamps a kept page's read takes along (a poll's worth of new items). */
     private static final int MAX_AHEAD = 10;
 
-    /** What ends a starred item's JSON ({@code starred} is its last field; {@link ItemJson} renders it false). */
-    private static final byte[] STARRED_END = "true}".getBytes(StandardCharsets.UTF_8);
-
     /** A rendered page: the JSON array, its weak validator, and its ids (for the Link header). */
-    record Page(byte[] json, String etag, List<Long> ids) {
+    record Page(PageJson json, String etag, List<Long> ids) {
     }
 
     private record Key(long userId, int limit) {
@@ -467,11 +463,9 @@ class NewestPages {
         return true;
     }
 
-    /** The JSON array in one exact-size buffer (pages are ~65 KB: no growing, no second copy). */
+    /** The page from its parts (written to the response as they are, {@link PageJson}) and its validator. */
     private Page join(Entries kept, Rendered[] parts) {
         byte[][] chosen = new byte[parts.length][];
-        int size = 2 + Math.max(0, parts.length - 1);
-        int[] lengths = new int[parts.length];
         ByteBuffer tag = ByteBuffer.allocate(4 + parts.length * 18);
         tag.putInt(parts.length);
         for (int i = 0; i < parts.length; i++) {
@@ -480,32 +474,10 @@ class NewestPages {
                 chosen[i] = ItemJson.withAlsoIn(chosen[i], kept.alsoIn()[i]);
                 tag.putInt(Arrays.hashCode(kept.alsoIn()[i]));
             }
-            boolean starred = kept.starred()[i];
-            // "false}" becomes "true}": one byte shorter.
-            lengths[i] = starred ? chosen[i].length - 1 : chosen[i].length;
-            size += lengths[i];
             tag.putLong(kept.ids()[i]).putInt((int) parts[i].hash()).put((byte) (kept.read()[i] ? 1 : 0))
-                    .put((byte) (starred ? 1 : 0));
+                    .put((byte) (kept.starred()[i] ? 1 : 0));
         }
-        byte[] json = new byte[size];
-        int at = 0;
-        json[at++] = '[';
-        for (int i = 0; i < chosen.length; i++) {
-            if (i > 0) {
-                json[at++] = ',';
-            }
-            if (kept.starred()[i]) {
-                // ...,"starred":false} becomes ...,"starred":true}
-                int keep = chosen[i].length - "false}".length();
-                System.arraycopy(chosen[i], 0, json, at, keep);
-                System.arraycopy(STARRED_END, 0, json, at + keep, STARRED_END.length);
-            } else {
-                System.arraycopy(chosen[i], 0, json, at, chosen[i].length);
-            }
-            at += lengths[i];
-        }
-        json[at] = ']';
-        return new Page(json, etag(tag.array()), ids(kept.ids()));
+        return new Page(PageJson.ofItems(chosen, kept.starred()), etag(tag.array()), ids(kept.ids()));
     }
 
     /** Without the cache: MySQL, then the page rendered as a whole. */
@@ -516,7 +488,7 @@ class NewestPages {
     private Page page(List<ItemView> page) {
         byte[] body = json.writeValueAsBytes(page);
         List<Long> ids = page.stream().map(view -> Long.parseLong(view.id())).toList();
-        return new Page(body, etag(body), ids);
+        return new Page(PageJson.of(body), etag(body), ids);
     }
 
     private static String etag(byte[] basis) {
