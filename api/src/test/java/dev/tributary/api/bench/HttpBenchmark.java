@@ -31,7 +31,8 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code ./bench/run http}: the running app over HTTP on 127.0.0.1, with 10,000 people whose
  * inboxes are full (800 entries of ~1 KB items), each with a personal access token. A closed-loop
  * load generator in the same JVM ({@link LoadGenerator}: keep-alive connections on virtual
- * threads, tokens in turn) drives each endpoint at 64, 256 and 1,000 connections, first with no
+ * threads, tokens in turn; {@code --generator=process}: the same in a JVM of its own on the same
+ * machine, {@link LoadProcess}) drives each endpoint at 64, 256 and 1,000 connections, first with no
  * live stream open, then with 10,000 idle streams ({@code GET /api/v1/streaming/home}) held by a
  * {@link StreamHolders} process on the same machine while a feed all of them follow gets an item
  * every 5 s (fan-out and the streams' announcements run beside the reads: {@link OpenStreams}).
@@ -61,6 +62,7 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code --paced=true} (each round, after the 256-connection cells, the targeted endpoints and
  * their baselines paced: {@link Paced}), {@code --rate-limit=true} (every request counted in Redis as in production, under limits no run
  * reaches; false: not counted, so no endpoint pays the rate limit's round trip),
+ * {@code --generator=jvm} (or {@code process}),
  * {@code --endpoints=home,unread} (known names: home, unread, me; or
  * {@code name=/path?query}, comma-separated, no comma inside a path); any option with a dot is a
  * Spring setting.
@@ -156,6 +158,8 @@ public final class HttpBenchmark {
     private final String label;
     /** Whether each round also runs the targeted endpoints paced at 256 connections ({@link Paced}). */
     private final boolean paced;
+    /** Whether the load generator runs in the server's JVM ({@code --generator=jvm}) or in one of its own ({@code process}). */
+    private final boolean inProcess;
     /** The endpoint the last line reports; empty: the weakest ratio among those with targets. */
     private final String headline;
 
@@ -179,6 +183,11 @@ public final class HttpBenchmark {
         this.label = args.text("label", "http");
         this.headline = args.text("headline", "");
         this.paced = Boolean.parseBoolean(args.text("paced", "true"));
+        String generator = args.text("generator", "jvm");
+        if (!generator.equals("jvm") && !generator.equals("process")) {
+            throw new IllegalArgumentException("--generator is jvm or process, not " + generator);
+        }
+        this.inProcess = generator.equals("jvm");
     }
 
     public static void main(String[] args) {
@@ -229,23 +238,27 @@ public final class HttpBenchmark {
         for (Endpoint endpoint : all) {
             System.out.println(probe(port, endpoint.viaSession() ? cookies.getFirst() : bearer, endpoint));
         }
-        LoadGenerator byToken = LoadGenerator.bearer(server, people.tokens());
-        LoadGenerator bySession = cookies.isEmpty() ? byToken : new LoadGenerator(server, cookies);
-        try (NettyFloor netty = new NettyFloor(ConstantController.PATH, page)) {
-            LoadGenerator onNetty = LoadGenerator.bearer(netty.address(), people.tokens());
+        List<String> bearers = people.tokens().stream().map(each -> "Authorization: Bearer " + each).toList();
+        try (NettyFloor netty = new NettyFloor(ConstantController.PATH, page);
+                LoadProcess process = inProcess ? null : LoadProcess.start()) {
+            Load byToken = process == null ? new LoadGenerator(server, bearers) : process.generator(server, bearers);
+            Load bySession = cookies.isEmpty() ? byToken
+                    : process == null ? new LoadGenerator(server, cookies) : process.generator(server, cookies);
+            Load onNetty = process == null ? new LoadGenerator(netty.address(), bearers)
+                    : process.generator(netty.address(), bearers);
             if (floor) {
                 all.add(1, new Endpoint(FLOOR, ConstantController.PATH, Double.NaN, FLOOR));
             }
             Loads loads = new Loads(byToken, bySession, onNetty);
             System.out.println(Bench.format("warm-up: each endpoint %d s at %d connections; then for %s open streams, "
                     + "%d rounds of every endpoint at %s connections, each %d s warm-up + %d s measured (cap %,d requests "
-                    + "per cell); tokens of %,d people in turn%s; rate limit %s; collector %s", firstWarmup.toSeconds(),
+                    + "per cell); tokens of %,d people in turn%s; rate limit %s; collector %s; load generator %s", firstWarmup.toSeconds(),
                     connections[0], Arrays.toString(streams), rounds, Arrays.toString(connections), warmup.toSeconds(),
                     measured.toSeconds(), maxRequests, people.tokens().size(), cookies.isEmpty() ? ""
                             : Bench.format(" (browser sessions of %,d people for the web endpoints)", cookies.size()),
                     context.getEnvironment().getProperty("tributary.api.rate-limit.enabled", Boolean.class, true)
                             ? "counting every request" : "off",
-                    JvmCounters.collectors()));
+                    JvmCounters.collectors(), inProcess ? "in the server's JVM" : "in a JVM of its own"));
             for (Endpoint endpoint : all) {
                 loads.of(endpoint).run(endpoint.path(), endpoint.accept(), connections[0], firstWarmup, Duration.ZERO,
                         maxRequests);
@@ -295,8 +308,8 @@ public final class HttpBenchmark {
     }
 
     /** The load generators: by token and by browser session on the app, and by token on the Netty floor. */
-    private record Loads(LoadGenerator byToken, LoadGenerator bySession, LoadGenerator onNetty) {
-        LoadGenerator of(Endpoint endpoint) {
+    private record Loads(Load byToken, Load bySession, Load onNetty) {
+        Load of(Endpoint endpoint) {
             return endpoint.name().equals(FLOOR) ? onNetty : endpoint.viaSession() ? bySession : byToken;
         }
     }

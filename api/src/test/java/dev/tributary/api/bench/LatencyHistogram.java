@@ -19,6 +19,23 @@ final class LatencyHistogram {
         total++;
     }
 
+    /** Adds {@code n} latencies to bucket {@code index} (a histogram sent from another process). */
+    void addToBucket(int index, long n) {
+        counts[index] += n;
+        total += n;
+    }
+
+    /** The non-empty buckets as {@code index:count} pairs, comma-separated ({@link #addToBucket} reads them back). */
+    String buckets() {
+        StringBuilder pairs = new StringBuilder();
+        for (int i = 0; i < BUCKETS; i++) {
+            if (counts[i] > 0) {
+                pairs.append(pairs.isEmpty() ? "" : ",").append(i).append(':').append(counts[i]);
+            }
+        }
+        return pairs.toString();
+    }
+
     void add(LatencyHistogram other) {
         for (int i = 0; i < BUCKETS; i++) {
             counts[i] += other.counts[i];

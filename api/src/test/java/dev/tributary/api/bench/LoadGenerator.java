@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  * responses completed inside the window are counted. A connection the server closes (Tomcat
  * closes one every 100 requests by default) is reopened and counted.
  */
-final class LoadGenerator {
+final class LoadGenerator implements Load {
 
     private static final int CONNECT_TIMEOUT_MILLIS = 5_000;
     private static final int READ_TIMEOUT_MILLIS = 30_000;
@@ -94,7 +94,8 @@ final class LoadGenerator {
     }
 
     /** The same, asking for {@code accept} (a page asks for {@code text/html}). */
-    Result run(String path, String accept, int connections, Duration warmup, Duration measured, long maxRequests) {
+    @Override
+    public Result run(String path, String accept, int connections, Duration warmup, Duration measured, long maxRequests) {
         return run(path, accept, connections, 0, warmup, measured, maxRequests);
     }
 
@@ -103,7 +104,8 @@ final class LoadGenerator {
      * {@code perSecond} requests a second together, each connection every {@code connections /
      * perSecond} seconds, their schedules spread evenly; a latency is from the request's due time.
      */
-    Result runPaced(String path, String accept, int connections, double perSecond, Duration warmup, Duration measured,
+    @Override
+    public Result runPaced(String path, String accept, int connections, double perSecond, Duration warmup, Duration measured,
             long maxRequests) {
         if (!(perSecond > 0)) {
             throw new IllegalArgumentException("a paced run needs a positive rate, not " + perSecond);

@@ -102,6 +102,31 @@ class LoadGeneratorApiTest {
     }
 
     @Test
+    void theGeneratorInAProcessOfItsOwnCountsAsTheOneInThisJvm() {
+        TestUser alice = api.newUser("load");
+
+        try (LoadProcess process = LoadProcess.start()) {
+            Load load = process.generator(server, List.of("Authorization: Bearer " + alice.token()));
+            LoadGenerator.Result answered = load.run("/api/v1/me", "application/json", 3, Duration.ZERO, WINDOW, 120);
+            LoadGenerator.Result refused = process.generator(server, List.of("Authorization: Bearer trb_not-a-real-token"))
+                    .run("/api/v1/me", "application/json", 2, Duration.ZERO, WINDOW, 30);
+            LoadGenerator.Result late = load.runPaced("/api/v1/me", "application/json", 1, 1_000_000, Duration.ZERO, WINDOW, 100);
+
+            assertThat(answered.requests()).isEqualTo(120);
+            assertThat(answered.latencies().count()).isEqualTo(120);
+            assertThat(answered.errors()).isZero();
+            assertThat(answered.capped()).isTrue();
+            assertThat(answered.averageBodyBytes()).as("a /me body").isGreaterThan(50);
+            assertThat(refused.failedStatuses()).isEqualTo(Map.of(401, 30L));
+            assertThat(refused.latencies().count()).isZero();
+            assertThat(late.latencies().quantileMillis(0.99)).as("paced latencies count from the due time there too")
+                    .isGreaterThan(late.seconds() * 1000 / 2);
+            assertThatIllegalArgumentException()
+                    .isThrownBy(() -> load.runPaced("/api/v1/me", "application/json", 1, 0, Duration.ZERO, WINDOW, 1));
+        }
+    }
+
+    @Test
     void aPacedRunNeedsARate() {
         LoadGenerator generator = LoadGenerator.bearer(server, List.of("trb_x"));
 
