@@ -4,7 +4,9 @@ import dev.tributary.pubsub.TimelineStamps;
 import dev.tributary.storage.Transactions;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.LongFunction;
@@ -28,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
@@ -47,6 +50,11 @@ class PageStamps implements DisposableBean {
     private static final String EPOCH = "tributary:tl:epoch";
     /** Moves whenever a source is pulled for the first time (every follower's pulled sources change). */
     private static final String PULLED = "tributary:tl:pulled";
+    private static final byte[] EPOCH_KEY = bytes(EPOCH);
+    private static final byte[] PULLED_KEY = bytes(PULLED);
+    /** What {@link #itemKey} and {@link #storyKey} put before the id. */
+    private static final byte[] ITEM_PREFIX = bytes("tributary:tl:item:");
+    private static final byte[] STORY_PREFIX = bytes("tributary:tl:story:");
     /**
      * People whose pulled sources this node keeps. Well inside the stamps' lifetime, so a head that
      * expired and was set again cannot meet a list older than it.
@@ -401,24 +409,31 @@ class PageStamps implements DisposableBean {
     }
 
     private Reading read(long userId, List<Long> itemIds, List<Long> pulledSourceIds, List<@Nullable Long> stories) {
-        // Sized for every key at once: growing these lists was 7 % of a kept home page's samples.
-        List<String> keys = new ArrayList<>(4 + pulledSourceIds.size() + itemIds.size() * 2);
-        keys.add(EPOCH);
-        keys.add(personKey(userId));
-        keys.add(PULLED);
-        keys.add(followsKey(userId));
-        pulledSourceIds.forEach(id -> keys.add(sourceKey(id)));
-        itemIds.forEach(id -> keys.add(itemKey(id)));
-        int[] storyAt = new int[Math.min(stories.size(), itemIds.size())];
+        // Keys written straight to bytes, values read as bytes: building ~55 key strings and then
+        // serialising each again was most of what a kept home page allocated of its own.
+        int storyCount = Math.min(stories.size(), itemIds.size());
+        byte[][] keys = new byte[4 + pulledSourceIds.size() + itemIds.size() + storyCount][];
+        int n = 0;
+        keys[n++] = EPOCH_KEY;
+        keys[n++] = bytes(personKey(userId));
+        keys[n++] = PULLED_KEY;
+        keys[n++] = bytes(followsKey(userId));
+        for (long id : pulledSourceIds) {
+            keys[n++] = bytes(sourceKey(id));
+        }
+        for (long id : itemIds) {
+            keys[n++] = key(ITEM_PREFIX, id);
+        }
+        int[] storyAt = new int[storyCount];
         int storiesRead = 0;
-        for (int i = 0; i < storyAt.length; i++) {
+        for (int i = 0; i < storyCount; i++) {
             Long story = stories.get(i);
             if (story != null) {
                 storyAt[storiesRead++] = i;
-                keys.add(storyKey(story));
+                keys[n++] = key(STORY_PREFIX, story);
             }
         }
-        List<String> values = redis.opsForValue().multiGet(keys);
+        List<@Nullable String> values = multiGet(n == keys.length ? keys : Arrays.copyOf(keys, n));
         String epoch = values.get(0) != null ? values.get(0) : newEpoch();
         int first = 4 + pulledSourceIds.size();
         String own = drawn(personKey(userId), values.get(1));
@@ -597,6 +612,42 @@ class PageStamps implements DisposableBean {
     }
 
     /** Tagged like the person's counters ({@link PersonSlots}): one slot per bucket of people. */
+    /** The values of these keys, in their order (null for a key holding none), read in one round trip. */
+    private List<@Nullable String> multiGet(byte[][] keys) {
+        List<byte[]> raw = redis.execute((RedisCallback<List<byte[]>>) connection -> connection.stringCommands().mGet(keys));
+        if (raw == null || raw.size() != keys.length) {
+            throw new IllegalStateException("Redis answered an MGET of " + keys.length + " keys with "
+                    + (raw == null ? "nothing" : raw.size() + " values"));
+        }
+        List<@Nullable String> values = new ArrayList<>(raw.size());
+        for (byte[] value : raw) {
+            values.add(value == null ? null : new String(value, StandardCharsets.UTF_8));
+        }
+        return values;
+    }
+
+    private static byte[] bytes(String key) {
+        return key.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** {@code prefix} followed by {@code id} in decimal, as the string keys spell it, in one array. */
+    static byte[] key(byte[] prefix, long id) {
+        if (id < 0) {
+            return bytes(new String(prefix, StandardCharsets.UTF_8) + id);
+        }
+        int digits = 1;
+        for (long rest = id / 10; rest > 0; rest /= 10) {
+            digits++;
+        }
+        byte[] key = Arrays.copyOf(prefix, prefix.length + digits);
+        long rest = id;
+        for (int at = key.length - 1; at >= prefix.length; at--) {
+            key[at] = (byte) ('0' + rest % 10);
+            rest /= 10;
+        }
+        return key;
+    }
+
     static String personKey(long userId) {
         return "tributary:tl:" + PersonSlots.tag(userId) + ":" + userId;
     }
@@ -606,7 +657,7 @@ class PageStamps implements DisposableBean {
         return "tributary:tl:" + PersonSlots.tag(userId) + ":f:" + userId;
     }
 
-    private static String storyKey(long story) {
+    static String storyKey(long story) {
         return "tributary:tl:story:" + story;
     }
 
@@ -614,7 +665,7 @@ class PageStamps implements DisposableBean {
         return "tributary:tl:source:" + sourceId;
     }
 
-    private static String itemKey(long itemId) {
+    static String itemKey(long itemId) {
         return "tributary:tl:item:" + itemId;
     }
 }
