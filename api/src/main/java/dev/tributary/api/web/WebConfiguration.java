@@ -22,6 +22,14 @@ class WebConfiguration {
         return registration;
     }
 
+    /** Outermost: a store failure anywhere inside, the security chain's token look-up included, is a 503. */
+    @Bean
+    FilterRegistrationBean<StoreUnavailableFilter> storeUnavailableFilter(ProblemWriter problems) {
+        FilterRegistrationBean<StoreUnavailableFilter> registration = new FilterRegistrationBean<>(new StoreUnavailableFilter(problems));
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 5);
+        return registration;
+    }
+
     /**
      * Each connection's read buffer: Tomcat's 8 KB default is a third of an open live stream's heap, and a
      * request's line and headers fit the connection's header buffer, not this one.

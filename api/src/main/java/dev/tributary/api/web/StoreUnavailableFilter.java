@@ -1,0 +1,63 @@
+package dev.tributary.api.web;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.TransientDataAccessException;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * A store that cannot answer now, met in a filter before any controller (the token look-up of
+ * authentication, the rate limit): 503 with {@code Retry-After}, as {@link ApiExceptionHandler}
+ * answers it inside a controller. Without this, MySQL's pool exhausted under a thousand
+ * connections (a wait past its timeout while the token was read) reached Tomcat as a 500.
+ */
+class StoreUnavailableFilter extends OncePerRequestFilter {
+
+    private static final Logger log = LoggerFactory.getLogger(StoreUnavailableFilter.class);
+    static final int RETRY_AFTER_SECONDS = 5;
+
+    private final ProblemWriter problems;
+
+    StoreUnavailableFilter(ProblemWriter problems) {
+        this.problems = problems;
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        try {
+            chain.doFilter(request, response);
+        } catch (RuntimeException | ServletException e) {
+            DataAccessException unavailable = unavailable(e);
+            if (unavailable == null || response.isCommitted()) {
+                throw e;
+            }
+            log.warn("Store unavailable on {}: {}", request.getRequestURI(), unavailable.getMessage());
+            // The body only: the headers set so far (the rate limit's, the security headers) stay, as on any 503.
+            response.resetBuffer();
+            response.setHeader(HttpHeaders.RETRY_AFTER, Integer.toString(RETRY_AFTER_SECONDS));
+            problems.write(request, response, HttpStatus.SERVICE_UNAVAILABLE, "unavailable",
+                    "The service is too busy to answer this now; try again in a few seconds.");
+        }
+    }
+
+    /** The store failure behind {@code e}, if that is what it is. */
+    private static @Nullable DataAccessException unavailable(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof DataAccessResourceFailureException || cause instanceof TransientDataAccessException) {
+                return (DataAccessException) cause;
+            }
+        }
+        return null;
+    }
+}
