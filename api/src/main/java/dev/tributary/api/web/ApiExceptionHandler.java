@@ -221,8 +221,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler({DataAccessResourceFailureException.class, TransientDataAccessException.class})
     ResponseEntity<Object> storeUnavailable(DataAccessException ex, WebRequest request) {
         log.warn("Store unavailable on {}: {}", request.getDescription(false), ex.getMessage());
-        return render(ApiProblem.unavailable("The service is too busy to answer this now; try again in a few seconds.", 5),
-                request);
+        return render(ApiProblem.storeBusy(), request);
     }
 
     /**

@@ -84,6 +84,11 @@ public class ApiProblem extends ErrorResponseException {
         return new ApiProblem(HttpStatus.SERVICE_UNAVAILABLE, "unavailable", detail).retryAfter(retryAfterSeconds);
     }
 
+    /** 503 for a store that cannot answer now (its connections all taken, unreachable, a command timed out). */
+    public static ApiProblem storeBusy() {
+        return unavailable("The service is too busy to answer this now; try again in a few seconds.", 5);
+    }
+
     private ApiProblem retryAfter(long seconds) {
         getHeaders().set("Retry-After", Long.toString(Math.max(1, seconds)));
         return this;

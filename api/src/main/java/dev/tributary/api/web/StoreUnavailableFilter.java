@@ -11,8 +11,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.TransientDataAccessException;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -24,8 +22,6 @@ import org.springframework.web.filter.OncePerRequestFilter;
 class StoreUnavailableFilter extends OncePerRequestFilter {
 
     private static final Logger log = LoggerFactory.getLogger(StoreUnavailableFilter.class);
-    static final int RETRY_AFTER_SECONDS = 5;
-
     private final ProblemWriter problems;
 
     StoreUnavailableFilter(ProblemWriter problems) {
@@ -45,9 +41,10 @@ class StoreUnavailableFilter extends OncePerRequestFilter {
             log.warn("Store unavailable on {}: {}", request.getRequestURI(), unavailable.getMessage());
             // The body only: the headers set so far (the rate limit's, the security headers) stay, as on any 503.
             response.resetBuffer();
-            response.setHeader(HttpHeaders.RETRY_AFTER, Integer.toString(RETRY_AFTER_SECONDS));
-            problems.write(request, response, HttpStatus.SERVICE_UNAVAILABLE, "unavailable",
-                    "The service is too busy to answer this now; try again in a few seconds.");
+            ApiProblem busy = ApiProblem.storeBusy();
+            busy.getHeaders().forEach((name, values) -> values.forEach(value -> response.setHeader(name, value)));
+            busy.getBody().setInstance(ProblemWriter.instance(request.getRequestURI()));
+            problems.write(response, busy.getBody());
         }
     }
 

@@ -434,8 +434,9 @@ public final class HttpBenchmark {
         Map<String, Double> before = pageReads();
         LoadGenerator.Result result = loads.of(endpoint).run(endpoint.path(), endpoint.accept(), connections, Duration.ZERO,
                 Duration.ofMinutes(5), people);
-        System.out.println(Bench.format("    top-up %-10s each of %,d people once: %,d 2xx in %.1f s, errors %,d%s", endpoint.name(),
-                people, result.requests(), result.seconds(), result.errors(), pageReadsSince(before)));
+        System.out.println(Bench.format("    top-up %-10s each of %,d people once: %,d 2xx in %.1f s, errors %,d%s%s", endpoint.name(),
+                people, result.requests(), result.seconds(), result.errors(),
+                describe(result.failedStatuses(), result.ioErrors()), pageReadsSince(before)));
     }
 
     private void print(int open, int round, int n, String name, LoadGenerator.Result result, JvmCounters.Window gc,
