@@ -90,9 +90,6 @@ class ApiContract implements OpenApiCustomizer {
             jsonResponses(operation);
             realMediaTypes(path, operation);
             answeredStatuses(method + " " + path, operation);
-            if (switchable(method.name() + " " + path)) {
-                add(operation.getResponses(), "503", "Unavailable");
-            }
             problems(method, path, operation, security);
             parameterTypes(operation);
             documentsAsBytes(operation);
@@ -217,17 +214,6 @@ class ApiContract implements OpenApiCustomizer {
                 default -> add(responses, "422", "Unprocessable");
             }
         }
-    }
-
-    /**
-     * Operations an operator can switch off (the live stream, comments, OPML import) or that fetch a
-     * feed never seen, which stops while crawling new feeds is switched off: 503 with Retry-After.
-     */
-    private static boolean switchable(String operation) {
-        String path = operation.substring(operation.indexOf(' ') + 1);
-        return path.startsWith("/api/v1/streaming/") || path.endsWith("/comments") || path.startsWith("/api/v1/comments/")
-                || path.equals("/api/v1/subscriptions/import") || operation.equals("POST /api/v1/subscriptions")
-                || operation.equals("POST /api/v1/me/feeds") || operation.equals("GET /api/v1/items/{id}/content");
     }
 
     /** Typed query parameters where the controllers take strings to word their own 400s. */
@@ -410,6 +396,8 @@ class ApiContract implements OpenApiCustomizer {
         // Feeds are counted per address too (RateLimitSettings.feedRequests).
         if (api || path.startsWith("/feeds/")) {
             add(responses, "429", "TooManyRequests");
+            // Any request of a node whose stores cannot answer now (StoreUnavailableFilter, ApiExceptionHandler).
+            add(responses, "503", "Unavailable");
         }
     }
 
@@ -445,7 +433,8 @@ class ApiContract implements OpenApiCustomizer {
         descriptions.put("TooManyRequests", "Over a rate limit (the request budget, a person's posts or comments, password "
                 + "checks, an address's live streams); Retry-After says when to try again");
         descriptions.put("Conflict", "It clashes with what exists (a taken name, the owner leaving their group)");
-        descriptions.put("Unavailable", "Switched off by the operator for now, or the node is full (streams); "
+        descriptions.put("Unavailable", "The node cannot answer now: too busy (its database connections all taken) or cut off "
+                + "from MySQL or Redis, the feature switched off by the operator, or the node full (streams); "
                 + "Retry-After says when to try again");
         descriptions.put("Unprocessable", "Well-formed but refused: the problem's reason says why (a feed that cannot be "
                 + "read, no such person or folder, a limit reached)");
