@@ -3,6 +3,7 @@ package dev.tributary.api.greader;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tributary.pubsub.HomeFeed;
+import dev.tributary.pubsub.RedisFailures;
 import dev.tributary.pubsub.TimelineStamps;
 import java.time.Duration;
 import java.util.List;
@@ -51,8 +52,11 @@ class ReaderIdPages {
         TimelineStamps stamps;
         try {
             stamps = home.stamps(userId, List.of());
-        } catch (DataAccessException redisTrouble) {
-            log.warn("Google Reader id cache bypassed: {}", redisTrouble.getMessage());
+        } catch (DataAccessException trouble) {
+            if (!RedisFailures.isRedis(trouble)) {
+                throw trouble;
+            }
+            log.warn("Google Reader id cache bypassed: {}", trouble.getMessage());
             return read.get();
         }
         Key key = new Key(userId, query);

@@ -13,6 +13,7 @@ import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.Item;
 import dev.tributary.pubsub.Items;
 import dev.tributary.pubsub.Media;
+import dev.tributary.pubsub.RedisFailures;
 import dev.tributary.pubsub.Stars;
 import dev.tributary.pubsub.Stored;
 import dev.tributary.pubsub.TimelineStamps;
@@ -145,8 +146,11 @@ class ReaderItems {
     private TimelineStamps stamps(long userId, List<Long> ids) {
         try {
             return home.stamps(userId, ids);
-        } catch (DataAccessException redisTrouble) {
-            log.warn("Google Reader item cache bypassed: {}", redisTrouble.getMessage());
+        } catch (DataAccessException trouble) {
+            if (!RedisFailures.isRedis(trouble)) {
+                throw trouble;
+            }
+            log.warn("Google Reader item cache bypassed: {}", trouble.getMessage());
             return new TimelineStamps(null, null, java.util.Collections.nCopies(ids.size(), null));
         }
     }

@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tributary.api.ratelimit.ReadAlong;
 import dev.tributary.pubsub.Feature;
 import dev.tributary.pubsub.HomeFeed;
+import dev.tributary.pubsub.RedisFailures;
 import dev.tributary.pubsub.Switches;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -122,8 +123,11 @@ public class KeptCounts {
         }
         try {
             return home.unreadVersions(people);
-        } catch (DataAccessException redisTrouble) {
-            log.debug("Unread counts not kept: {}", redisTrouble.getMessage());
+        } catch (DataAccessException trouble) {
+            if (!RedisFailures.isRedis(trouble)) {
+                throw trouble;
+            }
+            log.debug("Unread counts not kept: {}", trouble.getMessage());
             return Map.of();
         }
     }
@@ -202,8 +206,12 @@ public class KeptCounts {
         try {
             String version = along != null ? home.unreadVersion(userId, along.keys(), along.values()) : null;
             return version != null ? new Version(version, true) : new Version(home.unreadVersion(userId), false);
-        } catch (DataAccessException redisTrouble) {
-            log.debug("Unread counts not kept: {}", redisTrouble.getMessage());
+        } catch (DataAccessException trouble) {
+            if (!RedisFailures.isRedis(trouble)) {
+                // MySQL's own failure (its pool exhausted): reading the counts would wait for it again.
+                throw trouble;
+            }
+            log.debug("Unread counts not kept: {}", trouble.getMessage());
             return new Version(null, false);
         }
     }

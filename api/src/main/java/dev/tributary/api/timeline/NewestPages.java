@@ -17,6 +17,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import dev.tributary.pubsub.Items;
+import dev.tributary.pubsub.RedisFailures;
 import dev.tributary.pubsub.Switches;
 import dev.tributary.pubsub.Stars;
 import dev.tributary.pubsub.TimelineEntry;
@@ -173,8 +174,12 @@ class NewestPages {
             }
             read.increment();
             return fresh(key, KeptLifetime.freshUntil(now, userId, ENTRIES_FOR, kept != null));
-        } catch (DataAccessException redisTrouble) {
-            log.warn("Page cache bypassed: {}", redisTrouble.getMessage());
+        } catch (DataAccessException trouble) {
+            if (!RedisFailures.isRedis(trouble)) {
+                // MySQL's own failure (its pool exhausted): reading it again would wait for it twice.
+                throw trouble;
+            }
+            log.warn("Page cache bypassed: {}", trouble.getMessage());
             return render(userId, limit);
         }
     }

@@ -4,6 +4,7 @@ import dev.tributary.pubsub.DeliveryRules;
 import dev.tributary.pubsub.FanoutSettings;
 import dev.tributary.pubsub.Item;
 import dev.tributary.pubsub.Items;
+import dev.tributary.pubsub.RedisFailures;
 import dev.tributary.pubsub.Stored;
 import dev.tributary.pubsub.inbox.Inbox;
 import dev.tributary.pubsub.inbox.InboxRow;
@@ -152,7 +153,7 @@ class FanoutWorker {
             log.info("{} in a group of {}: the batch rolled back, each task goes on alone", e.getMessage(), current.size());
             current.forEach(task -> run(task, keepGoing));
         } catch (DataAccessException e) {
-            if (!isRedis(e)) {
+            if (!RedisFailures.isRedis(e)) {
                 throw e;
             }
             log.warn("fan-out tasks {}: Redis failed, handing them back for {}: {}", current.stream().map(FanoutTask::id).toList(),
@@ -229,7 +230,7 @@ class FanoutWorker {
             log.info("fan-out task {} ({} of item {}): lease lost after {} rows; its new holder goes on",
                     task.id(), task.kind(), task.itemId(), rows);
         } catch (DataAccessException e) {
-            if (!isRedis(e)) {
+            if (!RedisFailures.isRedis(e)) {
                 throw e;
             }
             log.warn("fan-out task {}: Redis failed, handing the task back for {}: {}", task.id(), REDIS_BACKOFF, e.toString());
@@ -381,10 +382,6 @@ class FanoutWorker {
             log.warn("fan-out task {}: earlier batches' page stamps were not all moved within {}; kept pages may show it late",
                     task.id(), SETTLE_TIMEOUT);
         }
-    }
-
-    private static boolean isRedis(Exception e) {
-        return e.getClass().getName().startsWith("org.springframework.data.redis");
     }
 
     private static void logDone(FanoutTask task, int tasks, int rows, long started) {

@@ -2,6 +2,7 @@ package dev.tributary.pubsub.inbox;
 
 import dev.tributary.pubsub.InboxEvent;
 import dev.tributary.pubsub.InboxScan;
+import dev.tributary.pubsub.RedisFailures;
 import dev.tributary.pubsub.TimelineEntry;
 import dev.tributary.pubsub.TimelineQuery;
 import dev.tributary.pubsub.TimelineStamps;
@@ -432,6 +433,10 @@ public class Inbox {
         try {
             return read.get();
         } catch (DataAccessException e) {
+            if (!RedisFailures.isRedis(e)) {
+                // MySQL's own failure (its pool exhausted): the caller's reads would wait for it again.
+                throw e;
+            }
             return null;
         }
     }

@@ -1,0 +1,48 @@
+package dev.tributary.pubsub;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisConnectionException;
+import java.sql.SQLTransientConnectionException;
+import org.junit.jupiter.api.Test;
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
+
+/** Redis's failures, as Spring Data Redis translates them, are told from MySQL's. */
+class RedisFailuresTest {
+
+    private final LettuceExceptionConverter translate = new LettuceExceptionConverter();
+
+    @Test
+    void redisFailuresAsSpringTranslatesThemAreRedis() {
+        DataAccessException timedOut = translate.convert(new RedisCommandTimeoutException("Command timed out after 60 second(s)"));
+        DataAccessException refused = translate.convert(new RedisConnectionException("Connection refused"));
+
+        // A timed-out command is Spring's generic QueryTimeoutException: only its cause says Redis.
+        assertThat(timedOut).isInstanceOf(QueryTimeoutException.class);
+        assertThat(RedisFailures.isRedis(timedOut)).isTrue();
+        assertThat(RedisFailures.isRedis(refused)).isTrue();
+        assertThat(RedisFailures.isRedis(new IllegalStateException("wrapped", refused))).isTrue();
+    }
+
+    @Test
+    void mySqlsFailuresAreNot() {
+        CannotGetJdbcConnectionException poolExhausted = new CannotGetJdbcConnectionException("Failed to obtain JDBC Connection",
+                new SQLTransientConnectionException("HikariPool-1 - Connection is not available, request timed out after 5000ms"));
+
+        assertThat(RedisFailures.isRedis(poolExhausted)).isFalse();
+        assertThat(RedisFailures.isRedis(new QueryTimeoutException("statement cancelled"))).isFalse();
+    }
+
+    @Test
+    void aChainOfCausesThatLoopsEnds() {
+        RuntimeException first = new RuntimeException("first");
+        RuntimeException second = new RuntimeException("second", first);
+        first.initCause(second);
+
+        assertThat(RedisFailures.isRedis(second)).isFalse();
+    }
+}
