@@ -13,6 +13,7 @@ import dev.tributary.pubsub.InvitationRefusedException;
 import dev.tributary.pubsub.ItemNotFoundException;
 import dev.tributary.pubsub.NotAMemberException;
 import dev.tributary.pubsub.QuotaExceededException;
+import dev.tributary.pubsub.RedisFailures;
 import dev.tributary.pubsub.SourceNotFoundException;
 import dev.tributary.pubsub.TooManyStarsException;
 import jakarta.validation.ConstraintViolationException;
@@ -22,9 +23,11 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.TransientDataAccessException;
+import org.springframework.data.redis.RedisSystemException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -220,8 +223,20 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
      */
     @ExceptionHandler({DataAccessResourceFailureException.class, TransientDataAccessException.class})
     ResponseEntity<Object> storeUnavailable(DataAccessException ex, WebRequest request) {
-        log.warn("Store unavailable on {}: {}", request.getDescription(false), ex.getMessage());
+        // The most specific message: a Redis refusal is "Error in execution" until its cause says "OOM …".
+        log.warn("Store unavailable on {}: {}", request.getDescription(false),
+                NestedExceptionUtils.getMostSpecificCause(ex).getMessage());
         return render(ApiProblem.storeBusy(), request);
+    }
+
+    /**
+     * Redis answered with an error: one that passes with time (out of memory, writes stopped after a
+     * failed save, a replica after a failover: {@link RedisFailures#isRefusedForNow}) is the store's
+     * 503 like any other; any other error reply is a bug.
+     */
+    @ExceptionHandler(RedisSystemException.class)
+    ResponseEntity<Object> redisRefused(RedisSystemException ex, WebRequest request) {
+        return RedisFailures.isRefusedForNow(ex) ? storeUnavailable(ex, request) : unexpected(ex, request);
     }
 
     /**

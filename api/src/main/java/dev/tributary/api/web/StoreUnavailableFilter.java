@@ -1,5 +1,6 @@
 package dev.tributary.api.web;
 
+import dev.tributary.pubsub.RedisFailures;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -8,16 +9,18 @@ import java.io.IOException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.TransientDataAccessException;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * A store that cannot answer now, met in a filter before any controller (the token look-up of
- * authentication, the rate limit): 503 with {@code Retry-After}, as {@link ApiExceptionHandler}
- * answers it inside a controller. Without this, MySQL's pool exhausted under a thousand
- * connections (a wait past its timeout while the token was read) reached Tomcat as a 500.
+ * A store that cannot answer now (or a Redis that refuses for now: {@link RedisFailures#isRefusedForNow}),
+ * met in a filter before any controller (the token look-up of authentication, the rate limit):
+ * 503 with {@code Retry-After}, as {@link ApiExceptionHandler} answers it inside a controller.
+ * Without this, MySQL's pool exhausted under a thousand connections (a wait past its timeout
+ * while the token was read) reached Tomcat as a 500.
  */
 class StoreUnavailableFilter extends OncePerRequestFilter {
 
@@ -38,7 +41,8 @@ class StoreUnavailableFilter extends OncePerRequestFilter {
             if (unavailable == null || response.isCommitted()) {
                 throw e;
             }
-            log.warn("Store unavailable on {}: {}", request.getRequestURI(), unavailable.getMessage());
+            log.warn("Store unavailable on {}: {}", request.getRequestURI(),
+                    NestedExceptionUtils.getMostSpecificCause(unavailable).getMessage());
             // The body only: the headers set so far (the rate limit's, the security headers) stay, as on any 503.
             response.resetBuffer();
             ApiProblem busy = ApiProblem.storeBusy();
@@ -51,7 +55,8 @@ class StoreUnavailableFilter extends OncePerRequestFilter {
     /** The store failure behind {@code e}, if that is what it is. */
     private static @Nullable DataAccessException unavailable(Throwable e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
-            if (cause instanceof DataAccessResourceFailureException || cause instanceof TransientDataAccessException) {
+            if (cause instanceof DataAccessResourceFailureException || cause instanceof TransientDataAccessException
+                    || cause instanceof DataAccessException && RedisFailures.isRefusedForNow(cause)) {
                 return (DataAccessException) cause;
             }
         }

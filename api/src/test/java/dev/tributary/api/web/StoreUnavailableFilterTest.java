@@ -3,6 +3,7 @@ package dev.tributary.api.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lettuce.core.RedisCommandExecutionException;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -12,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.SQLTransientConnectionException;
 import org.junit.jupiter.api.Test;
 import org.springframework.dao.QueryTimeoutException;
+import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.mock.web.MockFilterChain;
 import org.springframework.mock.web.MockHttpServletRequest;
@@ -63,6 +65,19 @@ class StoreUnavailableFilterTest {
         MockHttpServletResponse response = run(new IllegalStateException("wrapped", new QueryTimeoutException("Redis command timed out")));
 
         assertThat(response.getStatus()).isEqualTo(503);
+    }
+
+    @Test
+    void aRedisThatRefusesForNowIs503AndAnyOtherRedisErrorIsLeftToTheErrorPage() throws Exception {
+        LettuceExceptionConverter translate = new LettuceExceptionConverter();
+        MockHttpServletResponse response = run(translate.convert(new RedisCommandExecutionException(
+                "MISCONF Redis is configured to save RDB snapshots, but it's currently unable to persist to disk.")));
+        RuntimeException wrongType = translate.convert(new RedisCommandExecutionException(
+                "WRONGTYPE Operation against a key holding the wrong kind of value"));
+
+        assertThat(response.getStatus()).isEqualTo(503);
+        assertThat(response.getHeader("Retry-After")).isEqualTo("5");
+        assertThatThrownBy(() -> run(wrongType)).isSameAs(wrongType);
     }
 
     @Test

@@ -1,0 +1,77 @@
+package dev.tributary.api.web;
+
+import static dev.tributary.api.timeline.Deliveries.entry;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.api.testing.ApiClient;
+import dev.tributary.api.testing.ApiResponse;
+import dev.tributary.api.testing.ApiTest;
+import dev.tributary.api.testing.TestUser;
+import dev.tributary.api.timeline.Deliveries;
+import dev.tributary.pubsub.MediaType;
+import dev.tributary.pubsub.Publisher;
+import dev.tributary.pubsub.Sources;
+import dev.tributary.pubsub.Subscriptions;
+import java.util.List;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * A Redis that refuses writes for now (here out of memory under {@code noeviction}; a failed save,
+ * a replica after a failover answer alike) is the store's 503 with Retry-After, not a 500, and
+ * loses nothing: the refused change is rolled back whole and goes through once Redis takes writes.
+ */
+@ApiTest
+class RedisRefusesApiTest {
+
+    @LocalServerPort int port;
+    @Autowired Sources sources;
+    @Autowired Subscriptions subscriptions;
+    @Autowired Publisher publisher;
+    @Autowired StringRedisTemplate redis;
+
+    @Test
+    void aWriteRedisRefusesForNowIsA503AndGoesThroughLater() {
+        ApiClient api = new ApiClient(port);
+        Deliveries deliveries = new Deliveries(api, sources, subscriptions, publisher);
+        TestUser alice = api.newUser("oom");
+        long feed = deliveries.feed();
+        deliveries.follow(alice, feed);
+        long item = deliveries.deliver(feed, List.of(alice), entry(MediaType.TEXT)).getFirst();
+        assertThat(api.get("/api/v1/unread", alice.token()).json().path("total").asLong()).isEqualTo(1);
+
+        String maxMemory = maxMemory();
+        ApiResponse refused;
+        try {
+            setMaxMemory("1");
+            refused = api.post("/api/v1/items/" + item + "/read", alice.token(), null);
+        } finally {
+            setMaxMemory(maxMemory);
+        }
+
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(503);
+        assertThat(refused.contentType()).startsWith("application/problem+json");
+        assertThat(refused.header("Retry-After")).isEqualTo("5");
+        assertThat(refused.json().path("type").asString()).isEqualTo("urn:tributary:problem:unavailable");
+        assertThat(api.get("/api/v1/unread", alice.token()).json().path("total").asLong()).as("the refused mark was rolled back")
+                .isEqualTo(1);
+        assertThat(api.post("/api/v1/items/" + item + "/read", alice.token(), null).status()).isEqualTo(204);
+        assertThat(api.get("/api/v1/unread", alice.token()).json().path("total").asLong()).isZero();
+    }
+
+    private String maxMemory() {
+        Properties config = redis.execute((RedisCallback<Properties>) connection -> connection.serverCommands().getConfig("maxmemory"));
+        return config == null ? "0" : config.getProperty("maxmemory", "0");
+    }
+
+    private void setMaxMemory(String bytes) {
+        redis.execute((RedisCallback<Void>) connection -> {
+            connection.serverCommands().setConfig("maxmemory", bytes);
+            return null;
+        });
+    }
+}
