@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tributary.api.ratelimit.ReadAlong;
 import dev.tributary.pubsub.Feature;
 import dev.tributary.pubsub.HomeFeed;
+import dev.tributary.pubsub.KeptLifetime;
 import dev.tributary.pubsub.RedisFailures;
 import dev.tributary.pubsub.Switches;
 import io.micrometer.core.instrument.Counter;

@@ -9,6 +9,7 @@ import dev.tributary.api.item.ItemViews;
 import dev.tributary.api.item.SourceRef;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.Item;
+import dev.tributary.pubsub.KeptLifetime;
 import dev.tributary.pubsub.LinkShares;
 import dev.tributary.pubsub.Feature;
 import io.micrometer.core.instrument.Counter;

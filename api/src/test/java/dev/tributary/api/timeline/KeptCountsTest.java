@@ -11,6 +11,7 @@ import static org.mockito.Mockito.when;
 import dev.tributary.api.ratelimit.ReadAlong;
 import dev.tributary.pubsub.Feature;
 import dev.tributary.pubsub.HomeFeed;
+import dev.tributary.pubsub.KeptLifetime;
 import dev.tributary.pubsub.Switches;
 import dev.tributary.pubsub.Unread;
 import io.micrometer.core.instrument.MeterRegistry;

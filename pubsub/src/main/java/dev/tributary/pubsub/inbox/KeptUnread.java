@@ -2,7 +2,9 @@ package dev.tributary.pubsub.inbox;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
 import dev.tributary.pubsub.Feature;
+import dev.tributary.pubsub.KeptLifetime;
 import dev.tributary.pubsub.Switches;
 import dev.tributary.pubsub.Unread;
 import io.micrometer.core.instrument.Counter;
@@ -32,13 +34,20 @@ class KeptUnread {
     /** The bound left for a node that died between a commit and its stamp move, as for kept pages. */
     private static final Duration KEPT_FOR = Duration.ofMinutes(10);
 
-    private record Kept(String epoch, String stamp, Unread unread) {
+    /** Counts kept under an epoch and a stamp, for {@code lifetime} from when they were kept. */
+    private record Kept(String epoch, String stamp, Unread unread, Duration lifetime) {
     }
 
     private final Switches switches;
+    /**
+     * Each person's counts live their own share of the bound ({@link KeptLifetime}): a live
+     * stream's counts are kept once and renewed only when they lapse, so with one lifetime for all,
+     * the counts of every stream opened in a node's first minutes lapsed, and were read again
+     * from Redis, in the same render every ten minutes for good.
+     */
     private final Cache<Long, Kept> kept = Caffeine.newBuilder().maximumWeight(MAX_BYTES)
             .weigher((Long person, Kept counts) -> 160 + 48 * (counts.unread().bySource().size() + counts.unread().byMedia().size()))
-            .expireAfterWrite(KEPT_FOR).build();
+            .expireAfter(Expiry.writing((Long person, Kept counts) -> counts.lifetime())).build();
     private final Counter hits;
     private final Counter misses;
 
@@ -73,11 +82,18 @@ class KeptUnread {
         return null;
     }
 
+    /** How long the person's kept counts have left; null: none kept. */
+    @Nullable Duration remaining(long person) {
+        return kept.policy().expireVariably().flatMap(policy -> policy.getExpiresAfter(person)).orElse(null);
+    }
+
     /** Keeps counts read after this epoch and stamp were; nothing when either is unknown or keeping is switched off. */
     void keep(long person, @Nullable String epoch, @Nullable String stamp, Unread unread) {
         misses.increment();
         if (epoch != null && stamp != null && switches.isOn(Feature.PAGE_CACHE)) {
-            kept.put(person, new Kept(epoch, stamp, unread));
+            Duration lifetime = kept.getIfPresent(person) != null
+                    ? KeptLifetime.of(person, KEPT_FOR) : KeptLifetime.first(person, KEPT_FOR);
+            kept.put(person, new Kept(epoch, stamp, unread, lifetime));
         }
     }
 }

@@ -14,9 +14,14 @@ import dev.tributary.pubsub.Unread;
 import dev.tributary.pubsub.fanout.Fanout;
 import dev.tributary.pubsub.testing.Fixtures;
 import dev.tributary.pubsub.testing.WithEmbeddedPubsub;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -38,6 +43,7 @@ class KeptUnreadTest {
     @Autowired Fanout fanout;
     @Autowired StringRedisTemplate redis;
     @Autowired Switches switches;
+    @Autowired KeptUnread kept;
 
     private List<Long> publish(long source, MediaType type, int count) {
         List<NewItem> items = new ArrayList<>();
@@ -56,6 +62,24 @@ class KeptUnreadTest {
 
     private void assertTruth(long person) {
         assertThat(feed.unread(person)).isEqualTo(fixtures.truth(person));
+    }
+
+    @Test
+    void countsKeptTogetherLapseAtTimesOfTheirOwn() {
+        Unread none = new Unread(0, Map.of(), Map.of());
+        Set<Duration> lifetimes = new HashSet<>();
+        for (long person = 9_100_001; person <= 9_100_050; person++) {
+            kept.keep(person, "epoch", "stamp", none);
+            Duration left = kept.remaining(person);
+            assertThat(left).as("a first keeping lives a quarter to all of ten minutes")
+                    .isBetween(Duration.ofSeconds(140), Duration.ofMinutes(10));
+            lifetimes.add(left.truncatedTo(ChronoUnit.SECONDS));
+        }
+        assertThat(lifetimes).as("fifty people kept in the same moment").hasSizeGreaterThan(40);
+
+        kept.keep(9_100_001, "epoch", "moved", none);
+        assertThat(kept.remaining(9_100_001)).as("renewed after a change: three quarters to all of it")
+                .isBetween(Duration.ofSeconds(440), Duration.ofMinutes(10));
     }
 
     @Test

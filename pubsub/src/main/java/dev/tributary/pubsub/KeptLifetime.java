@@ -1,4 +1,4 @@
-package dev.tributary.api.timeline;
+package dev.tributary.pubsub;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -9,23 +9,23 @@ import java.util.concurrent.ThreadLocalRandom;
  * a share of it, so that what was kept together (a node's first minutes, or every poller's after a
  * restart) is not read again all in the same moment.
  */
-final class KeptLifetime {
+public final class KeptLifetime {
 
     /** The most a renewed lifetime is shortened, as a share of the bound: 10 minutes become 7.5 to 10. */
-    static final double SPREAD = 0.25;
+    public static final double SPREAD = 0.25;
     /**
      * The most a first lifetime is shortened: 10 minutes become 2.5 to 10. What a node keeps first
      * it keeps for everyone at once (a start, or every poller after a restart); spread over most of
      * the bound, those people are read again as thinly as in the steady state, and each person's
      * later lifetimes keep them apart.
      */
-    static final double FIRST_SPREAD = 0.75;
+    public static final double FIRST_SPREAD = 0.75;
 
     private KeptLifetime() {
     }
 
     /** The person's lifetime under {@code bound} when renewed: never longer, at least {@code 1 - SPREAD} of it. */
-    static Duration of(long userId, Duration bound) {
+    public static Duration of(long userId, Duration bound) {
         return bound.minusMillis((long) (bound.toMillis() * SPREAD * share(userId)));
     }
 
@@ -33,7 +33,7 @@ final class KeptLifetime {
      * The lifetime of what the node keeps for the person with nothing kept before (or only what
      * outlived the bound): never longer than {@code bound}, at least {@code 1 - FIRST_SPREAD} of it.
      */
-    static Duration first(long userId, Duration bound) {
+    public static Duration first(long userId, Duration bound) {
         return bound.minusMillis((long) (bound.toMillis() * FIRST_SPREAD * share(userId)));
     }
 
@@ -42,7 +42,7 @@ final class KeptLifetime {
      * before (even gone stale) renews their own lifetime ({@link #of}); a first keeping draws it
      * wider ({@link #first}).
      */
-    static Instant freshUntil(Instant now, long userId, Duration bound, boolean keptBefore) {
+    public static Instant freshUntil(Instant now, long userId, Duration bound, boolean keptBefore) {
         return now.plus(keptBefore ? of(userId, bound) : first(userId, bound));
     }
 
@@ -51,7 +51,7 @@ final class KeptLifetime {
      * renders again the moment it lapses (items on many pages), where a fixed lifetime would keep
      * what lapsed together lapsing together for good.
      */
-    static Duration drawn(Duration bound) {
+    public static Duration drawn(Duration bound) {
         return bound.minusMillis((long) (bound.toMillis() * 0.5 * ThreadLocalRandom.current().nextDouble()));
     }
 

@@ -1,4 +1,4 @@
-package dev.tributary.api.timeline;
+package dev.tributary.pubsub;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
