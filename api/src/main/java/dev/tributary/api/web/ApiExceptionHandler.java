@@ -16,6 +16,7 @@ import dev.tributary.pubsub.QuotaExceededException;
 import dev.tributary.pubsub.RedisFailures;
 import dev.tributary.pubsub.SourceNotFoundException;
 import dev.tributary.pubsub.TooManyStarsException;
+import dev.tributary.storage.MySqlFailures;
 import jakarta.validation.ConstraintViolationException;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +28,6 @@ import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.TransientDataAccessException;
-import org.springframework.data.redis.RedisSystemException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -230,13 +230,15 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     }
 
     /**
-     * Redis answered with an error: one that passes with time (out of memory, writes stopped after a
-     * failed save, a replica after a failover: {@link RedisFailures#isRefusedForNow}) is the store's
-     * 503 like any other; any other error reply is a bug.
+     * Any other store error: a refusal that passes with time is the store's 503 like those above
+     * (Redis out of memory or read-only after a failover: {@link RedisFailures#isRefusedForNow}; MySQL
+     * read-only after a failover, its disk full, a statement over its time limit:
+     * {@link MySqlFailures#isRefusedForNow}), which Spring translates to the types of a bug; the
+     * rest are bugs.
      */
-    @ExceptionHandler(RedisSystemException.class)
-    ResponseEntity<Object> redisRefused(RedisSystemException ex, WebRequest request) {
-        return RedisFailures.isRefusedForNow(ex) ? storeUnavailable(ex, request) : unexpected(ex, request);
+    @ExceptionHandler(DataAccessException.class)
+    ResponseEntity<Object> storeRefused(DataAccessException ex, WebRequest request) {
+        return StoreUnavailableFilter.refusedForNow(ex) ? storeUnavailable(ex, request) : unexpected(ex, request);
     }
 
     /**

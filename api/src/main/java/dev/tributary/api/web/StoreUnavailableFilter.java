@@ -1,6 +1,7 @@
 package dev.tributary.api.web;
 
 import dev.tributary.pubsub.RedisFailures;
+import dev.tributary.storage.MySqlFailures;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -16,7 +17,7 @@ import org.springframework.dao.TransientDataAccessException;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * A store that cannot answer now (or a Redis that refuses for now: {@link RedisFailures#isRefusedForNow}),
+ * A store that cannot answer now (or refuses for now: {@link RedisFailures}, {@link MySqlFailures}),
  * met in a filter before any controller (the token look-up of authentication, the rate limit):
  * 503 with {@code Retry-After}, as {@link ApiExceptionHandler} answers it inside a controller.
  * Without this, MySQL's pool exhausted under a thousand connections (a wait past its timeout
@@ -52,11 +53,16 @@ class StoreUnavailableFilter extends OncePerRequestFilter {
         }
     }
 
+    /** Whether a store refused for now what {@code failure} asked: Spring translates such refusals to the types of a bug. */
+    static boolean refusedForNow(Throwable failure) {
+        return RedisFailures.isRefusedForNow(failure) || MySqlFailures.isRefusedForNow(failure);
+    }
+
     /** The store failure behind {@code e}, if that is what it is. */
     private static @Nullable DataAccessException unavailable(Throwable e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
             if (cause instanceof DataAccessResourceFailureException || cause instanceof TransientDataAccessException
-                    || cause instanceof DataAccessException && RedisFailures.isRefusedForNow(cause)) {
+                    || cause instanceof DataAccessException && refusedForNow(cause)) {
                 return (DataAccessException) cause;
             }
         }

@@ -6,10 +6,16 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import io.lettuce.core.RedisCommandExecutionException;
+import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import org.junit.jupiter.api.Test;
 import org.springframework.dao.QueryTimeoutException;
+import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
+import org.springframework.jdbc.UncategorizedSQLException;
+import org.springframework.jdbc.support.SQLErrorCodeSQLExceptionTranslator;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
@@ -40,6 +46,32 @@ class ApiExceptionHandlerTest {
         String slow() {
             throw new QueryTimeoutException("Redis command timed out");
         }
+
+        /** As a write to a primary a failover turned read-only, translated as JdbcClient translates it. */
+        @GetMapping("/read-only")
+        String readOnly() {
+            throw translated(new SQLException(
+                    "The MariaDB server is running with the --read-only option so it cannot execute this statement", "HY000", 1290));
+        }
+
+        /** As a write Redis refused while out of memory. */
+        @GetMapping("/redis-full")
+        String redisFull() {
+            throw new LettuceExceptionConverter().convert(new RedisCommandExecutionException(
+                    "OOM command not allowed when used memory > 'maxmemory'."));
+        }
+
+        /** As a row written twice by a bug: a refusal, but not one that passes with time. */
+        @GetMapping("/duplicate")
+        String duplicate() {
+            throw translated(new SQLException("Duplicate entry '1-2' for key 'PRIMARY'", "23000", 1062));
+        }
+    }
+
+    /** As {@code JdbcTemplate} hands a MySQL error on: translated, or uncategorized where the translator has no answer. */
+    private static DataAccessException translated(SQLException error) {
+        DataAccessException translated = new SQLErrorCodeSQLExceptionTranslator("MySQL").translate("statement", "SQL", error);
+        return translated != null ? translated : new UncategorizedSQLException("statement", "SQL", error);
     }
 
     private final MockMvc mvc = MockMvcBuilders.standaloneSetup(new BuggyController())
@@ -63,5 +95,17 @@ class ApiExceptionHandlerTest {
                     .andExpect(header().string("Retry-After", "5"))
                     .andExpect(jsonPath("$.type").value("urn:tributary:problem:unavailable"));
         }
+    }
+
+    @Test
+    void aStoreThatRefusesForNowIsA503TooAndAnyOtherStoreErrorABug() throws Exception {
+        for (String path : new String[] {"/read-only", "/redis-full"}) {
+            mvc.perform(get(path).accept(MediaType.APPLICATION_JSON))
+                    .andExpect(status().isServiceUnavailable())
+                    .andExpect(header().string("Retry-After", "5"))
+                    .andExpect(jsonPath("$.type").value("urn:tributary:problem:unavailable"));
+        }
+        mvc.perform(get("/duplicate").accept(MediaType.APPLICATION_JSON))
+                .andExpect(status().isInternalServerError());
     }
 }

@@ -28,6 +28,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.Map;
 import java.util.Properties;
@@ -41,6 +42,7 @@ import javax.sql.DataSource;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -830,7 +832,7 @@ public final class FanoutBenchmark {
         if (pendingTasks() > 0) {
             throw new IllegalStateException("fan-out tasks left over from the previous step");
         }
-        jdbc.execute("TRUNCATE TABLE inbox");
+        truncateInbox();
         redis.execute((RedisCallback<Object>) connection -> {
             connection.serverCommands().flushDb();
             return null;
@@ -853,6 +855,32 @@ public final class FanoutBenchmark {
                 }
                 return null;
             });
+        }
+    }
+
+    /**
+     * Empties the inbox between steps. Twice in a dozen runs on 2026-11-27 the statement waited out
+     * InnoDB's lock wait after a step had ended: the transactions open then, and this JVM's threads
+     * inside Tributary's code, are printed, to name the one that still held inbox rows.
+     */
+    private void truncateInbox() {
+        try {
+            jdbc.execute("TRUNCATE TABLE inbox");
+        } catch (DataAccessException e) {
+            System.out.println("  TRUNCATE TABLE inbox failed (" + e.getMostSpecificCause().getMessage() + "); transactions open now:");
+            jdbc.queryForList("""
+                    SELECT t.trx_id, t.trx_state, t.trx_started, t.trx_rows_locked, t.trx_tables_locked, t.trx_query,
+                           p.command, p.time, p.state, p.info
+                    FROM information_schema.innodb_trx t LEFT JOIN information_schema.processlist p ON p.id = t.trx_mysql_thread_id
+                    """).forEach(row -> System.out.println("    " + row));
+            Thread.getAllStackTraces().forEach((thread, stack) -> {
+                String frames = Arrays.stream(stack).limit(60).map(StackTraceElement::toString)
+                        .filter(frame -> frame.contains("dev.tributary")).collect(Collectors.joining("\n        "));
+                if (!frames.isEmpty()) {
+                    System.out.println("    thread " + thread.getName() + ":\n        " + frames);
+                }
+            });
+            throw e;
         }
     }
 
