@@ -1,7 +1,7 @@
 package dev.tributary.api.web;
 
+import dev.tributary.pubsub.MySqlFailures;
 import dev.tributary.pubsub.RedisFailures;
-import dev.tributary.storage.MySqlFailures;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

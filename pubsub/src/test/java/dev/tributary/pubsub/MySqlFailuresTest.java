@@ -1,4 +1,4 @@
-package dev.tributary.storage;
+package dev.tributary.pubsub;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

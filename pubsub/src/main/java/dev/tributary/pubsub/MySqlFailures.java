@@ -1,4 +1,4 @@
-package dev.tributary.storage;
+package dev.tributary.pubsub;
 
 import java.sql.SQLException;
 import java.util.Set;
