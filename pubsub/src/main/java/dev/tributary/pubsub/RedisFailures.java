@@ -41,6 +41,17 @@ public final class RedisFailures {
     }
 
     /**
+     * Rethrows {@code failure} unless Redis is behind it ({@link #isRedis}): for a fall-back taken
+     * only when Redis failed. When MySQL itself failed (its pool exhausted), a fall-back that reads
+     * MySQL would wait for the same pool a second time.
+     */
+    public static void rethrowUnlessRedis(RuntimeException failure) {
+        if (!isRedis(failure)) {
+            throw failure;
+        }
+    }
+
+    /**
      * Whether Redis answered {@code failure}'s command with an error that passes with time (see
      * {@link #NOT_NOW}): Spring translates every error reply to {@code RedisSystemException}, the
      * type of a bug, so without this a Redis out of memory would answer 500 instead of 503.

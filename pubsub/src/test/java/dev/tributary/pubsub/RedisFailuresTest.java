@@ -1,6 +1,8 @@
 package dev.tributary.pubsub;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
@@ -27,6 +29,7 @@ class RedisFailuresTest {
         assertThat(timedOut).isInstanceOf(QueryTimeoutException.class);
         assertThat(RedisFailures.isRedis(timedOut)).isTrue();
         assertThat(RedisFailures.isRedis(refused)).isTrue();
+        assertThatCode(() -> RedisFailures.rethrowUnlessRedis(timedOut)).as("a fall-back may run").doesNotThrowAnyException();
         assertThat(RedisFailures.isRedis(new IllegalStateException("wrapped", refused))).isTrue();
     }
 
@@ -36,6 +39,7 @@ class RedisFailuresTest {
                 new SQLTransientConnectionException("HikariPool-1 - Connection is not available, request timed out after 5000ms"));
 
         assertThat(RedisFailures.isRedis(poolExhausted)).isFalse();
+        assertThatThrownBy(() -> RedisFailures.rethrowUnlessRedis(poolExhausted)).isSameAs(poolExhausted);
         assertThat(RedisFailures.isRedis(new QueryTimeoutException("statement cancelled"))).isFalse();
     }
 

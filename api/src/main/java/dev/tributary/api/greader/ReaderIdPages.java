@@ -53,9 +53,7 @@ class ReaderIdPages {
         try {
             stamps = home.stamps(userId, List.of());
         } catch (DataAccessException trouble) {
-            if (!RedisFailures.isRedis(trouble)) {
-                throw trouble;
-            }
+            RedisFailures.rethrowUnlessRedis(trouble);
             log.warn("Google Reader id cache bypassed: {}", trouble.getMessage());
             return read.get();
         }

@@ -147,9 +147,7 @@ class ReaderItems {
         try {
             return home.stamps(userId, ids);
         } catch (DataAccessException trouble) {
-            if (!RedisFailures.isRedis(trouble)) {
-                throw trouble;
-            }
+            RedisFailures.rethrowUnlessRedis(trouble);
             log.warn("Google Reader item cache bypassed: {}", trouble.getMessage());
             return new TimelineStamps(null, null, java.util.Collections.nCopies(ids.size(), null));
         }

@@ -125,9 +125,7 @@ public class KeptCounts {
         try {
             return home.unreadVersions(people);
         } catch (DataAccessException trouble) {
-            if (!RedisFailures.isRedis(trouble)) {
-                throw trouble;
-            }
+            RedisFailures.rethrowUnlessRedis(trouble);
             log.debug("Unread counts not kept: {}", trouble.getMessage());
             return Map.of();
         }
@@ -208,10 +206,7 @@ public class KeptCounts {
             String version = along != null ? home.unreadVersion(userId, along.keys(), along.values()) : null;
             return version != null ? new Version(version, true) : new Version(home.unreadVersion(userId), false);
         } catch (DataAccessException trouble) {
-            if (!RedisFailures.isRedis(trouble)) {
-                // MySQL's own failure (its pool exhausted): reading the counts would wait for it again.
-                throw trouble;
-            }
+            RedisFailures.rethrowUnlessRedis(trouble);
             log.debug("Unread counts not kept: {}", trouble.getMessage());
             return new Version(null, false);
         }

@@ -176,10 +176,7 @@ class NewestPages {
             read.increment();
             return fresh(key, KeptLifetime.freshUntil(now, userId, ENTRIES_FOR, kept != null));
         } catch (DataAccessException trouble) {
-            if (!RedisFailures.isRedis(trouble)) {
-                // MySQL's own failure (its pool exhausted): reading it again would wait for it twice.
-                throw trouble;
-            }
+            RedisFailures.rethrowUnlessRedis(trouble);
             log.warn("Page cache bypassed: {}", trouble.getMessage());
             return render(userId, limit);
         }

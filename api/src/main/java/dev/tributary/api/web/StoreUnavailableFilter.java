@@ -60,7 +60,9 @@ class StoreUnavailableFilter extends OncePerRequestFilter {
 
     /** The store failure behind {@code e}, if that is what it is. */
     private static @Nullable DataAccessException unavailable(Throwable e) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+        // Bounded: a chain of causes may loop.
+        Throwable cause = e;
+        for (int depth = 0; cause != null && depth < 32; depth++, cause = cause.getCause()) {
             if (cause instanceof DataAccessResourceFailureException || cause instanceof TransientDataAccessException
                     || cause instanceof DataAccessException && refusedForNow(cause)) {
                 return (DataAccessException) cause;

@@ -153,9 +153,7 @@ class FanoutWorker {
             log.info("{} in a group of {}: the batch rolled back, each task goes on alone", e.getMessage(), current.size());
             current.forEach(task -> run(task, keepGoing));
         } catch (DataAccessException e) {
-            if (!RedisFailures.isRedis(e)) {
-                throw e;
-            }
+            RedisFailures.rethrowUnlessRedis(e);
             log.warn("fan-out tasks {}: Redis failed, handing them back for {}: {}", current.stream().map(FanoutTask::id).toList(),
                     REDIS_BACKOFF, e.toString());
             List<FanoutTask> failed = current;
@@ -230,9 +228,7 @@ class FanoutWorker {
             log.info("fan-out task {} ({} of item {}): lease lost after {} rows; its new holder goes on",
                     task.id(), task.kind(), task.itemId(), rows);
         } catch (DataAccessException e) {
-            if (!RedisFailures.isRedis(e)) {
-                throw e;
-            }
+            RedisFailures.rethrowUnlessRedis(e);
             log.warn("fan-out task {}: Redis failed, handing the task back for {}: {}", task.id(), REDIS_BACKOFF, e.toString());
             FanoutTask failed = task;
             tx.run("release fan-out task", () -> tasks.release(failed, REDIS_BACKOFF));

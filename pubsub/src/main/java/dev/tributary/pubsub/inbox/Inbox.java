@@ -433,10 +433,7 @@ public class Inbox {
         try {
             return read.get();
         } catch (DataAccessException e) {
-            if (!RedisFailures.isRedis(e)) {
-                // MySQL's own failure (its pool exhausted): the caller's reads would wait for it again.
-                throw e;
-            }
+            RedisFailures.rethrowUnlessRedis(e);
             return null;
         }
     }
