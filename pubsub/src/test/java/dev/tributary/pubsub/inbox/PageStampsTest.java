@@ -18,10 +18,13 @@ import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -184,31 +187,66 @@ class PageStampsTest {
 
     private static final String EPOCH = "tributary:tl:epoch";
 
-    /** An {@code ACL} command on a client of its own (Spring Data has none; its generic execute expects bulk replies). */
+    /**
+     * An {@code ACL} command on every master (ACL users are per server, also in a cluster), each on
+     * a client of its own (Spring Data has none; its generic execute expects bulk replies).
+     */
     private void acl(String... args) {
-        LettuceConnectionFactory shared = (LettuceConnectionFactory) redis.getConnectionFactory();
-        RedisClient client = RedisClient.create(RedisURI.create(shared.getHostName(), shared.getPort()));
-        try (StatefulRedisConnection<String, String> connection = client.connect()) {
-            CommandArgs<String, String> command = new CommandArgs<>(StringCodec.UTF8);
-            for (String arg : args) {
-                command.add(arg);
+        for (RedisURI server : servers()) {
+            RedisClient client = RedisClient.create(server);
+            try (StatefulRedisConnection<String, String> connection = client.connect()) {
+                CommandArgs<String, String> command = new CommandArgs<>(StringCodec.UTF8);
+                for (String arg : args) {
+                    command.add(arg);
+                }
+                if (args[0].equals("DELUSER")) {
+                    connection.sync().dispatch(CommandType.ACL, new IntegerOutput<>(StringCodec.UTF8), command);
+                } else {
+                    connection.sync().dispatch(CommandType.ACL, new StatusOutput<>(StringCodec.UTF8), command);
+                }
+            } finally {
+                client.shutdown();
             }
-            if (args[0].equals("DELUSER")) {
-                connection.sync().dispatch(CommandType.ACL, new IntegerOutput<>(StringCodec.UTF8), command);
-            } else {
-                connection.sync().dispatch(CommandType.ACL, new StatusOutput<>(StringCodec.UTF8), command);
-            }
-        } finally {
-            client.shutdown();
+        }
+    }
+
+    private LettuceConnectionFactory shared() {
+        return (LettuceConnectionFactory) redis.getConnectionFactory();
+    }
+
+    /** The Redis servers this test's context writes to: the one, or the cluster's masters. */
+    private List<RedisURI> servers() {
+        LettuceConnectionFactory shared = shared();
+        if (!shared.isClusterAware()) {
+            return List.of(RedisURI.create(shared.getHostName(), shared.getPort()));
+        }
+        try (RedisClusterConnection cluster = shared.getClusterConnection()) {
+            List<RedisURI> masters = new ArrayList<>();
+            cluster.clusterGetNodes().forEach(node -> {
+                if (node.isMaster()) {
+                    masters.add(RedisURI.create(node.getHost(), node.getPort()));
+                }
+            });
+            assertThat(masters).as("the cluster's masters").hasSize(3);
+            return masters;
         }
     }
 
     private LettuceConnectionFactory connectionAs(String user, String password) {
-        LettuceConnectionFactory shared = (LettuceConnectionFactory) redis.getConnectionFactory();
-        RedisStandaloneConfiguration config = new RedisStandaloneConfiguration(shared.getHostName(), shared.getPort());
-        config.setUsername(user);
-        config.setPassword(password);
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(config);
+        LettuceConnectionFactory shared = shared();
+        LettuceConnectionFactory factory;
+        if (shared.isClusterAware()) {
+            RedisClusterConfiguration config = new RedisClusterConfiguration(
+                    servers().stream().map(server -> server.getHost() + ":" + server.getPort()).toList());
+            config.setUsername(user);
+            config.setPassword(password);
+            factory = new LettuceConnectionFactory(config);
+        } else {
+            RedisStandaloneConfiguration config = new RedisStandaloneConfiguration(shared.getHostName(), shared.getPort());
+            config.setUsername(user);
+            config.setPassword(password);
+            factory = new LettuceConnectionFactory(config);
+        }
         factory.afterPropertiesSet();
         factory.start();
         return factory;
