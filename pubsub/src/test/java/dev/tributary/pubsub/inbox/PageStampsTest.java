@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -234,19 +235,12 @@ class PageStampsTest {
 
     private LettuceConnectionFactory connectionAs(String user, String password) {
         LettuceConnectionFactory shared = shared();
-        LettuceConnectionFactory factory;
-        if (shared.isClusterAware()) {
-            RedisClusterConfiguration config = new RedisClusterConfiguration(
-                    servers().stream().map(server -> server.getHost() + ":" + server.getPort()).toList());
-            config.setUsername(user);
-            config.setPassword(password);
-            factory = new LettuceConnectionFactory(config);
-        } else {
-            RedisStandaloneConfiguration config = new RedisStandaloneConfiguration(shared.getHostName(), shared.getPort());
-            config.setUsername(user);
-            config.setPassword(password);
-            factory = new LettuceConnectionFactory(config);
-        }
+        RedisConfiguration.WithAuthentication config = shared.isClusterAware()
+                ? new RedisClusterConfiguration(servers().stream().map(server -> server.getHost() + ":" + server.getPort()).toList())
+                : new RedisStandaloneConfiguration(shared.getHostName(), shared.getPort());
+        config.setUsername(user);
+        config.setPassword(password);
+        LettuceConnectionFactory factory = new LettuceConnectionFactory((RedisConfiguration) config);
         factory.afterPropertiesSet();
         factory.start();
         return factory;
