@@ -33,13 +33,15 @@ record AppNode(Process process, int port, File log) {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m", "-cp", System.getProperty("java.class.path"), TributaryApplication.class.getName(),
                 "--spring.datasource.url=" + env.getRequiredProperty("spring.datasource.url"),
-                "--spring.datasource.username=" + env.getProperty("spring.datasource.username", "root"),
-                "--spring.datasource.password=" + env.getProperty("spring.datasource.password", ""),
-                "--spring.data.redis.url=" + env.getRequiredProperty("spring.data.redis.url"),
                 "--server.address=127.0.0.1", "--server.port=" + http,
                 "--management.server.address=127.0.0.1", "--management.server.port=" + freePort()));
         command.addAll(List.of(arguments));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        // Secrets through the environment, which only the process's owner can read; a command line any local user can.
+        builder.environment().put("SPRING_DATASOURCE_USERNAME", env.getRequiredProperty("spring.datasource.username"));
+        builder.environment().put("SPRING_DATASOURCE_PASSWORD", env.getProperty("spring.datasource.password", ""));
+        builder.environment().put("SPRING_DATA_REDIS_URL", env.getRequiredProperty("spring.data.redis.url"));
+        Process process = builder.start();
         started.add(process);
         AppNode node = new AppNode(process, http, log.toFile());
         Await.until(name + " node ready (log " + log + ")", BOOT, () -> {

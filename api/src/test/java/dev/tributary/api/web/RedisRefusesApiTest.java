@@ -12,10 +12,13 @@ import dev.tributary.pubsub.MediaType;
 import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Subscriptions;
+import dev.tributary.storage.embedded.EmbeddedCredentials;
 import java.util.List;
-import java.util.Properties;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -33,6 +36,7 @@ class RedisRefusesApiTest {
     @Autowired Subscriptions subscriptions;
     @Autowired Publisher publisher;
     @Autowired StringRedisTemplate redis;
+    @Value("${tributary.embedded.data-dir}") String dataDir;
 
     @Test
     void aWriteRedisRefusesForNowIsA503AndGoesThroughLater() {
@@ -63,15 +67,22 @@ class RedisRefusesApiTest {
         assertThat(api.get("/api/v1/unread", alice.token()).json().path("total").asLong()).isZero();
     }
 
-    private String maxMemory() {
-        Properties config = redis.execute((RedisCallback<Properties>) connection -> connection.serverCommands().getConfig("maxmemory"));
-        return config == null ? "0" : config.getProperty("maxmemory", "0");
+    /** The embedded Redis knows CONFIG only by the name in its credentials file, which the app's OS user may read. */
+    private String config() {
+        return EmbeddedCredentials.inDirectory(Path.of(dataDir)).redisAdminCommand("CONFIG");
     }
 
-    private void setMaxMemory(String bytes) {
-        redis.execute((RedisCallback<Void>) connection -> {
-            connection.serverCommands().setConfig("maxmemory", bytes);
-            return null;
-        });
+    private String maxMemory() {
+        Object reply = redis.execute((RedisCallback<Object>) connection -> connection.execute(config(), bytes("GET"), bytes("maxmemory")));
+        List<?> pair = (List<?>) reply;
+        return pair == null || pair.size() < 2 ? "0" : new String((byte[]) pair.get(1), StandardCharsets.UTF_8);
+    }
+
+    private void setMaxMemory(String value) {
+        redis.execute((RedisCallback<Object>) connection -> connection.execute(config(), bytes("SET"), bytes("maxmemory"), bytes(value)));
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

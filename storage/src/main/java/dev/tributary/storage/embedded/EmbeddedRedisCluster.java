@@ -35,9 +35,11 @@ final class EmbeddedRedisCluster {
 
     private final List<Integer> ports;
     private final Path directory;
+    private final EmbeddedCredentials credentials;
     private final List<RedisServer> servers = new ArrayList<>();
 
-    EmbeddedRedisCluster() {
+    EmbeddedRedisCluster(EmbeddedCredentials credentials) {
+        this.credentials = credentials;
         this.ports = freePortsWithBus(MASTERS);
         try {
             this.directory = Files.createTempDirectory("tributary-redis-cluster-");
@@ -49,16 +51,14 @@ final class EmbeddedRedisCluster {
     void start() {
         try {
             for (int port : ports) {
-                RedisServer server = RedisServer.newRedisServer()
+                RedisServer server = EmbeddedRedis.locked(RedisServer.newRedisServer(), credentials)
                         .port(port)
-                        .bind("127.0.0.1")
                         .setting("save \"\"")
                         .setting("appendonly no")
-                        .setting("protected-mode yes")
                         .setting("cluster-enabled yes")
                         .setting("cluster-config-file " + directory.resolve("nodes-" + port + ".conf"))
                         .setting("cluster-node-timeout 5000")
-                        .onShutdownForceStop(true)
+                        .onShutdownForceStop(false)
                         .build();
                 servers.add(server);
                 server.start();
@@ -73,7 +73,7 @@ final class EmbeddedRedisCluster {
 
     /** The first node meets the others; each master then takes one contiguous third of the slots. */
     private void assignSlots() {
-        try (RespConnection first = new RespConnection(ports.getFirst())) {
+        try (RespConnection first = new RespConnection(ports.getFirst(), credentials.redisPassword())) {
             for (int port : ports.subList(1, ports.size())) {
                 first.call("CLUSTER", "MEET", "127.0.0.1", Integer.toString(port));
             }
@@ -88,7 +88,7 @@ final class EmbeddedRedisCluster {
             for (int slot = from; slot <= to; slot++) {
                 command.add(Integer.toString(slot));
             }
-            try (RespConnection node = new RespConnection(ports.get(i))) {
+            try (RespConnection node = new RespConnection(ports.get(i), credentials.redisPassword())) {
                 node.call(command);
             }
         }
@@ -111,7 +111,7 @@ final class EmbeddedRedisCluster {
     private String notReady() {
         Set<String> maps = new HashSet<>();
         for (int port : ports) {
-            try (RespConnection node = new RespConnection(port)) {
+            try (RespConnection node = new RespConnection(port, credentials.redisPassword())) {
                 String info = (String) node.call("CLUSTER", "INFO");
                 if (!info.contains("cluster_state:ok") || !info.contains("cluster_slots_ok:" + SLOTS)
                         || !info.contains("cluster_known_nodes:" + MASTERS)) {

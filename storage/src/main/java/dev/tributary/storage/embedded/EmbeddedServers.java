@@ -19,12 +19,15 @@ public final class EmbeddedServers {
     private static EmbeddedServers running;
     private static int users;
 
+    private final EmbeddedCredentials credentials;
     private final EmbeddedMariaDb mariaDb;
     // Guarded by LOCK: a context that asks for the other kind of Redis starts it later.
     private EmbeddedRedis redis;
     private EmbeddedRedisCluster cluster;
+    private EmbeddedSupervisor supervisor;
 
-    private EmbeddedServers(EmbeddedMariaDb mariaDb, EmbeddedRedis redis) {
+    private EmbeddedServers(EmbeddedCredentials credentials, EmbeddedMariaDb mariaDb, EmbeddedRedis redis) {
+        this.credentials = credentials;
         this.mariaDb = mariaDb;
         this.redis = redis;
     }
@@ -36,15 +39,16 @@ public final class EmbeddedServers {
             boolean cluster = wantRedis && settings.redis() == EmbeddedSettings.RedisKind.CLUSTER;
             if (running == null) {
                 running = start(settings, wantMariaDb, single, log);
+                running.supervisor = EmbeddedSupervisor.start(settings.supervisePeriod(), running::restartDeadServers, log);
                 // For a context that is never closed: Spring runs this after closing the contexts it
                 // knows of, so the servers outlive every context that uses them.
                 SpringApplication.getShutdownHandlers().add(running::stopAtExit);
             }
             if (single && running.redis == null) {
-                running.redis = startRedis(log);
+                running.redis = startRedis(running.credentials, log);
             }
             if (cluster && running.cluster == null) {
-                EmbeddedRedisCluster started = new EmbeddedRedisCluster();
+                EmbeddedRedisCluster started = new EmbeddedRedisCluster(running.credentials);
                 started.start();
                 log.info("Embedded Redis Cluster (" + EmbeddedRedisCluster.MASTERS + " masters) at " + started.nodes());
                 running.cluster = started;
@@ -54,19 +58,24 @@ public final class EmbeddedServers {
         }
     }
 
-    private static EmbeddedRedis startRedis(Log log) {
-        EmbeddedRedis redis = new EmbeddedRedis();
+    private static EmbeddedRedis startRedis(EmbeddedCredentials credentials, Log log) {
+        EmbeddedRedis redis = new EmbeddedRedis(credentials);
         redis.start();
-        log.info("Embedded Redis listening at " + redis.url());
+        log.info("Embedded Redis listening at " + redis.address() + " (password in " + EmbeddedCredentials.FILE + ")");
         return redis;
     }
 
     private static EmbeddedServers start(EmbeddedSettings settings, boolean wantMariaDb, boolean wantRedis, Log log) {
-        EmbeddedRedis redis = wantRedis ? startRedis(log) : null;
+        if (settings.ephemeral()) {
+            // A test's data directory is thrown away whole; its credentials go with it.
+            EmbeddedMariaDb.deleteRecursively(settings.dataDir().toAbsolutePath().normalize().resolve(EmbeddedCredentials.FILE));
+        }
+        EmbeddedCredentials credentials = EmbeddedCredentials.inDirectory(settings.dataDir());
+        EmbeddedRedis redis = wantRedis ? startRedis(credentials, log) : null;
         EmbeddedMariaDb mariaDb = null;
         if (wantMariaDb) {
             long started = System.nanoTime();
-            mariaDb = new EmbeddedMariaDb(settings);
+            mariaDb = new EmbeddedMariaDb(settings, credentials);
             try {
                 mariaDb.start();
             } catch (RuntimeException e) {
@@ -79,7 +88,32 @@ public final class EmbeddedServers {
                     + settings.dataDir().toAbsolutePath().normalize() + ", "
                     + (System.nanoTime() - started) / 1_000_000 + " ms)");
         }
-        return new EmbeddedServers(mariaDb, redis);
+        return new EmbeddedServers(credentials, mariaDb, redis);
+    }
+
+    /**
+     * The supervisor's round: a server whose port no longer takes connections (its process died)
+     * is started again on the same port with the same credentials. MariaDB recovers its data as
+     * after any crash; Redis comes back empty, and what it held is rebuilt from MySQL as after a
+     * {@code FLUSHALL}.
+     */
+    private void restartDeadServers(Log log) {
+        synchronized (LOCK) {
+            if (running != this) {
+                return;
+            }
+            if (mariaDb != null && !LoopbackPorts.accepting(mariaDb.port())) {
+                log.warn("Embedded MariaDB on port " + mariaDb.port() + " is gone; starting it again");
+                mariaDb.restart();
+                log.info("Embedded MariaDB is back on port " + mariaDb.port());
+            }
+            if (redis != null && !LoopbackPorts.accepting(redis.port())) {
+                log.warn("Embedded Redis on port " + redis.port() + " is gone; starting it again (it comes back empty)");
+                redis.stopQuietly();
+                redis.start();
+                log.info("Embedded Redis is back on " + redis.address());
+            }
+        }
     }
 
     /** Counts one user less; the last one stops both servers. */
@@ -103,6 +137,9 @@ public final class EmbeddedServers {
     private void stop() {
         running = null;
         users = 0;
+        if (supervisor != null) {
+            supervisor.stop();
+        }
         try {
             if (mariaDb != null) {
                 mariaDb.stop();
@@ -118,6 +155,10 @@ public final class EmbeddedServers {
                 }
             }
         }
+    }
+
+    EmbeddedCredentials credentials() {
+        return credentials;
     }
 
     Optional<String> jdbcUrl() {

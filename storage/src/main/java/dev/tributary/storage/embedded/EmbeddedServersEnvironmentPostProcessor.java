@@ -73,14 +73,17 @@ public class EmbeddedServersEnvironmentPostProcessor implements EnvironmentPostP
         if (mariaDb) {
             servers.jdbcUrl().ifPresent(url -> {
                 properties.put("spring.datasource.url", url);
-                properties.put("spring.datasource.username", "root");
-                properties.put("spring.datasource.password", "");
+                properties.put("spring.datasource.username", servers.credentials().mariaDbUser());
+                properties.put("spring.datasource.password", servers.credentials().mariaDbPassword());
             });
         }
         if (redis == EmbeddedSettings.RedisKind.SINGLE) {
             servers.redisUrl().ifPresent(url -> properties.put("spring.data.redis.url", url));
         } else if (redis == EmbeddedSettings.RedisKind.CLUSTER) {
-            servers.redisClusterNodes().ifPresent(nodes -> properties.put("spring.data.redis.cluster.nodes", nodes));
+            servers.redisClusterNodes().ifPresent(nodes -> {
+                properties.put("spring.data.redis.cluster.nodes", nodes);
+                properties.put("spring.data.redis.password", servers.credentials().redisPassword());
+            });
         }
         return properties;
     }

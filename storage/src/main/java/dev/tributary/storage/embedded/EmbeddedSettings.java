@@ -21,6 +21,7 @@ import org.springframework.validation.annotation.Validated;
  * @param redis which embedded Redis to run: one server, or a Redis Cluster of three masters (tests, trials)
  * @param bufferPool InnoDB's buffer pool, MariaDB's own default; a large corpus (a benchmark's
  *     hundred million index rows) needs gigabytes, as any production MySQL would have
+ * @param supervisePeriod how often the embedded servers are checked and, when one has died, started again
  */
 @Validated
 @ConfigurationProperties("tributary.embedded")
@@ -30,7 +31,8 @@ public record EmbeddedSettings(
         @NotNull @DefaultValue("120s") Duration startTimeout,
         @NotNull @DefaultValue("tributary") String database,
         @NotNull @DefaultValue("single") RedisKind redis,
-        @NotNull @DefaultValue("128MB") DataSize bufferPool) {
+        @NotNull @DefaultValue("128MB") DataSize bufferPool,
+        @NotNull @DefaultValue("2s") Duration supervisePeriod) {
 
     /** The embedded Redis's shape: what {@code spring.data.redis.url} or {@code spring.data.redis.cluster.nodes} points at. */
     public enum RedisKind { SINGLE, CLUSTER }

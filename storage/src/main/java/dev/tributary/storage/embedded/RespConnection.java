@@ -23,6 +23,12 @@ final class RespConnection implements AutoCloseable {
     private final OutputStream out;
     private final InputStream in;
 
+    /** Connects and authenticates with the embedded servers' password. */
+    RespConnection(int port, String password) {
+        this(port);
+        call("AUTH", password);
+    }
+
     RespConnection(int port) {
         try {
             socket = new Socket();

@@ -21,22 +21,28 @@ import org.springframework.util.unit.DataSize;
 /** A non-ephemeral embedded MariaDB keeps its data across a stop and a start, and leaves no process. */
 class EmbeddedMariaDbRestartTest {
 
+    private String user;
+    private String password;
+
     @Test
     void dataSurvivesARestartAndTheServerIsGoneAfterStop() throws Exception {
         Path dataDir = Files.createDirectories(Path.of("target", "restart-test-" + ProcessHandle.current().pid()));
         EmbeddedSettings settings = new EmbeddedSettings(dataDir, false, Duration.ofSeconds(120), "restart_test", EmbeddedSettings.RedisKind.SINGLE,
-                DataSize.ofMegabytes(256));
+                DataSize.ofMegabytes(256), Duration.ofSeconds(2));
+        EmbeddedCredentials credentials = EmbeddedCredentials.inDirectory(dataDir);
+        user = credentials.mariaDbUser();
+        password = credentials.mariaDbPassword();
         try {
-            EmbeddedMariaDb first = new EmbeddedMariaDb(settings);
+            EmbeddedMariaDb first = new EmbeddedMariaDb(settings, credentials);
             first.start();
             execute(first.jdbcUrl(), "CREATE TABLE kept (v VARCHAR(20))", "INSERT INTO kept VALUES ('still here')");
             first.stop();
             assertThatThrownBy(() -> execute(first.jdbcUrl(), "SELECT 1")).isInstanceOf(SQLException.class);
             assertThat(portAnswers(first.jdbcUrl())).isFalse();
 
-            EmbeddedMariaDb second = new EmbeddedMariaDb(settings);
+            EmbeddedMariaDb second = new EmbeddedMariaDb(settings, credentials);
             second.start();
-            try (Connection connection = DriverManager.getConnection(second.jdbcUrl(), "root", "");
+            try (Connection connection = DriverManager.getConnection(second.jdbcUrl(), user, password);
                     Statement statement = connection.createStatement();
                     ResultSet rows = statement.executeQuery("SELECT v, @@innodb_buffer_pool_size FROM kept")) {
                 assertThat(rows.next()).isTrue();
@@ -47,12 +53,12 @@ class EmbeddedMariaDbRestartTest {
             }
         } finally {
             new EmbeddedMariaDb(new EmbeddedSettings(dataDir, true, Duration.ofSeconds(1), "x", EmbeddedSettings.RedisKind.SINGLE,
-                    DataSize.ofMegabytes(128))).stop();
+                    DataSize.ofMegabytes(128), Duration.ofSeconds(2)), credentials).stop();
         }
     }
 
-    private static void execute(String url, String... statements) throws SQLException {
-        try (Connection connection = DriverManager.getConnection(url + "&connectTimeout=2000", "root", "");
+    private void execute(String url, String... statements) throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url + "&connectTimeout=2000", user, password);
                 Statement statement = connection.createStatement()) {
             for (String sql : statements) {
                 statement.execute(sql);

@@ -39,7 +39,7 @@ class EmbeddedServersTest {
     }
 
     @Test
-    void redisAnswersOnLoopback() throws Exception {
+    void redisAnswersOnLoopbackOnlyToTheAppsPassword() throws Exception {
         URI uri = URI.create(redisUrl);
         assertThat(uri.getHost()).isEqualTo("127.0.0.1");
         try (Socket socket = new Socket()) {
@@ -47,7 +47,10 @@ class EmbeddedServersTest {
             socket.setSoTimeout(2_000);
             socket.getOutputStream().write("PING\r\n".getBytes());
             byte[] reply = socket.getInputStream().readNBytes(7);
-            assertThat(new String(reply)).isEqualTo("+PONG\r\n");
+            assertThat(new String(reply)).isEqualTo("-NOAUTH");
+        }
+        try (RespConnection app = new RespConnection(uri.getPort(), uri.getUserInfo().substring(1))) {
+            assertThat(app.call("PING")).isEqualTo("PONG");
         }
     }
 
