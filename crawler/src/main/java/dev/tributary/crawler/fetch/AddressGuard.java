@@ -46,6 +46,8 @@ final class AddressGuard {
 
     // IPv6 forms that carry an IPv4 address: the IPv4 address is what the packets finally reach.
     private static final CidrRange MAPPED = CidrRange.parse("::ffff:0:0/96");
+    // SIIT's IPv4-translated form (RFC 2765), ::ffff:0:a.b.c.d: a stack that translates it reaches a.b.c.d.
+    private static final CidrRange TRANSLATED = CidrRange.parse("::ffff:0:0:0/96");
     private static final CidrRange COMPATIBLE = CidrRange.parse("::/96");
     private static final CidrRange NAT64 = CidrRange.parse("64:ff9b::/96");
     private static final CidrRange SIX_TO_FOUR = CidrRange.parse("2002::/16");
@@ -104,7 +106,7 @@ final class AddressGuard {
     }
 
     private static byte @Nullable [] embeddedIpv4(byte[] v6) {
-        if (MAPPED.contains(v6) || NAT64.contains(v6)) {
+        if (MAPPED.contains(v6) || TRANSLATED.contains(v6) || NAT64.contains(v6)) {
             return Arrays.copyOfRange(v6, 12, 16);
         }
         // ::/96 also holds :: and ::1, which are IPv6's own unspecified and loopback addresses.
