@@ -36,6 +36,8 @@ public final class EntryNormalizer {
     static final int MAX_TAG_LENGTH = 100;
     /** Beyond this many entries only the newest are kept: a feed is a window, not an archive to republish. */
     static final int MAX_ITEMS = 2000;
+    /** No feed item is older than the web's feeds: an earlier date is a misread one (issue 45's date rule). */
+    static final Instant EARLIEST = Instant.parse("1990-01-01T00:00:00Z");
 
     // RSS authors are e-mail addresses, often with the name beside: "jo@example.com (Jo Bloggs)",
     // "Jo Bloggs (jo@example.com)", "Jo Bloggs <jo@example.com>".
@@ -91,10 +93,18 @@ public final class EntryNormalizer {
         return summary;
     }
 
-    /** Published, else updated, else the fetch; never after the fetch (a future date would pin the item on top). */
+    /**
+     * Published, else updated, else the fetch. A date before {@link #EARLIEST} or after the fetch
+     * is not believed (a Unix time read as a year, a future date that would pin the item on top):
+     * the fetch time stands in for it, so every API and export shows the same sane instant.
+     */
     static Instant publishedAt(Entry entry, Instant fetchedAt) {
-        Instant date = entry.published() != null ? entry.published() : entry.updated();
-        return date == null || date.isAfter(fetchedAt) ? fetchedAt : date;
+        for (Instant date : new Instant[] {entry.published(), entry.updated()}) {
+            if (date != null && !date.isBefore(EARLIEST) && !date.isAfter(fetchedAt)) {
+                return date;
+            }
+        }
+        return fetchedAt;
     }
 
     static @Nullable String author(@Nullable String raw) {

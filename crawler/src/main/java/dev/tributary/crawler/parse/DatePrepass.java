@@ -1,10 +1,6 @@
 package dev.tributary.crawler.parse;
 
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -18,8 +14,9 @@ import org.jspecify.annotations.Nullable;
  * {@code SimpleDateFormat} built anew, W3C patterns first even for RFC 822 dates: over half of all
  * parse time. Before Rome reads the document, each entry date java.time can read (RFC 1123, ISO 8601)
  * is replaced by a marker element holding the instant, which Rome keeps as foreign markup and
- * {@link #marked} reads back; dates only Rome's lenient patterns can read stay for Rome. Feed-level
- * dates, which nothing uses, are removed.
+ * {@link #marked} reads back. Every entry date is read here, by {@link FeedDates}; one it cannot
+ * read is removed, so Rome's lenient patterns never roll 31 February over into March or read a
+ * Unix time as a year. Feed-level dates, which nothing uses, are removed.
  */
 final class DatePrepass {
 
@@ -79,24 +76,14 @@ final class DatePrepass {
         }
         for (Element date : dates) {
             Instant instant = parse(date.getTextTrim());
+            date.detach();
             if (instant != null) {
-                date.detach();
                 entry.addContent(new Element("date", MARK).setAttribute("name", date.getName()).setText(instant.toString()));
             }
         }
     }
 
-    /** RFC 1123 ("Tue, 03 Jun 2025 08:30:00 GMT") or ISO 8601 with offset; null for anything else. */
     static @Nullable Instant parse(String text) {
-        if (text.isEmpty()) {
-            return null;
-        }
-        try {
-            return Character.isDigit(text.charAt(0)) && text.indexOf('T') > 0
-                    ? OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant()
-                    : ZonedDateTime.parse(text, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
-        } catch (DateTimeParseException forRome) {
-            return null;
-        }
+        return FeedDates.parse(text);
     }
 }

@@ -124,6 +124,18 @@ class EntryNormalizerTest {
     }
 
     @Test
+    void aDateBefore1990OrAfterTheFetchIsNeverStored() {
+        // A Unix time read as a year, and its like: the fetch time stands in (issue 45's date rule).
+        assertThat(item(entry().id("1").published("-53662148-01-01T00:00:00Z")).publishedAt()).isEqualTo(FETCHED);
+        assertThat(item(entry().id("1").published("1989-12-31T23:59:59Z")).publishedAt()).isEqualTo(FETCHED);
+        assertThat(item(entry().id("1").published("0009-11-11T05:28:18Z")).publishedAt()).isEqualTo(FETCHED);
+        assertThat(item(entry().id("1").published("1990-01-01T00:00:00Z")).publishedAt()).isEqualTo(Instant.parse("1990-01-01T00:00:00Z"));
+        assertThat(item(entry().id("1").published(FETCHED.plusSeconds(1).toString())).publishedAt()).isEqualTo(FETCHED);
+        assertThat(item(entry().id("1").published("1800-01-01T00:00:00Z").updated("2025-02-01T00:00:00Z")).publishedAt())
+                .as("a believable updated date stands in for an unbelievable published one").isEqualTo(Instant.parse("2025-02-01T00:00:00Z"));
+    }
+
+    @Test
     void titlesArePlainText() {
         assertThat(item(entry().id("1").title("  <b>Bold</b>\n\tmove &amp; &eacute;tude&nbsp;!  ")).title()).isEqualTo("Bold move & étude !");
         assertThat(item(entry().id("1").title("a < b")).title()).isEqualTo("a < b");
