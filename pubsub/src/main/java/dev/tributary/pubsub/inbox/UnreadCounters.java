@@ -23,7 +23,9 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
+import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.RedisSystemException;
+import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -378,8 +380,13 @@ class UnreadCounters {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RedisSystemException("interrupted while reading counters", e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new RedisSystemException("could not read counters: " + e.getMessage(), e);
+        } catch (TimeoutException e) {
+            // As Spring translates a command of its own that timed out: the store's 503, not a bug's 500.
+            throw new QueryTimeoutException("Redis did not answer the counters' read within " + timeout, e);
+        } catch (ExecutionException e) {
+            RuntimeException translated = e.getCause() instanceof RuntimeException cause
+                    ? new LettuceExceptionConverter().convert(cause) : null;
+            throw translated != null ? translated : new RedisSystemException("could not read counters: " + e.getMessage(), e);
         }
     }
 
