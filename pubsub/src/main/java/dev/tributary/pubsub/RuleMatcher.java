@@ -21,7 +21,7 @@ final class RuleMatcher {
     /** Longest pattern, in characters. */
     static final int MAX_PATTERN_LENGTH = 500;
     /** Characters of each field (each tag) a rule reads. */
-    static final int MATCHED_CHARS = 16_384;
+    static final int MATCHED_CHARS = 65_536;
     /**
      * Most instructions a regex may compile to ({@link RegexSize}): matching costs up to this
      * many steps per character, so {@code (a|b|…|z){1000}N} (about 53,000) is refused while

@@ -44,7 +44,7 @@ class RuleBudgetTest {
 
     @Test
     void aRuleCostsItsProgramSizeTimesTheCharactersItReadsCutToTheBound() {
-        String longSummary = "word ".repeat(10_000);
+        String longSummary = "word ".repeat(20_000);
         Item item = new Item(1, "g", "Title", longSummary, "https://example.test/1", "Someone", MediaType.TEXT, List.of(),
                 List.of("one", "two"), Instant.EPOCH, Instant.EPOCH, null, null);
         RuleMatcher.ItemText text = new RuleMatcher.ItemText(item);
