@@ -4,34 +4,49 @@ import dev.tributary.pubsub.inbox.InboxRow;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Applies people's filter rules to inbox rows about to be delivered (a fan-out batch, a
- * back-fill), inside the delivering transaction, so unread counts stay exact: a dropped item
- * gets no row, a mark-read one is inserted read, a starred one is starred. Drop and keep-only
- * decide first; mark-read and star then apply to what is delivered. The rules of a batch's
- * people are one query; a batch none of whose people has a rule costs that query and nothing
- * else. Rules act on delivery only, never on rows already there.
+ * back-fill) in two steps. {@link #decide} matches the rules, before the delivering transaction
+ * and outside any other (matching holds no lock, so a costly rule delays no one else's writes),
+ * each person within their {@link RuleSettings budget}. {@link #plan} then applies those
+ * verdicts inside the delivering transaction, so unread counts stay exact: a dropped item gets
+ * no row, a mark-read one is inserted read, a starred one is starred. Drop and keep-only decide
+ * first; mark-read and star then apply to what is delivered. The rules of a batch's people are
+ * one query; a batch none of whose people has a rule costs that query and nothing else. Rules
+ * act on delivery only, never on rows already there.
  */
 @Component
 public class DeliveryRules {
 
+    private static final Logger log = LoggerFactory.getLogger(DeliveryRules.class);
+
     private final JdbcClient jdbc;
     private final Items items;
     private final DeliveredStars stars;
+    private final RuleSettings settings;
+    private final RuleMetrics metrics;
 
-    DeliveryRules(JdbcClient jdbc, Items items, DeliveredStars stars) {
+    DeliveryRules(JdbcClient jdbc, Items items, DeliveredStars stars, RuleSettings settings, RuleMetrics metrics) {
         this.jdbc = jdbc;
         this.items = items;
         this.stars = stars;
+        this.settings = settings;
+        this.metrics = metrics;
     }
 
     /**
@@ -46,22 +61,60 @@ public class DeliveryRules {
         void delivered(List<InboxRow> inserted);
     }
 
-    /** The plan of these rows; reads the people's rules (one query) and, only if some have rules, the items. */
-    public Plan plan(List<InboxRow> rows) {
-        return plan(rows, rows.stream().map(InboxRow::userId).distinct().toList());
+    /** What one person's rules made of one row: the rules that matched, whether it goes, is read, is starred. */
+    private record Verdict(List<Rule> matched, boolean dropped, boolean read, boolean star) {}
+
+    /**
+     * The rules' verdicts on rows, reached by {@link #decide}; rows they do not name (their person
+     * had no rules) are delivered as they are.
+     */
+    public static final class Verdicts {
+
+        /** No verdict: every row delivered as it is. */
+        public static final Verdicts NONE = new Verdicts(Map.of());
+
+        /** By (person, item, source). */
+        private final Map<List<Long>, Verdict> byRow;
+
+        private Verdicts(Map<List<Long>, Verdict> byRow) {
+            this.byRow = byRow;
+        }
+
+        private @Nullable Verdict of(InboxRow row) {
+            return byRow.get(key(row));
+        }
+
+        private static List<Long> key(InboxRow row) {
+            return List.of(row.userId(), row.itemId(), row.sourceId());
+        }
+    }
+
+    /** {@link #decide(List, Collection)} for every person of the rows. */
+    public Verdicts decide(List<InboxRow> rows) {
+        return decide(rows, rows.stream().map(InboxRow::userId).distinct().toList());
     }
 
     /**
-     * As {@link #plan(List)}, where only {@code withRules} may have rules (read in the caller's
-     * transaction, e.g. with the rows' recipients): no query at all when none has.
+     * Matches the rules of the rows' people, where only {@code withRules} may have rules: reads
+     * their rules (one query, none if {@code withRules} is empty) and, only if some have rules,
+     * the items. Call it outside any transaction: it runs every person's rules on every row of
+     * theirs, each person within {@code tributary.rules.item-budget} per row and
+     * {@code batch-budget} for all their rows. A rule that does not fit is not run, as if it had
+     * not matched, but a {@code keep_only} rule not run lets its scope through: a budget never
+     * drops an item. Such rows are counted ({@code tributary.rules.overruns}) and logged.
      */
-    public Plan plan(List<InboxRow> rows, Collection<Long> withRules) {
+    public Verdicts decide(List<InboxRow> rows, Collection<Long> withRules) {
         if (rows.isEmpty() || withRules.isEmpty()) {
-            return unchanged(rows);
+            return Verdicts.NONE;
+        }
+        if (TransactionSynchronizationManager.isActualTransactionActive()) {
+            // Not refused (delivery must go on), but a caller to fix: the transaction's locks are held meanwhile.
+            metrics.matchedInTransaction();
+            log.warn("filter rules matched inside a transaction, holding its locks meanwhile", new IllegalStateException("here"));
         }
         Map<Long, List<Rule>> rulesByUser = rulesOf(List.copyOf(withRules));
         if (rulesByUser.isEmpty()) {
-            return unchanged(rows);
+            return Verdicts.NONE;
         }
         List<Long> itemIds = rows.stream().filter(row -> rulesByUser.containsKey(row.userId())).map(InboxRow::itemId).distinct()
                 .toList();
@@ -70,7 +123,73 @@ public class DeliveryRules {
         Map<Long, Map<Long, Set<Long>>> folders = foldersOf(rulesByUser);
         Map<Long, RuleMatcher> matchers = new HashMap<>();
         rulesByUser.values().forEach(rules -> rules.forEach(rule -> matchers.put(rule.id(), matcher(rule))));
-        return new Applied(rows, rulesByUser, bodies, folders, matchers);
+        Map<Long, RuleBudget> budgets = new HashMap<>();
+        Map<List<Long>, Verdict> verdicts = new HashMap<>();
+        Set<Long> overrun = new TreeSet<>();
+        for (InboxRow row : rows) {
+            List<Rule> rules = rulesByUser.get(row.userId());
+            RuleMatcher.ItemText item = bodies.get(row.itemId());
+            if (rules == null || item == null) {
+                // No rules, or an item gone since (its retraction removes the row).
+                continue;
+            }
+            Map<Long, Set<Long>> personFolders = folders.getOrDefault(row.userId(), Map.of());
+            List<Rule> applicable = rules.stream().filter(rule -> inScope(rule, row.sourceId(), personFolders)).toList();
+            RuleBudget budget = budgets.computeIfAbsent(row.userId(),
+                    user -> new RuleBudget(settings.itemBudget(), settings.batchBudget()));
+            verdicts.put(Verdicts.key(row), verdict(item, applicable, matchers, budget));
+            metrics.itemMatched(budget.itemSpent(), budget.itemOverrun());
+            if (budget.itemOverrun()) {
+                overrun.add(row.userId());
+            }
+        }
+        if (!overrun.isEmpty()) {
+            log.info("filter rules of {} people not all run on {} rows for want of budget (delivered as if they had not matched): {}",
+                    overrun.size(), rows.size(), overrun.stream().limit(20).toList());
+        }
+        return new Verdicts(verdicts);
+    }
+
+    /** One person's rules on one item, oldest rule first, each run only if its cost fits the budget. */
+    private static Verdict verdict(RuleMatcher.ItemText item, List<Rule> applicable, Map<Long, RuleMatcher> matchers,
+            RuleBudget budget) {
+        budget.startItem();
+        List<Rule> matched = new ArrayList<>();
+        List<Rule> notRun = new ArrayList<>();
+        for (Rule rule : applicable) {
+            RuleMatcher matcher = matchers.get(rule.id());
+            if (!budget.charge(matcher.cost(item))) {
+                notRun.add(rule);
+            } else if (matcher.matches(item)) {
+                matched.add(rule);
+            }
+        }
+        boolean drop = matched.stream().anyMatch(rule -> rule.action() == RuleAction.DROP);
+        // Keep-only: each scope that has keep-only rules must be satisfied by one of them, or by one not run.
+        Set<List<Long>> keptScopes = scopes(matched);
+        keptScopes.addAll(scopes(notRun));
+        if (drop || !keptScopes.containsAll(scopes(applicable))) {
+            return new Verdict(matched.stream().filter(rule -> rule.action() == RuleAction.DROP).toList(), true, false, false);
+        }
+        boolean read = matched.stream().anyMatch(rule -> rule.action() == RuleAction.MARK_READ);
+        boolean star = matched.stream().anyMatch(rule -> rule.action() == RuleAction.STAR);
+        return new Verdict(List.copyOf(matched), false, read, star);
+    }
+
+    private static Set<List<Long>> scopes(List<Rule> rules) {
+        return rules.stream().filter(rule -> rule.action() == RuleAction.KEEP_ONLY)
+                .map(rule -> java.util.Arrays.asList(rule.sourceId(), rule.folderId())).collect(Collectors.toCollection(HashSet::new));
+    }
+
+    /**
+     * The plan of these rows under verdicts {@link #decide} reached (for these rows or more): no
+     * matching, no query. Rows without a verdict are delivered as they are.
+     */
+    public Plan plan(List<InboxRow> rows, Verdicts verdicts) {
+        if (rows.isEmpty() || verdicts.byRow.isEmpty()) {
+            return unchanged(rows);
+        }
+        return new Applied(rows, verdicts);
     }
 
     /** A stored rule that no longer passes the checks (a limit lowered since) matches nothing rather than stop delivery. */
@@ -95,55 +214,30 @@ public class DeliveryRules {
         };
     }
 
-    /** The rows' fate decided row by row, and their effects kept for {@link #delivered}. */
+    /** The rows' fate by their verdicts, and their effects kept for {@link #delivered}. */
     private final class Applied implements Plan {
 
         private final List<InboxRow> kept = new ArrayList<>();
         /** Per kept (person, item): the rules that matched it and whether one stars it. */
-        private final Map<List<Long>, Effect> effects = new HashMap<>();
+        private final Map<List<Long>, Verdict> effects = new HashMap<>();
         /** Matches of drop rules on rows not delivered. */
         private final Map<Rule, Long> dropMatches = new HashMap<>();
 
-        private record Effect(List<Rule> matched, boolean star) {}
-
-        Applied(List<InboxRow> rows, Map<Long, List<Rule>> rulesByUser, Map<Long, RuleMatcher.ItemText> bodies,
-                Map<Long, Map<Long, Set<Long>>> folders, Map<Long, RuleMatcher> matchers) {
+        Applied(List<InboxRow> rows, Verdicts verdicts) {
             for (InboxRow row : rows) {
-                List<Rule> rules = rulesByUser.get(row.userId());
-                RuleMatcher.ItemText item = bodies.get(row.itemId());
-                if (rules == null || item == null) {
-                    // No rules, or an item gone since (its retraction removes the row).
+                Verdict verdict = verdicts.of(row);
+                if (verdict == null) {
                     kept.add(row);
-                    continue;
+                } else if (verdict.dropped()) {
+                    verdict.matched().forEach(rule -> dropMatches.merge(rule, 1L, Long::sum));
+                } else {
+                    kept.add(verdict.read() && !row.read()
+                            ? new InboxRow(row.userId(), row.itemId(), row.sourceId(), row.media(), true, row.story()) : row);
+                    if (!verdict.matched().isEmpty()) {
+                        effects.put(List.of(row.userId(), row.itemId()), verdict);
+                    }
                 }
-                Map<Long, Set<Long>> personFolders = folders.getOrDefault(row.userId(), Map.of());
-                List<Rule> applicable = rules.stream().filter(rule -> inScope(rule, row.sourceId(), personFolders)).toList();
-                decide(row, item, applicable, matchers);
             }
-        }
-
-        private void decide(InboxRow row, RuleMatcher.ItemText item, List<Rule> applicable, Map<Long, RuleMatcher> matchers) {
-            List<Rule> matched = applicable.stream().filter(rule -> matchers.get(rule.id()).matches(item)).toList();
-            List<Rule> drops = matched.stream().filter(rule -> rule.action() == RuleAction.DROP).toList();
-            // Keep-only: each scope that has keep-only rules must be satisfied by one of them.
-            Set<List<Long>> keepScopes = scopes(applicable);
-            Set<List<Long>> keptScopes = scopes(matched);
-            if (!drops.isEmpty() || !keptScopes.containsAll(keepScopes)) {
-                drops.forEach(rule -> dropMatches.merge(rule, 1L, Long::sum));
-                return;
-            }
-            boolean read = matched.stream().anyMatch(rule -> rule.action() == RuleAction.MARK_READ);
-            boolean star = matched.stream().anyMatch(rule -> rule.action() == RuleAction.STAR);
-            InboxRow delivered = read && !row.read() ? new InboxRow(row.userId(), row.itemId(), row.sourceId(), row.media(), true, row.story()) : row;
-            kept.add(delivered);
-            if (!matched.isEmpty()) {
-                effects.put(List.of(row.userId(), row.itemId()), new Effect(matched, star));
-            }
-        }
-
-        private static Set<List<Long>> scopes(List<Rule> rules) {
-            return rules.stream().filter(rule -> rule.action() == RuleAction.KEEP_ONLY)
-                    .map(rule -> java.util.Arrays.asList(rule.sourceId(), rule.folderId())).collect(Collectors.toSet());
         }
 
         @Override
@@ -156,7 +250,7 @@ public class DeliveryRules {
             Map<Rule, Long> counts = new HashMap<>(dropMatches);
             Map<Long, List<Long>> toStar = new LinkedHashMap<>();
             for (InboxRow row : inserted) {
-                Effect effect = effects.get(List.of(row.userId(), row.itemId()));
+                Verdict effect = effects.get(List.of(row.userId(), row.itemId()));
                 if (effect == null) {
                     continue;
                 }

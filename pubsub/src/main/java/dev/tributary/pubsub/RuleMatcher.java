@@ -11,8 +11,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * A rule's pattern made ready to match: a text case-folded as search folds
  * ({@link SearchTerms#fold}), or a regular expression compiled by RE2J, whose matching is linear
- * in the text (no pattern can backtrack catastrophically). Every field is matched on its first
- * {@link #MATCHED_CHARS} characters only, so one item costs a bounded time per rule.
+ * in the text (no pattern can backtrack catastrophically) but also in the compiled program's
+ * size. Every field is matched on its first {@link #MATCHED_CHARS} characters only, and a regex's
+ * program is at most {@link #MAX_PROGRAM_SIZE} instructions ({@link RegexSize}), so
+ * {@link #cost} bounds what matching one item takes before it is run.
  */
 final class RuleMatcher {
 
@@ -20,6 +22,12 @@ final class RuleMatcher {
     static final int MAX_PATTERN_LENGTH = 500;
     /** Characters of each field (each tag) a rule reads. */
     static final int MATCHED_CHARS = 65_536;
+    /**
+     * Most instructions a regex may compile to ({@link RegexSize}): matching costs up to this
+     * many steps per character, so {@code (a|b|…|z){1000}N} (about 53,000) is refused while
+     * {@code \d{4}-\d{2}-\d{2}} (about 20) or {@code [a-z]{1000}} (about 1,000) are not.
+     */
+    static final long MAX_PROGRAM_SIZE = 2000;
     /**
      * Largest product of a pattern's counted repetitions ({@code {n}}, {@code {n,m}}): RE2 unrolls
      * them, so {@code ((a{1000}){1000}){1000}} would compile to a billion instructions (RE2J runs
@@ -30,16 +38,19 @@ final class RuleMatcher {
     private static final java.util.regex.Pattern COUNTED = java.util.regex.Pattern.compile("\\{(\\d{1,9})(?:,(\\d{0,9}))?\\}");
 
     /** Matches no item. */
-    static final RuleMatcher NOTHING = new RuleMatcher(RuleField.ANY, false, text -> false);
+    static final RuleMatcher NOTHING = new RuleMatcher(RuleField.ANY, false, 0, text -> false);
 
     private final RuleField field;
     /** Whether {@link #test} reads case-folded text (a text pattern) or the text as written (a regex). */
     private final boolean folded;
+    /** What matching one character of text costs at most, in the units of {@link #cost}. */
+    private final long perChar;
     private final Predicate<String> test;
 
-    private RuleMatcher(RuleField field, boolean folded, Predicate<String> test) {
+    private RuleMatcher(RuleField field, boolean folded, long perChar, Predicate<String> test) {
         this.field = field;
         this.folded = folded;
+        this.perChar = perChar;
         this.test = test;
     }
 
@@ -52,10 +63,11 @@ final class RuleMatcher {
         check(syntax, pattern);
         if (syntax == RuleSyntax.TEXT) {
             String needle = SearchTerms.fold(pattern);
-            return new RuleMatcher(field, true, text -> text.contains(needle));
+            // String.contains scans for the first character fast, then compares: a long needle costs a little more.
+            return new RuleMatcher(field, true, 1 + needle.length() / 32, text -> text.contains(needle));
         }
         Pattern compiled = Pattern.compile(pattern, Pattern.CASE_INSENSITIVE);
-        return new RuleMatcher(field, false, text -> compiled.matcher(text).find());
+        return new RuleMatcher(field, false, RegexSize.of(pattern), text -> compiled.matcher(text).find());
     }
 
     /** Refuses a pattern no rule may have; the message is for the person who wrote it. */
@@ -77,12 +89,39 @@ final class RuleMatcher {
                             + "may be at most " + MAX_REPETITION);
                 }
             }
+            long size = RegexSize.of(pattern);
+            if (size > MAX_PROGRAM_SIZE) {
+                throw new InvalidRuleException("pattern", "is too costly to match: it compiles to about " + size
+                        + " instructions (each repetition unrolled, alternatives counted), at most " + MAX_PROGRAM_SIZE);
+            }
             try {
                 Pattern.compile(pattern, Pattern.CASE_INSENSITIVE);
             } catch (PatternSyntaxException e) {
                 throw new InvalidRuleException("pattern", "is not a valid regular expression: " + e.getMessage());
             }
         }
+    }
+
+    /**
+     * The most that {@link #matches} can cost on this item: the characters it reads (each field
+     * cut to {@link #MATCHED_CHARS}) times the most work per character (a regex's program size),
+     * plus one. Known before matching, so a budget is never overrun, only refused.
+     */
+    long cost(ItemText item) {
+        long chars = switch (field) {
+            case TITLE -> item.length(item.item().title());
+            case SUMMARY -> item.length(item.item().summary());
+            case URL -> item.length(item.item().url());
+            case AUTHOR -> item.length(item.item().author());
+            case TAGS -> tagsLength(item);
+            case ANY -> item.length(item.item().title()) + item.length(item.item().summary()) + item.length(item.item().url())
+                    + item.length(item.item().author()) + tagsLength(item);
+        };
+        return 1 + chars * perChar;
+    }
+
+    private static long tagsLength(ItemText item) {
+        return item.item().tags().stream().mapToLong(item::length).sum();
     }
 
     /** Whether the item's field (any of them for {@link RuleField#ANY}, any one tag for tags) matches. */
@@ -121,6 +160,10 @@ final class RuleMatcher {
 
         Item item() {
             return item;
+        }
+
+        long length(@Nullable String text) {
+            return text == null ? 0 : Math.min(text.length(), MATCHED_CHARS);
         }
 
         String cut(String text) {

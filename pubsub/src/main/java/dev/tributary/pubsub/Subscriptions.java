@@ -84,12 +84,17 @@ public class Subscriptions {
     public SubscribeResult subscribe(long userId, long sourceId, Collection<MediaType> media) {
         sources.get(sourceId);
         int mask = MediaType.maskOf(media);
+        // The back-fill is read, and the person's rules matched on it, before the subscribing
+        // transaction: nothing to do if they follow the source already (or the switch is off).
+        SubscriptionBackfill.Prepared prepared = switches.isOn(Feature.SUBSCRIBE_BACKFILL) && find(userId, sourceId).isEmpty()
+                ? backfill.prepare(List.of(new SubscriptionBackfill.Follow(userId, sourceId, mask)))
+                : SubscriptionBackfill.Prepared.NONE;
         SubscribeResult result;
         try {
-            result = subscribeOnce(userId, sourceId, mask);
+            result = subscribeOnce(userId, sourceId, mask, prepared);
         } catch (DuplicateKeyException e) {
             // A concurrent subscribe of the same pair won the insert; ours now finds it.
-            result = subscribeOnce(userId, sourceId, mask);
+            result = subscribeOnce(userId, sourceId, mask, prepared);
         }
         if (result.created()) {
             events.publishEvent(new SourceFollowed(sourceId));
@@ -97,7 +102,7 @@ public class Subscriptions {
         return result;
     }
 
-    private SubscribeResult subscribeOnce(long userId, long sourceId, int mask) {
+    private SubscribeResult subscribeOnce(long userId, long sourceId, int mask, SubscriptionBackfill.Prepared prepared) {
         return tx.write("subscribe " + userId + " to " + sourceId, status -> {
             Optional<Subscription> existing = findForUpdate(userId, sourceId);
             if (existing.isPresent()) {
@@ -116,11 +121,9 @@ public class Subscriptions {
             jdbc.sql("INSERT INTO subscribers (source_id, user_id, media_mask) VALUES (?, ?, ?)")
                     .params(sourceId, userId, mask).update();
             counted(userId, sourceId, mask);
-            // In the subscribing transaction: a node killed after a separate commit of the
+            // Written in the subscribing transaction: a node killed after a separate commit of the
             // subscription would lose the back-fill for good (importing again skips what exists).
-            if (switches.isOn(Feature.SUBSCRIBE_BACKFILL)) {
-                backfill.backfill(created);
-            }
+            backfill.deliver(prepared, List.of(created));
             return new SubscribeResult(created, true);
         });
     }
@@ -177,18 +180,25 @@ public class Subscriptions {
         bySource.keySet().stream().filter(id -> !found.contains(id)).findFirst().ifPresent(id -> {
             throw new SourceNotFoundException(id);
         });
+        // As subscribe: read and filtered before the transaction, for the sources not followed yet.
+        SubscriptionBackfill.Prepared prepared = SubscriptionBackfill.Prepared.NONE;
+        if (switches.isOn(Feature.SUBSCRIBE_BACKFILL)) {
+            Set<Long> followed = followedAmong(userId, bySource.keySet());
+            prepared = backfill.prepare(bySource.keySet().stream().filter(id -> !followed.contains(id))
+                    .map(id -> new SubscriptionBackfill.Follow(userId, id, MediaType.ALL)).toList());
+        }
         Batch batch;
         try {
-            batch = subscribeAllOnce(userId, bySource);
+            batch = subscribeAllOnce(userId, bySource, prepared);
         } catch (DuplicateKeyException e) {
             // A concurrent subscribe of one of the pairs won its insert; ours now finds it followed.
-            batch = subscribeAllOnce(userId, bySource);
+            batch = subscribeAllOnce(userId, bySource, prepared);
         }
         batch.created().forEach(created -> events.publishEvent(new SourceFollowed(created.sourceId())));
         return batch;
     }
 
-    private Batch subscribeAllOnce(long userId, Map<Long, Wanted> bySource) {
+    private Batch subscribeAllOnce(long userId, Map<Long, Wanted> bySource, SubscriptionBackfill.Prepared prepared) {
         return tx.write("subscribe " + userId + " to " + bySource.size() + " sources", status -> {
             List<Long> fresh = new ArrayList<>(bySource.keySet());
             // Taken under the person's quota lock, which every subscribe of theirs takes before inserting.
@@ -203,9 +213,7 @@ public class Subscriptions {
                     .toList();
             insert(created);
             created.stream().map(Subscription::sourceId).sorted().forEach(sourceId -> counted(userId, sourceId, MediaType.ALL));
-            if (switches.isOn(Feature.SUBSCRIBE_BACKFILL)) {
-                backfill.backfillAll(created);
-            }
+            backfill.deliver(prepared, created);
             return new Batch(created, followed, pastLimit);
         });
     }

@@ -13,7 +13,7 @@ import org.springframework.context.annotation.Configuration;
 class PubsubSettingsTest {
 
     @Configuration(proxyBeanMethods = false)
-    @EnableConfigurationProperties({FanoutSettings.class, TimelineSettings.class, LimitSettings.class})
+    @EnableConfigurationProperties({FanoutSettings.class, TimelineSettings.class, LimitSettings.class, RuleSettings.class})
     static class SettingsOnly {
     }
 
@@ -24,7 +24,7 @@ class PubsubSettingsTest {
             "tributary.fanout.lease-ttl=10ms", "tributary.fanout.poll-interval=0s", "tributary.timeline.max-entries=0",
             "tributary.timeline.counter-ttl=1s", "tributary.timeline.trim-interval=-1s", "tributary.fanout.workers=lots",
             "tributary.limits.subscriptions=0", "tributary.limits.tokens=-5", "tributary.limits.posts-per-minute=0",
-            "tributary.limits.memberships=many"})
+            "tributary.limits.memberships=many", "tributary.rules.item-budget=0", "tributary.rules.batch-budget=-1"})
     void refusesToStartWith(String setting) {
         runner.withPropertyValues(setting).run(context -> {
             assertThat(context).hasFailed();
@@ -53,6 +53,8 @@ class PubsubSettingsTest {
             assertThat(limits.of(Quota.RULES)).isEqualTo(100);
             assertThat(limits.postsPerMinute()).isEqualTo(30);
             assertThat(limits.commentsPerMinute()).isEqualTo(30);
+            assertThat(context.getBean(RuleSettings.class).itemBudget()).isEqualTo(10_000_000);
+            assertThat(context.getBean(RuleSettings.class).batchBudget()).isEqualTo(50_000_000);
         });
     }
 

@@ -40,6 +40,18 @@ class RulesTest {
     @Autowired IdGenerator ids;
     @Autowired Transactions tx;
     @Autowired ObjectProvider<java.time.Clock> clock;
+    @Autowired DeliveryRules deliveryRules;
+    @Autowired RuleMetrics metrics;
+    @Autowired RuleSettings budgets;
+
+    /** The costliest rule a person may write: 500 characters, the largest {n}, about 1,500 instructions. */
+    private static final String COSTLIEST = "[a-z]{1000}N" + "x".repeat(RuleMatcher.MAX_PATTERN_LENGTH - 12);
+
+    private static NewItem longItem(String guid, int summaryChars) {
+        String summary = "<p>" + "lorem ipsum ".repeat(summaryChars / 12) + "</p>";
+        return new NewItem(guid, "Title " + guid, summary, "https://example.test/" + guid, "Someone", MediaType.TEXT, List.of(),
+                List.of(), BASE.plusSeconds(guid.hashCode() & 0xffff));
+    }
 
     private static NewItem item(String guid, String title, String... tags) {
         return new NewItem(guid, title, "<p>about " + guid + "</p>", "https://example.test/" + guid, "Someone",
@@ -201,6 +213,73 @@ class RulesTest {
         assertThat(fixtures.inbox(person)).containsExactly(ids.get(0));
         assertThat(matched(person, drop)).isEqualTo(1);
         assertCountsExact(person);
+    }
+
+    @Test
+    void aPersonsHundredCostliestRulesStayWithinTheirBudgetAndTheOtherFollowerGetsEverything() {
+        long feed = fixtures.feed();
+        long heavy = fixtures.person();
+        long other = fixtures.person();
+        fixtures.subscribe(feed, List.of(heavy, other));
+        for (int i = 0; i < rules.limit(); i++) {
+            rules.create(heavy, new RuleDraft(RuleAction.DROP, RuleField.ANY, RuleSyntax.REGEX, COSTLIEST, null, null));
+        }
+        long overrunsBefore = metrics.overruns();
+        long inTransactionBefore = metrics.matchedInTransactionCount();
+
+        // About 1.6 million units a rule on each item: six of the hundred fit the item budget of 10 million.
+        List<Long> ids = publish(feed, longItem("h1", 1000), longItem("h2", 1000), longItem("h3", 1000));
+
+        assertThat(fixtures.inbox(other)).containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(fixtures.inbox(heavy)).as("rules not run for want of budget drop nothing").containsExactlyInAnyOrderElementsOf(ids);
+        assertCountsExact(heavy);
+        assertCountsExact(other);
+        assertThat(metrics.overruns() - overrunsBefore).as("each of the heavy person's items was cut short").isEqualTo(ids.size());
+        assertThat(metrics.maxItemCost()).as("never past the item budget").isPositive()
+                .isLessThanOrEqualTo(budgets.itemBudget());
+        assertThat(metrics.matchedInTransactionCount()).isEqualTo(inTransactionBefore);
+    }
+
+    @Test
+    void aKeepOnlyRuleTooCostlyToRunOnAnItemLetsItThrough() {
+        long feed = fixtures.feed();
+        long person = fixtures.person();
+        fixtures.subscribe(feed, List.of(person));
+        rules.create(person, new RuleDraft(RuleAction.KEEP_ONLY, RuleField.ANY, RuleSyntax.REGEX, COSTLIEST, null, null));
+        long overrunsBefore = metrics.overruns();
+
+        // The long item costs about 30 million units, past the budget; the short one is matched, and not kept.
+        List<Long> ids = publish(feed, longItem("k1", 20_000), item("k2", "Short"));
+
+        assertThat(fixtures.inbox(person)).containsExactly(ids.get(0));
+        assertThat(metrics.overruns() - overrunsBefore).isEqualTo(1);
+        assertCountsExact(person);
+    }
+
+    @Test
+    void rulesAreMatchedOutsideEveryTransactionInBackFillsImportsAndFanOut() {
+        long feed = fixtures.feed();
+        List<Long> ids = publish(feed, item("o1", "Keep me"), item("o2", "Drop me"));
+        publisher.documentCarried(feed, ids);
+        long imported = fixtures.feed();
+        List<Long> importedIds = publish(imported, item("o3", "Drop me too"), item("o4", "Keep me too"));
+        publisher.documentCarried(imported, importedIds);
+        long person = fixtures.person();
+        Rule drop = rules.create(person, text(RuleAction.DROP, RuleField.TITLE, "drop"));
+        long before = metrics.matchedInTransactionCount();
+
+        subscriptions.subscribe(person, feed, null);
+        subscriptions.subscribeAll(person, List.of(new Subscriptions.Wanted(imported, null)));
+        List<Long> later = publish(feed, item("o5", "Drop me later"), item("o6", "Keep me later"));
+
+        assertThat(fixtures.inbox(person)).containsExactlyInAnyOrder(ids.get(0), importedIds.get(1), later.get(1));
+        assertThat(matched(person, drop)).isEqualTo(3);
+        assertCountsExact(person);
+        assertThat(metrics.matchedInTransactionCount()).as("back-fill, import and fan-out matched outside").isEqualTo(before);
+        // The check itself sees matching inside a transaction.
+        tx.write("match in a transaction", () -> deliveryRules.decide(
+                List.of(new dev.tributary.pubsub.inbox.InboxRow(person, ids.get(1), feed, MediaType.TEXT, false, null))));
+        assertThat(metrics.matchedInTransactionCount()).isEqualTo(before + 1);
     }
 
     @Test

@@ -118,6 +118,12 @@ class RuleApiTest {
         answers.put("bad regex", api.post("/api/v1/rules", alice.token(), rule("action", "drop", "match", "regex", "pattern", "(a")));
         answers.put("unrolled", api.post("/api/v1/rules", alice.token(),
                 rule("action", "drop", "match", "regex", "pattern", "((a{1000}){1000}){1000}")));
+        // The audit's stalling rule: within the {n} product and 500 characters, but about 53,000 instructions compiled.
+        String alphabet = String.join("|", "abcdefghijklmnopqrstuvwxyz".split(""));
+        answers.put("costly", api.post("/api/v1/rules", alice.token(),
+                rule("action", "drop", "match", "regex", "pattern", "(" + alphabet + "){1000}N")));
+        answers.put("costly change", api.send("PATCH", "/api/v1/rules/" + bobsRule, bob.token(),
+                rule("match", "regex", "pattern", "(" + alphabet + "){1000}N"), "application/json"));
         answers.put("backreference", api.post("/api/v1/rules", alice.token(),
                 rule("action", "drop", "match", "regex", "pattern", "(a)\\1")));
         answers.put("unknown action", api.post("/api/v1/rules", alice.token(), rule("action", "explode", "pattern", "x")));
@@ -141,6 +147,10 @@ class RuleApiTest {
         assertThat(answers.get("bad regex").json().path("errors").get(0).path("message").asString())
                 .contains("missing closing )");
         assertThat(answers.get("1 MB pattern").json().path("errors").get(0).path("message").asString()).contains("at most 500");
+        assertThat(answers.get("costly").json().path("errors").get(0).path("field").asString()).isEqualTo("pattern");
+        assertThat(answers.get("costly").json().path("errors").get(0).path("message").asString())
+                .contains("too costly to match").contains("at most 2000");
+        assertThat(answers.get("costly change").json().path("errors").get(0).path("message").asString()).contains("at most 2000");
         assertThat(answers.get("source not followed").json().path("errors").get(0).path("field").asString()).isEqualTo("source_id");
         assertThat(answers.get("someone's folder").json().path("errors").get(0).path("field").asString()).isEqualTo("folder_id");
 

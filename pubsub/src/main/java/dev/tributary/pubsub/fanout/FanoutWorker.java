@@ -31,7 +31,9 @@ import org.springframework.transaction.TransactionStatus;
  * Runs claimed fan-out tasks batch by batch: the deliveries of one claim to the same audience
  * range (the items of one publish) together, every other task alone. A delivery whose item was
  * tombstoned before it started is dropped (the retraction waits for deliveries, then removes
- * whatever they wrote). Each batch is one transaction: record the cursor under the lease (or
+ * whatever they wrote). A delivery batch reads its page of subscribers and matches their filter
+ * rules first, outside any transaction ({@link DeliveryRules#decide}), so rules never run under
+ * the locks below. Each batch is then one transaction: record the cursor under the lease (or
  * fence it, for a retraction), write (or delete) the inbox rows through {@link Inbox} (which
  * moves the unread counters and announces the change before the commit, while the rows are
  * locked), commit. A worker that takes over a dead worker's task invalidates the counters of the
@@ -163,10 +165,10 @@ class FanoutWorker {
 
     /**
      * One batch of a group (or of one delivery) in one transaction; the last one also removes the
-     * tasks. The common case takes four statements: the subscriber page, the tasks' progress
-     * (which is also the lease check), the insert, the commit. If a row was there already, the
-     * batch rolls back whole, before Redis was touched, and runs again with a savepoint that finds
-     * exactly the new rows.
+     * tasks. The common case takes four statements: the subscriber page (before the transaction,
+     * with the rules' verdicts), the tasks' progress (which is also the lease check), the insert,
+     * the commit. If a row was there already, the batch rolls back whole, before Redis was
+     * touched, and runs again with a savepoint that finds exactly the new rows.
      */
     Batch runBatch(List<FanoutTask> group) {
         return runBatch(group, stories(items.getAll(group.stream().map(FanoutTask::itemId).toList())));
@@ -176,12 +178,15 @@ class FanoutWorker {
     private Batch runBatch(List<FanoutTask> group, Map<Long, Long> stories) {
         FanoutTask first = group.getFirst();
         String what = "fan-out batch of task " + first.id() + (group.size() > 1 ? " and " + (group.size() - 1) + " more" : "");
+        // The page and the rules' verdicts before the transaction: matching holds no lock (READ
+        // COMMITTED, so the page is what the transaction's first read would have seen).
+        Page page = page(group, stories);
         Batch batch;
         try {
-            batch = tx.write(what, status -> deliver(group, stories, null));
+            batch = tx.write(what, status -> deliver(group, page, null));
         } catch (Inbox.Conflict conflict) {
             // A person reached by two ways, holding the story already, or a batch redone after a crash.
-            batch = tx.write(what, status -> deliver(group, stories, status));
+            batch = tx.write(what, status -> deliver(group, page, status));
         }
         if (batch.endUser() != first.endUser()) {
             signal.wake();
@@ -272,12 +277,16 @@ class FanoutWorker {
     }
 
     /**
-     * One batch of tasks of one claim that deliver to the same audience range: one page of
-     * subscribers, each given every item of the group that their media mask takes, so that a
-     * batch holds about {@code batch-size} rows whatever the group's size, and each person's
-     * counters move once for all of the group's items.
+     * One page of a batch, read before its transaction: the subscribers, the rows they take (each
+     * given every item of the group that their media mask takes) and the verdicts of their rules.
      */
-    private Batch deliver(List<FanoutTask> group, Map<Long, Long> stories, @Nullable TransactionStatus savepoints) {
+    private record Page(List<Subscriber> subscribers, boolean last, List<InboxRow> rows, DeliveryRules.Verdicts verdicts) {}
+
+    /**
+     * The page of the group's next batch: so that a batch holds about {@code batch-size} rows
+     * whatever the group's size, and each person's counters move once for all of its items.
+     */
+    private Page page(List<FanoutTask> group, Map<Long, Long> stories) {
         FanoutTask first = group.getFirst();
         int pageSize = Math.max(1, settings.batchSize() / group.size());
         // One subscriber more than a page tells whether this is the last batch, so a task whose
@@ -285,17 +294,6 @@ class FanoutWorker {
         List<Subscriber> fetched = audiences.page(first.audienceSourceId(), first.cursorUser(), first.endUser(), pageSize + 1);
         boolean last = fetched.size() <= pageSize;
         List<Subscriber> page = last ? fetched : fetched.subList(0, pageSize);
-        long endUser = last || first.cursorUser() != 0 || first.endUser() != FanoutTask.DONE
-                ? first.endUser() : split(group, page.getLast().userId());
-        long cursor = last ? FanoutTask.DONE : page.getLast().userId();
-        // Progress before the rows: the statement locks the tasks' rows and checks the lease, so
-        // a worker that lost it stops here, and nothing it wrote before commits.
-        if (last) {
-            settleEarlierBatches(first);
-            tasks.finish(group);
-        } else {
-            tasks.advance(group, cursor, settings.leaseTtl());
-        }
         List<InboxRow> rows = new ArrayList<>(page.size() * group.size());
         List<Long> withRules = new ArrayList<>();
         for (Subscriber subscriber : page) {
@@ -309,12 +307,31 @@ class FanoutWorker {
                 }
             }
         }
+        // People's filter rules drop, mark read or star rows before they are counted.
+        return new Page(List.copyOf(page), last, rows, rules.decide(rows, withRules));
+    }
+
+    /** Writes one page of a group in the caller's transaction. */
+    private Batch deliver(List<FanoutTask> group, Page page, @Nullable TransactionStatus savepoints) {
+        FanoutTask first = group.getFirst();
+        boolean last = page.last();
+        long endUser = last || first.cursorUser() != 0 || first.endUser() != FanoutTask.DONE
+                ? first.endUser() : split(group, page.subscribers().getLast().userId());
+        long cursor = last ? FanoutTask.DONE : page.subscribers().getLast().userId();
+        // Progress before the rows: the statement locks the tasks' rows and checks the lease, so
+        // a worker that lost it stops here, and nothing it wrote before commits.
+        if (last) {
+            settleEarlierBatches(first);
+            tasks.finish(group);
+        } else {
+            tasks.advance(group, cursor, settings.leaseTtl());
+        }
+        List<InboxRow> rows = page.rows();
         if (group.stream().anyMatch(task -> task.audienceSourceId() != task.sourceId())) {
             // A relay's delivery may carry a pulled item its recipients have already read as one.
             rows = pulled.keepingPulledReads(rows);
         }
-        // People's filter rules drop, mark read or star rows before they are counted.
-        DeliveryRules.Plan plan = rules.plan(rows, withRules);
+        DeliveryRules.Plan plan = rules.plan(rows, page.verdicts());
         List<InboxRow> inserted = savepoints == null
                 ? inbox.deliverNewItems(plan.rows(), !last) : inbox.deliverItems(plan.rows(), savepoints, !last);
         plan.delivered(inserted);

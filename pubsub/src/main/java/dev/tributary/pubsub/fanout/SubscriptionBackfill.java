@@ -17,9 +17,11 @@ import dev.tributary.storage.Transactions;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.springframework.stereotype.Component;
 
 /**
@@ -28,7 +30,9 @@ import org.springframework.stereotype.Component;
  * {@code tributary.fanout.backfill}; for a person's or a group's source, its newest
  * {@link #OWNED_SOURCE_ITEMS}. A feed with no recorded document (never fetched since the record
  * began) gives its newest {@code backfill} items. Inserts are idempotent and leave an existing
- * inbox row (and its read flag) alone, so refollowing never makes read items unread again.
+ * inbox row (and its read flag) alone, so refollowing never makes read items unread again. The
+ * person's filter rules are matched when the back-fill is {@link #prepare prepared}, before the
+ * subscribing transaction, and only applied in it.
  */
 @Component
 public class SubscriptionBackfill {
@@ -57,6 +61,45 @@ public class SubscriptionBackfill {
         this.feedCount = settings.backfill();
     }
 
+    /** A subscription about to be made: who follows which source, taking which media (a {@link MediaType} mask). */
+    public record Follow(long userId, long sourceId, int mask) {}
+
+    /**
+     * A back-fill read and filtered before the subscribing transaction: the rows each follow
+     * would receive and the verdicts of the person's filter rules on them.
+     */
+    public record Prepared(List<InboxRow> rows, DeliveryRules.Verdicts verdicts) {
+
+        /** Nothing to deliver. */
+        public static final Prepared NONE = new Prepared(List.of(), DeliveryRules.Verdicts.NONE);
+    }
+
+    /**
+     * Reads what these follows would receive and matches the person's filter rules on it, before
+     * (and outside) the transaction that subscribes: rules never run while it holds its locks.
+     * Reads only (READ COMMITTED: what the transaction would have read a moment later).
+     */
+    public Prepared prepare(List<Follow> follows) {
+        if (feedCount == 0 || follows.isEmpty()) {
+            return Prepared.NONE;
+        }
+        List<Long> sourceIds = follows.stream().map(Follow::sourceId).distinct().toList();
+        Map<Long, SourceKind> kinds = new HashMap<>();
+        sources.getAll(sourceIds).forEach(source -> kinds.put(source.id(), source.body().kind()));
+        List<Long> feeds = sourceIds.stream().filter(id -> kinds.get(id) == SourceKind.FEED).toList();
+        // A filtered subscription looks through all of a document's items for ones it takes.
+        boolean filtered = follows.stream().anyMatch(one -> one.mask() != MediaType.ALL);
+        Map<Long, List<Long>> currentIds = current.newestOf(feeds, filtered ? CurrentItems.MAX_PER_SOURCE : feedCount);
+        Map<Long, Stored<Item>> currentItems = byId(items.getAll(currentIds.values().stream().flatMap(List::stream).toList()));
+        List<InboxRow> rows = new ArrayList<>();
+        for (Follow follow : follows) {
+            rows.addAll(rows(follow, kinds.get(follow.sourceId()) == SourceKind.FEED,
+                    currentIds.getOrDefault(follow.sourceId(), List.of()), currentItems));
+        }
+        // People's filter rules apply as in fan-out: drop, mark read, star.
+        return new Prepared(rows, rules.decide(rows));
+    }
+
     /** Delivers the source's current items that the subscription takes; the number delivered (new to the inbox). */
     public int backfill(Subscription subscription) {
         return backfillAll(List.of(subscription));
@@ -64,56 +107,58 @@ public class SubscriptionBackfill {
 
     /**
      * {@link #backfill} for many subscriptions at once: the sources, their current items and
-     * the items themselves are each read in one go, and delivered in one write.
+     * the items themselves are each read in one go, and delivered in one write. Matches rules
+     * where it is called: call {@link #prepare} before a transaction and {@link #deliver} in it instead.
      */
     public int backfillAll(List<Subscription> subscriptions) {
-        if (feedCount == 0 || subscriptions.isEmpty()) {
-            return 0;
-        }
-        List<Long> sourceIds = subscriptions.stream().map(Subscription::sourceId).distinct().toList();
-        Map<Long, SourceKind> kinds = new HashMap<>();
-        sources.getAll(sourceIds).forEach(source -> kinds.put(source.id(), source.body().kind()));
-        List<Long> feeds = sourceIds.stream().filter(id -> kinds.get(id) == SourceKind.FEED).toList();
-        // A filtered subscription looks through all of a document's items for ones it takes.
-        boolean filtered = subscriptions.stream().anyMatch(one -> MediaType.maskOf(one.media()) != MediaType.ALL);
-        Map<Long, List<Long>> currentIds = current.newestOf(feeds, filtered ? CurrentItems.MAX_PER_SOURCE : feedCount);
-        Map<Long, Stored<Item>> currentItems = byId(items.getAll(currentIds.values().stream().flatMap(List::stream).toList()));
-        List<InboxRow> rows = new ArrayList<>();
-        for (Subscription subscription : subscriptions) {
-            rows.addAll(rows(subscription, kinds.get(subscription.sourceId()) == SourceKind.FEED,
-                    currentIds.getOrDefault(subscription.sourceId(), List.of()), currentItems));
-        }
-        // Pulled items reach their followers at timeline time (PulledFeed.followed set where from).
-        List<InboxRow> pushed = pulled.toPush(rows);
-        if (pushed.isEmpty()) {
-            return 0;
-        }
-        return tx.write("back-fill " + subscriptions.size() + " subscriptions",
-                status -> {
-                    // People's filter rules apply as in fan-out: drop, mark read, star.
-                    DeliveryRules.Plan plan = rules.plan(pushed);
-                    List<InboxRow> inserted = inbox.deliver(plan.rows(), status, new InboxEvent(InboxEvent.Type.UNREAD, 0));
-                    plan.delivered(inserted);
-                    return inserted.size();
-                });
+        Prepared prepared = prepare(subscriptions.stream()
+                .map(one -> new Follow(one.userId(), one.sourceId(), MediaType.maskOf(one.media()))).toList());
+        return deliver(prepared, subscriptions);
     }
 
-    private List<InboxRow> rows(Subscription subscription, boolean feed, List<Long> currentIds, Map<Long, Stored<Item>> currentItems) {
+    /**
+     * Writes a prepared back-fill, in the caller's transaction if there is one, for the
+     * subscriptions actually made (a follow prepared that found the person following already
+     * gets nothing); the number of rows new to the inbox.
+     */
+    public int deliver(Prepared prepared, List<Subscription> made) {
+        Set<List<Long>> pairs = new HashSet<>();
+        made.forEach(one -> pairs.add(List.of(one.userId(), one.sourceId())));
+        List<InboxRow> rows = prepared.rows().stream().filter(row -> pairs.contains(List.of(row.userId(), row.sourceId()))).toList();
+        if (rows.isEmpty()) {
+            return 0;
+        }
+        return tx.write("back-fill " + made.size() + " subscriptions", status -> {
+            // Pulled items reach their followers at timeline time (PulledFeed.followed set where from,
+            // in the subscribing transaction: so this reads it there).
+            List<InboxRow> pushed = pulled.toPush(rows);
+            if (pushed.isEmpty()) {
+                return 0;
+            }
+            DeliveryRules.Plan plan = rules.plan(pushed, prepared.verdicts());
+            List<InboxRow> inserted = inbox.deliver(plan.rows(), status, new InboxEvent(InboxEvent.Type.UNREAD, 0));
+            plan.delivered(inserted);
+            return inserted.size();
+        });
+    }
+
+    private List<InboxRow> rows(Follow follow, boolean feed, List<Long> currentIds, Map<Long, Stored<Item>> currentItems) {
         int count = feed ? feedCount : OWNED_SOURCE_ITEMS;
-        int mask = MediaType.maskOf(subscription.media());
+        int mask = follow.mask();
         List<Stored<Item>> candidates = currentIds.stream().limit(mask == MediaType.ALL ? count : CurrentItems.MAX_PER_SOURCE)
                 .map(currentItems::get).filter(Objects::nonNull).toList();
         if (candidates.isEmpty()) {
             // Look a little further back for a filtered subscription, so it is not left empty.
             int window = mask == MediaType.ALL ? count : Math.min(Items.MAX_PAGE, count * 5);
-            candidates = items.ofSource(subscription.sourceId(), null, null, Math.min(Items.MAX_PAGE, window));
+            candidates = items.ofSource(follow.sourceId(), null, null, Math.min(Items.MAX_PAGE, window));
         }
         return candidates.stream()
                 .filter(item -> !item.body().deleted())
                 .filter(item -> (mask & item.body().mediaType().bit()) != 0)
                 .sorted(Comparator.comparingLong((Stored<Item> item) -> item.id()).reversed())
                 .limit(count)
-                .map(item -> row(subscription, item))
+                .map(item -> new InboxRow(follow.userId(), item.id(), follow.sourceId(), item.body().mediaType(), false,
+                        item.body().story()))
                 .toList();
     }
 
@@ -121,10 +166,5 @@ public class SubscriptionBackfill {
         Map<Long, Stored<Item>> byId = new HashMap<>();
         items.forEach(item -> byId.put(item.id(), item));
         return byId;
-    }
-
-    private static InboxRow row(Subscription subscription, Stored<Item> item) {
-        return new InboxRow(subscription.userId(), item.id(), subscription.sourceId(), item.body().mediaType(), false,
-                item.body().story());
     }
 }
