@@ -181,7 +181,7 @@ $('#token-form').addEventListener('submit', async event => {
     const password = $('#token-password').value;
     const fever = $('#token-fever').checked;
     const missing = !name ? 'Give the token a name, so you know later what uses it.'
-        : !scopes.length ? 'Choose read, write or both.'
+        : !scopes.length ? 'Choose at least one of read, write and account.'
         : !password ? 'Enter your password to create a token.' : null;
     if (missing) {
         showError(errorTarget, new Error(missing));

@@ -1,5 +1,6 @@
 package dev.tributary.api.contract;
 
+import dev.tributary.api.security.AccountEndpoints;
 import dev.tributary.api.web.Scope;
 import dev.tributary.pubsub.SourceKind;
 import io.swagger.v3.core.util.Json31;
@@ -162,6 +163,10 @@ class ApiContract implements OpenApiCustomizer {
         }));
     }
 
+    /** Schemas of apps and their grants, whose scopes never include {@code account}. */
+    private static final Set<String> APP_SCHEMAS = Set.of("NewApp", "AppView", "AuthorizationView");
+    private static final List<String> APP_SCOPES = Scope.FOR_APPS.stream().sorted().map(Scope::wireName).toList();
+
     /** The closed sets the wire names come from, where the records carry them as plain strings. */
     @SuppressWarnings("unchecked")
     private static void enums(OpenAPI openApi) {
@@ -177,6 +182,7 @@ class ApiContract implements OpenApiCustomizer {
             }
             properties.forEach((property, spec) -> {
                 List<String> values = name.equals("SourceView") && property.equals("status") ? SOURCE_STATUSES
+                        : property.equals("scopes") && APP_SCHEMAS.contains(name) ? APP_SCOPES
                         : byProperty.get(property);
                 Schema<Object> target = (Schema<Object>) (spec.getItems() != null ? spec.getItems() : spec);
                 if (values != null && target.get$ref() == null && (target.getEnum() == null || target.getEnum().isEmpty())) {
@@ -350,10 +356,21 @@ class ApiContract implements OpenApiCustomizer {
             operation.setSecurity(List.of(new SecurityRequirement().addList(FEED_TOKEN)));
             return FEED_TOKEN;
         }
+        if (accountPath(path)) {
+            // No app is granted 'account': only a personal token (or the person's session) serves.
+            operation.setSecurity(List.of(new SecurityRequirement().addList(BEARER, Scope.ACCOUNT.wireName())));
+            return BEARER;
+        }
         String scope = method == PathItem.HttpMethod.GET || method == PathItem.HttpMethod.HEAD ? "read" : "write";
         operation.setSecurity(List.of(new SecurityRequirement().addList(BEARER, scope),
                 new SecurityRequirement().addList(OAUTH2, scope)));
         return BEARER;
+    }
+
+    /** Whether a documented path (with {@code {placeholders}}) is one of {@link AccountEndpoints#PATTERNS}. */
+    private static boolean accountPath(String path) {
+        return AccountEndpoints.PATTERNS.stream().anyMatch(pattern -> pattern.endsWith("/**")
+                ? path.startsWith(pattern.substring(0, pattern.length() - 2)) : path.equals(pattern));
     }
 
     /** springdoc says {@code *}/{@code *} where a controller declares no produces; the API answers JSON. */

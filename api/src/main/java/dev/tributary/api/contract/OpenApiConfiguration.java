@@ -61,13 +61,14 @@ class OpenApiConfiguration {
                 .components(new Components()
                         .addSecuritySchemes(ApiContract.BEARER, new SecurityScheme().type(SecurityScheme.Type.HTTP)
                                 .scheme("bearer").description("A personal access token (trb_…) or an OAuth access token;"
-                                        + " the 'read' scope for GET, 'write' for the rest."))
+                                        + " the 'read' scope for GET, 'write' for the rest, and 'account' (personal tokens only, never"
+                                        + " an app) for tokens, authorised apps, the feed token and the password."))
                         .addSecuritySchemes(ApiContract.OAUTH2, new SecurityScheme().type(SecurityScheme.Type.OAUTH2)
                                 .flows(new OAuthFlows().authorizationCode(new OAuthFlow()
                                         .authorizationUrl("/oauth2/authorize").tokenUrl("/oauth2/token")
                                         .refreshUrl("/oauth2/token")
                                         .scopes(new Scopes().addString("read", "Read timelines, subscriptions and the account")
-                                                .addString("write", "Post, subscribe, mark read and change the account")))))
+                                                .addString("write", "Post, subscribe, mark read and change settings")))))
                         .addSecuritySchemes(ApiContract.BASIC, new SecurityScheme().type(SecurityScheme.Type.HTTP)
                                 .scheme("basic").description("The account's username and password (token creation only)."))
                         .addSecuritySchemes(ApiContract.FEED_TOKEN, new SecurityScheme().type(SecurityScheme.Type.APIKEY)

@@ -37,7 +37,7 @@ class FeverKeys implements PresentedCredential {
             return Optional.empty();
         }
         // Lower-cased as the look-up does: one token's key in two cases is one bucket.
-        return Optional.of(new Presented("fever", key.strip().toLowerCase(Locale.ROOT), caller(request, key).isPresent()));
+        return Optional.of(new Presented("fever", key.strip().toLowerCase(Locale.ROOT), caller(request, key).map(Caller::userId).orElse(null)));
     }
 
     /** Who the key acts for; empty if it is malformed or no token has it. */

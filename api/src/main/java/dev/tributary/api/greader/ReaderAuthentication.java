@@ -51,7 +51,7 @@ class ReaderAuthentication implements MessageListener, PresentedCredential {
     @Override
     public Optional<Presented> check(HttpServletRequest request) {
         return GoogleLogin.auth(request.getHeader("Authorization"))
-                .map(auth -> new Presented("greader", auth, caller(auth).isPresent()));
+                .map(auth -> new Presented("greader", auth, caller(auth).map(Caller::userId).orElse(null)));
     }
 
     private static String cacheKey(String auth) {

@@ -90,12 +90,15 @@ final class AccessTokenAuthenticator implements BearerTokenAuthenticator {
         return Optional.of(new Caller(userId, scopes(jwt.getClaim(AccessTokenClaims.SCOPE)), app));
     }
 
-    /** RFC 9068's space-separated string; a list is read too. Unknown scopes grant nothing. */
+    /**
+     * RFC 9068's space-separated string; a list is read too. Unknown scopes grant nothing, and
+     * neither does {@code account}, which no app is granted (a token naming it was not ours to issue).
+     */
     private static Set<Scope> scopes(Object claim) {
         Set<Scope> scopes = EnumSet.noneOf(Scope.class);
         Collection<?> names = claim instanceof Collection<?> list ? list
                 : claim instanceof String text ? Arrays.asList(text.split(" ")) : Set.of();
-        names.forEach(name -> Scope.parse(String.valueOf(name)).ifPresent(scopes::add));
+        names.forEach(name -> Scope.parseForApp(String.valueOf(name)).ifPresent(scopes::add));
         return scopes;
     }
 }

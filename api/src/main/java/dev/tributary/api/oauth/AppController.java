@@ -92,7 +92,7 @@ class AppController {
     private static Set<Scope> scopes(List<String> names) {
         Set<Scope> scopes = EnumSet.noneOf(Scope.class);
         for (String name : names) {
-            scopes.add(Scope.parse(name).orElseThrow(() -> ApiProblem.invalid("scopes", "may only hold 'read' and 'write'")));
+            scopes.add(Scope.parseForApp(name).orElseThrow(() -> ApiProblem.invalid("scopes", "may only hold 'read' and 'write'")));
         }
         return scopes;
     }

@@ -74,7 +74,7 @@ class AuthorizedApps {
         Set<Scope> scopes = EnumSet.noneOf(Scope.class);
         Arrays.stream(authorities.split(",")).map(String::strip)
                 .filter(a -> a.startsWith("SCOPE_")).map(a -> a.substring("SCOPE_".length()))
-                .map(Scope::parse).flatMap(java.util.Optional::stream).forEach(scopes::add);
+                .map(Scope::parseForApp).flatMap(java.util.Optional::stream).forEach(scopes::add);
         return scopes;
     }
 }

@@ -49,7 +49,7 @@ class ConsentPage {
         List<ScopeView> toApprove = new ArrayList<>();
         List<ScopeView> alreadyApproved = new ArrayList<>();
         for (String name : scope.split(" ")) {
-            Scope.parse(name).map(ConsentPage::view)
+            Scope.parseForApp(name).map(ConsentPage::view)
                     .ifPresent(view -> (approved.contains(name) ? alreadyApproved : toApprove).add(view));
         }
         model.addAttribute("clientId", client.getClientId());
@@ -64,6 +64,7 @@ class ConsentPage {
         return switch (scope) {
             case READ -> new ScopeView("read", "Read your home timeline, subscriptions, profile and unread counts.");
             case WRITE -> new ScopeView("write", "Post, subscribe, comment, like and mark items read on your behalf.");
+            case ACCOUNT -> throw new IllegalArgumentException("no app is granted the account scope");
         };
     }
 }

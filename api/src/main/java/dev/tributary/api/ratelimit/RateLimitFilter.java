@@ -10,10 +10,6 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -28,9 +24,10 @@ import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Counts every public request against its {@link Budget}: per token (per person for a signed-in
- * browser), per valid Fever key or Google Reader Auth value, and per client address for
- * everything else (the open endpoints, a credential that does not authenticate, feeds, WebSub
+ * Counts every public request against its {@link Budget}: per person for every authenticated
+ * caller (a signed-in browser, personal tokens, OAuth access tokens, valid Fever keys and Google
+ * Reader Auth values all share their person's one bucket, so minting more credentials buys no more
+ * requests), and per client address for everything else (the open endpoints, a credential that does not authenticate, feeds, WebSub
  * callbacks, sign-in). Registered twice: before Spring Security for the paths it answers itself
  * (sign-in, OAuth), and after it for the rest, when it knows whether a token was valid. Every
  * answer carries {@code RateLimit-Limit}, {@code RateLimit-Remaining} and {@code RateLimit-Reset},
@@ -146,29 +143,30 @@ class RateLimitFilter extends OncePerRequestFilter {
     }
 
     /**
-     * An API request's bucket: its token's (a browser session's: its person's) once Spring Security
-     * accepted it; a Fever key's or Google Reader Auth value's (which only their own code checks)
-     * if valid; else its address's, against the anonymous limit, so a stream of made-up
-     * credentials is counted as one client.
+     * An API request's bucket: its person's, once Spring Security accepted its token or session, or
+     * a Fever key or Google Reader Auth value (which only their own code checks) proved valid; else
+     * its address's, against the anonymous limit, so a stream of made-up credentials is counted as
+     * one client.
      */
     private Count apiCount(HttpServletRequest request) {
-        String prefix = "ratelimit:" + settings.requests() + "/" + settings.window().toMillis() + ":";
         Count byAddress = new Count(addressKey(settings, request.getRemoteAddr()), settings.anonymousRequests(), null);
         Caller caller = authenticatedCaller();
         if (caller != null) {
-            String token = bearerToken(request);
-            return new Count(prefix + (token != null ? "token:" + sha256(token) : "session:" + caller.userId()), settings.requests(),
-                    caller);
+            return new Count(personKey(settings, caller.userId()), settings.requests(), caller);
         }
         for (PresentedCredential credential : credentials) {
             Optional<PresentedCredential.Presented> presented = credential.check(request);
             if (presented.isPresent()) {
-                return presented.get().valid()
-                        ? new Count(prefix + presented.get().kind() + ":" + sha256(presented.get().secret()), settings.requests(), null)
-                        : byAddress;
+                Long person = presented.get().person();
+                return person != null ? new Count(personKey(settings, person), settings.requests(), null) : byAddress;
             }
         }
         return byAddress;
+    }
+
+    /** The bucket of every authenticated API request of one person, whatever credential it carries. */
+    static String personKey(RateLimitSettings settings, long person) {
+        return "ratelimit:" + settings.requests() + "/" + settings.window().toMillis() + ":person:" + person;
     }
 
     /** Pages count per signed-in person, else per address; the other budgets always per address. */
@@ -195,22 +193,5 @@ class RateLimitFilter extends OncePerRequestFilter {
         Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
         return authentication instanceof CallerAuthentication signedIn && signedIn.isAuthenticated()
                 ? signedIn.getPrincipal() : null;
-    }
-
-    private static @Nullable String bearerToken(HttpServletRequest request) {
-        String header = request.getHeader("Authorization");
-        if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return null;
-        }
-        String token = header.substring(7).strip();
-        return token.isEmpty() ? null : token;
-    }
-
-    private static String sha256(String token) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK has SHA-256", e);
-        }
     }
 }

@@ -11,7 +11,8 @@ import org.springframework.validation.annotation.Validated;
  * them. Each budget is its own bucket, so one kind of traffic cannot use up another's: hubs
  * pushing to the WebSub callback do not starve browsers, nor an app refreshing tokens sign-ins.
  * @param enabled whether requests are counted at all
- * @param requests API requests (REST, Fever, Google Reader) one valid token, session or app credential may make per window
+ * @param requests API requests (REST, Fever, Google Reader) one person may make per window, with all their credentials
+ *        together (sessions, personal tokens, apps' tokens, Fever keys, Reader Auth values)
  * @param window the length of a window, which starts at a bucket's first request
  * @param anonymousRequests API requests per window from one client address without a valid credential
  *        (the open endpoints, and every request refused for want of one: a made-up token, Fever key or Auth value)

@@ -21,7 +21,8 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
  * The API's security: {@code /api/**} is stateless and takes bearer tokens (personal access
- * tokens or OAuth access tokens), {@code read} for GET and {@code write} for the rest; the three
+ * tokens or OAuth access tokens), {@code account} for managing the account ({@link AccountEndpoints}),
+ * {@code read} for other GETs and {@code write} for the rest; the three
  * ways in (account creation, app registration, token creation by password) are open. The web
  * front end calls the same endpoints with its signed-in session and a CSRF token instead
  * ({@link SessionCallers}).
@@ -53,6 +54,7 @@ class ApiSecurityConfiguration implements WebMvcConfigurer {
                         .dispatcherTypeMatchers(DispatcherType.ASYNC, DispatcherType.ERROR).permitAll()
                         .requestMatchers(HttpMethod.OPTIONS, "/api/**").permitAll()
                         .requestMatchers(HttpMethod.POST, "/api/v1/accounts", "/api/v1/apps", "/api/v1/tokens").permitAll()
+                        .requestMatchers(AccountEndpoints.MATCHER).hasAuthority(Scope.ACCOUNT.authority())
                         .requestMatchers(HttpMethod.GET, "/api/**").hasAuthority(Scope.READ.authority())
                         .requestMatchers(HttpMethod.HEAD, "/api/**").hasAuthority(Scope.READ.authority())
                         .anyRequest().hasAuthority(Scope.WRITE.authority()))

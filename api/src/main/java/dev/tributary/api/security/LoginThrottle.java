@@ -11,16 +11,29 @@ import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.stereotype.Component;
 
 /**
- * Counts password checks per account and per client address in Redis, so every node sees the
- * same counts. Each key is a hash of two counts: {@code failed} checks and checks in flight
- * ({@code checking}). An attempt is counted as in flight before its password is checked, in the
- * same atomic step that compares both counts with the limit, so parallel guesses cannot all pass
- * a check made before any of them was counted; when the check ends, a wrong password becomes a
- * failure and a right one clears the account's failures. Past the limit of failures, further
- * attempts are refused until the lock-out ends (counted from the latest attempt), whether or not
- * the password would be right. While failures and checks in flight together reach the limit, an
- * attempt is refused for a moment instead: that is a crowd of sign-ins at once (an app opening
- * many connections with the right password), not a lock-out, and is told apart.
+ * Counts password checks per (account, client address) and per client address in Redis, so every
+ * node sees the same counts; an account's failures across all addresses are counted too, but only
+ * to slow guessing down, never to lock the person out. A wrong password from one address must not
+ * refuse the right one from another: five guesses from anywhere used to lock a person out
+ * everywhere for the lock-out's length, a lock-out anyone could set off by knowing a username.
+ *
+ * <p>Each (account, address) and address key is a hash of two counts: {@code failed} checks and
+ * checks in flight ({@code checking}). An attempt is counted as in flight before its password is
+ * checked, in the same atomic step that compares both counts with the limit, so parallel guesses
+ * cannot all pass a check made before any of them was counted; when the check ends, a wrong
+ * password becomes a failure and a right one clears the (account, address) failures. Past the
+ * limit of failures, further attempts of that account from that address (or, past the address's
+ * limit, of any account from it) are refused until the lock-out ends (counted from the latest
+ * attempt), whether or not the password would be right. While failures and checks in flight
+ * together reach the limit, an attempt is refused for a moment instead: that is a crowd of
+ * sign-ins at once (an app opening many connections with the right password), not a lock-out, and
+ * is told apart.
+ *
+ * <p>Once an account has failed {@code login-failures-per-account} times across all addresses
+ * within the lock-out, it is being guessed at from many places: each address that has itself
+ * failed for it then gets no further attempt until its failures expire (one guess per address per
+ * lock-out instead of several), while an address that has not failed for it, such as the person's
+ * own, signs in as always.
  */
 @Component
 class LoginThrottle {
@@ -92,36 +105,50 @@ class LoginThrottle {
      * considered (nothing was counted).
      */
     Optional<Refusal> attempt(String username, String address) {
-        Optional<Refusal> account = count(accountKey(username), settings.loginFailuresPerAccount());
-        if (account.isPresent()) {
-            return account;
+        String pair = pairKey(username, address);
+        Optional<Refusal> fromHere = count(pair, pairLimit(username));
+        if (fromHere.isPresent()) {
+            return fromHere;
         }
         Optional<Refusal> client = count(addressKey(address), settings.loginFailuresPerAddress());
         if (client.isPresent()) {
-            finish(accountKey(username), "ended");
+            finish(pair, "ended");
         }
         return client;
     }
 
     /**
-     * A right password clears the account's failures and ends the check at the address (whose
-     * failures are kept: one address may try many accounts).
+     * A right password clears the failures of the account from this address and ends the check at
+     * the address (whose failures are kept: one address may try many accounts). The account's
+     * failures elsewhere stay: they are someone else's guesses.
      */
     void succeeded(String username, String address) {
-        finish(accountKey(username), "cleared");
+        finish(pairKey(username, address), "cleared");
         finish(addressKey(address), "ended");
     }
 
-    /** A wrong password: a failure for the account and for the address. */
+    /** A wrong password: a failure of the account from the address, of the address, and of the account everywhere. */
     void failed(String username, String address) {
-        finish(accountKey(username), "failed");
+        finish(pairKey(username, address), "failed");
         finish(addressKey(address), "failed");
+        finish(accountKey(username), "failed");
     }
 
     /** The check could not be made (the database failed): it ends counting nothing. */
     void abandoned(String username, String address) {
-        finish(accountKey(username), "ended");
+        finish(pairKey(username, address), "ended");
         finish(addressKey(address), "ended");
+    }
+
+    /**
+     * How many failures the account may have from one address: the full allowance, or one (none
+     * more for an address that has failed already) while the account is being guessed at from
+     * many addresses.
+     */
+    private int pairLimit(String username) {
+        Object failed = redis.opsForHash().get(accountKey(username), "failed");
+        long failures = failed == null ? 0 : Long.parseLong(failed.toString());
+        return failures >= settings.loginFailuresPerAccount() ? 1 : settings.loginFailuresPerAccount();
     }
 
     private void finish(String key, String outcome) {
@@ -138,17 +165,31 @@ class LoginThrottle {
         return state == 2 ? Optional.of(new Refusal(true, BUSY_RETRY)) : Optional.empty();
     }
 
-    /**
-     * A valid username is its own key; anything else (no account can have it) is hashed, so a
-     * megabyte of "username" costs one fixed-size key.
-     */
+    /** The account's failures from every address: they only slow guessing down ({@link #pairLimit}). */
     static String accountKey(String username) {
-        return "login:throttle:user:" + (Usernames.valid(username) ? username : "#" + Hashes.sha256Hex(username));
+        return "login:throttle:user:" + account(username);
+    }
+
+    /** The account's attempts from one client address: the count that locks out. */
+    static String pairKey(String username, String address) {
+        return "login:throttle:pair:" + account(username) + ":" + client(address);
     }
 
     /** Per client address as the rate limits count it (an IPv6 /64 is one client). */
     static String addressKey(String address) {
+        return "login:throttle:addr:" + client(address);
+    }
+
+    /**
+     * A valid username is its own key part; anything else (no account can have it) is hashed, so a
+     * megabyte of "username" costs one fixed-size key.
+     */
+    private static String account(String username) {
+        return Usernames.valid(username) ? username : "#" + Hashes.sha256Hex(username);
+    }
+
+    private static String client(String address) {
         String client = ClientAddress.of(address);
-        return "login:throttle:addr:" + (client.length() <= MAX_ADDRESS_LENGTH ? client : "#" + Hashes.sha256Hex(client));
+        return client.length() <= MAX_ADDRESS_LENGTH ? client : "#" + Hashes.sha256Hex(client);
     }
 }

@@ -57,9 +57,12 @@ class SecurityProblems implements AuthenticationEntryPoint, AccessDeniedHandler 
                             + "in the X-CSRF-TOKEN header (or use Authorization: Bearer instead).");
             return;
         }
-        String scope = "GET".equals(request.getMethod()) || "HEAD".equals(request.getMethod()) ? "read" : "write";
+        String scope = AccountEndpoints.MATCHER.matches(request) ? "account"
+                : "GET".equals(request.getMethod()) || "HEAD".equals(request.getMethod()) ? "read" : "write";
         response.setHeader("WWW-Authenticate", "Bearer error=\"insufficient_scope\", scope=\"" + scope + "\"");
-        problems.write(request, response, HttpStatus.FORBIDDEN, "insufficient-scope",
-                "This token lacks the '" + scope + "' scope this request needs.");
+        problems.write(request, response, HttpStatus.FORBIDDEN, "insufficient-scope", scope.equals("account")
+                ? "Managing the account needs the 'account' scope: the person's own browser session or a personal token "
+                        + "made with it. No app is granted it."
+                : "This token lacks the '" + scope + "' scope this request needs.");
     }
 }

@@ -22,7 +22,8 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
 
 /**
  * Lets the web front end call {@code /api/**} with the browser's signed-in session instead of a
- * bearer token: the session's person becomes a {@link Caller} with {@code read} and {@code write}.
+ * bearer token: the session's person becomes a {@link Caller} with {@code read}, {@code write} and
+ * {@code account} (the person themselves manages their account).
  * A request with an {@code Authorization} header is judged by that header alone, and an unsafe
  * request that relies on the session must carry the session's CSRF token ({@link #needsCsrfToken}).
  * It never writes the session: signing in and out happen on the site's own pages.
@@ -99,7 +100,7 @@ final class SessionCallers implements SecurityContextRepository {
             return null;
         }
         try {
-            return new Caller(Long.parseLong(signedIn.getName()), Set.of(Scope.READ, Scope.WRITE),
+            return new Caller(Long.parseLong(signedIn.getName()), Set.of(Scope.READ, Scope.WRITE, Scope.ACCOUNT),
                     new Credential(Credential.Kind.SESSION, Set.of(Revocations.sessionKey(session.getId()))));
         } catch (NumberFormatException notOurs) {
             return null;

@@ -31,7 +31,10 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Personal access tokens: created with the account's password (HTTP Basic), listed and revoked with a token. */
+/**
+ * Personal access tokens: created with the account's password (HTTP Basic), listed and revoked
+ * with the session or a personal token holding {@code account} (never an app's token).
+ */
 @RestController
 @RequestMapping("/api/v1/tokens")
 class TokenController {
@@ -47,7 +50,7 @@ class TokenController {
     }
 
     /** What a client sends to create a token. */
-    record NewToken(@NotBlank @Size(max = 100) String name, @NotNull @Size(min = 1, max = 2) List<String> scopes,
+    record NewToken(@NotBlank @Size(max = 100) String name, @NotNull @Size(min = 1, max = 3) List<String> scopes,
             @Nullable Boolean fever) {
     }
 
@@ -113,7 +116,7 @@ class TokenController {
     private static Set<Scope> scopes(List<String> names) {
         Set<Scope> scopes = EnumSet.noneOf(Scope.class);
         for (String name : names) {
-            scopes.add(Scope.parse(name).orElseThrow(() -> ApiProblem.invalid("scopes", "may only hold 'read' and 'write'")));
+            scopes.add(Scope.parse(name).orElseThrow(() -> ApiProblem.invalid("scopes", "may only hold 'read', 'write' and 'account'")));
         }
         return scopes;
     }

@@ -10,8 +10,9 @@ import org.springframework.validation.annotation.Validated;
 /**
  * Settings of the HTTP API ({@code tributary.api.*}).
  * @param maxBodySize largest request body; larger ones get 413 before they are read
- * @param loginFailuresPerAccount failed password checks on one account before it is locked for {@code loginLockout}
- * @param loginFailuresPerAddress failed password checks from one client address before it is locked out
+ * @param loginFailuresPerAccount failed password checks of one account from one client address before that address is
+ *        locked out of it for {@code loginLockout}; as many across all addresses leave each address that failed no further try
+ * @param loginFailuresPerAddress failed password checks of any accounts from one client address before it is locked out
  * @param loginLockout how long a lock-out lasts (counted from the latest failure)
  * @param tokenCacheTtl how long a node trusts a cached bearer token; revocations evict at once on every node
  * @param connectionReadBuffer the buffer each open connection reads through (Tomcat's {@code socket.appReadBufSize}):

@@ -216,7 +216,7 @@ class GeneratedClientTest {
         assertThat(account.getUsername()).isEqualTo(username);
         String basic = "Basic " + Base64.getEncoder().encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
         CreatedToken token = new TokensApi(client(basic)).createToken(new NewToken().name("generated")
-                .scopes(List.of(NewToken.ScopesEnum.READ, NewToken.ScopesEnum.WRITE)));
+                .scopes(List.of(NewToken.ScopesEnum.READ, NewToken.ScopesEnum.WRITE, NewToken.ScopesEnum.ACCOUNT)));
         assertThat(token.getToken()).startsWith("trb_");
         ApiClient client = client("Bearer " + token.getToken());
         return new Person(username, client, client.getObjectMapper());

@@ -118,8 +118,13 @@ class OpenApiContractTest {
                 String operation = entry.getKey().toUpperCase() + " " + path.getKey();
                 JsonNode security = entry.getValue().path("security");
                 if (path.getKey().startsWith("/api/") && !Set.of("POST /api/v1/accounts", "POST /api/v1/apps", "POST /api/v1/tokens").contains(operation)) {
-                    String scope = entry.getKey().equals("get") ? "read" : "write";
+                    boolean account = path.getKey().startsWith("/api/v1/tokens") || path.getKey().startsWith("/api/v1/authorizations")
+                            || path.getKey().equals("/api/v1/me/feed_token") || path.getKey().equals("/api/v1/me/password");
+                    String scope = account ? "account" : entry.getKey().equals("get") ? "read" : "write";
                     assertThat(security.path(0).path("bearer").path(0).asString()).as(operation).isEqualTo(scope);
+                    if (account) {
+                        assertThat(security.size()).as(operation + ": no app is granted 'account'").isEqualTo(1);
+                    }
                     assertThat(entry.getValue().path("responses").has("401")).as(operation).isTrue();
                 }
                 if (path.getKey().startsWith("/api/")) {
@@ -186,7 +191,9 @@ class OpenApiContractTest {
         assertThat(strings(schemas.path("SubscribeRequest").path("properties").path("media").path("items").path("enum")))
                 .contains("image");
         assertThat(strings(schemas.path("NewToken").path("properties").path("scopes").path("items").path("enum")))
-                .containsExactlyInAnyOrder("read", "write");
+                .containsExactlyInAnyOrder("read", "write", "account");
+        assertThat(strings(schemas.path("NewApp").path("properties").path("scopes").path("items").path("enum")))
+                .as("no app is granted 'account'").containsExactlyInAnyOrder("read", "write");
     }
 
     @Test

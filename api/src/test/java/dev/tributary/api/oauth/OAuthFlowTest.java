@@ -72,7 +72,8 @@ class OAuthFlowTest {
         ApiResponse me = api.get("/api/v1/me", tokens.accessToken());
         assertThat(me.status()).as(me.toString()).isEqualTo(200);
         assertThat(me.json().path("id").asString()).isEqualTo(alice.id());
-        assertThat(api.post("/api/v1/me/feed_token", tokens.accessToken(), null).status()).isEqualTo(200);
+        ApiResponse wrote = api.post("/api/v1/folders", tokens.accessToken(), Map.of("name", "From the app"));
+        assertThat(wrote.status()).as(wrote.toString()).isEqualTo(201);
 
         Tokens refreshed = Tokens.of(flow.refresh(app, tokens.refreshToken()));
         assertThat(refreshed.refreshToken()).isNotEqualTo(tokens.refreshToken());
@@ -192,7 +193,7 @@ class OAuthFlowTest {
     }
 
     @Test
-    void anAppIsNotShownTheFeedTokenWhichThePersonsOwnTokenIs() {
+    void anAppIsNotShownTheFeedTokenNorMayRotateItWhichThePersonsOwnTokenIs() {
         TestUser jo = api.newUser("oa");
         Tokens tokens = flow.tokensFor(jo, "read", "write");
 
@@ -202,8 +203,8 @@ class OAuthFlowTest {
 
         assertThat(asApp.status()).isEqualTo(200);
         assertThat(asApp.json().has("feed_token")).as(asApp.body()).isFalse();
-        assertThat(rotatedByApp.status()).isEqualTo(200);
-        assertThat(rotatedByApp.json().has("feed_token")).as(rotatedByApp.body()).isFalse();
+        assertThat(rotatedByApp.status()).as("rotating it is managing the account").isEqualTo(403);
+        assertThat(rotatedByApp.header("WWW-Authenticate")).contains("scope=\"account\"");
         assertThat(asPerson.json().path("feed_token").asString()).isNotBlank();
         assertThat(asApp.body()).doesNotContain(asPerson.json().path("feed_token").asString());
     }
@@ -258,9 +259,9 @@ class OAuthFlowTest {
         Tokens tokens = flow.tokensFor(hal, "read");
 
         assertThat(api.get("/api/v1/me", tokens.accessToken()).status()).isEqualTo(200);
-        ApiResponse write = api.post("/api/v1/me/feed_token", tokens.accessToken(), null);
+        ApiResponse write = api.post("/api/v1/folders", tokens.accessToken(), Map.of("name", "Not allowed"));
         assertThat(write.status()).isEqualTo(403);
-        assertThat(write.header("WWW-Authenticate")).contains("insufficient_scope");
+        assertThat(write.header("WWW-Authenticate")).contains("insufficient_scope").contains("scope=\"write\"");
     }
 
     @Test
@@ -278,7 +279,7 @@ class OAuthFlowTest {
         String code = OAuthFlow.query(back.header("Location")).get("code");
         Tokens tokens = Tokens.of(flow.exchange(app, code, pkce.verifier(), app.redirectUri()));
         assertThat(tokens.scope()).isEqualTo("read");
-        assertThat(api.post("/api/v1/me/feed_token", tokens.accessToken(), null).status()).isEqualTo(403);
+        assertThat(api.post("/api/v1/folders", tokens.accessToken(), Map.of("name", "Unticked")).status()).isEqualTo(403);
     }
 
     @Test

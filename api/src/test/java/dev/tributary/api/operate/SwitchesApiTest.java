@@ -14,6 +14,7 @@ import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Subscriptions;
 import dev.tributary.pubsub.Switches;
+import java.net.http.HttpRequest;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -74,8 +75,34 @@ class SwitchesApiTest {
         assertThat(post("everything", "off").status()).isEqualTo(404);
         assertThat(console.get("/actuator/switches/everything", null).status()).isEqualTo(404);
         assertThat(post("comments", "maybe").status()).isEqualTo(400);
-        assertThat(console.post("/actuator/switches/comments", null, null).status()).isBetween(400, 405);
+        assertThat(console.send(json("/actuator/switches/comments")).status()).isBetween(400, 405);
         assertThat(switches.isOn(Feature.COMMENTS)).isTrue();
+    }
+
+    @Test
+    void aFlipWithoutAJsonContentTypeIsRefusedAndChangesNothing() {
+        ApiResponse bodyless = console.send(console.builder("/actuator/switches/comments/off", null)
+                .POST(HttpRequest.BodyPublishers.noBody()));
+        ApiResponse form = console.send(console.builder("/actuator/switches/comments/off", null)
+                .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString("x")));
+
+        assertThat(bodyless.status()).as(bodyless.toString()).isEqualTo(415);
+        assertThat(bodyless.contentType()).startsWith("application/problem+json");
+        assertThat(form.status()).as(form.toString()).isEqualTo(415);
+        assertThat(switches.isOn(Feature.COMMENTS)).isTrue();
+    }
+
+    @Test
+    void aFlipFromAWebPageIsRefusedEvenAsJson() {
+        ApiResponse fromPage = console.send(json("/actuator/switches/comments/off").header("Origin", "https://evil.example"));
+        ApiResponse fromLocalPage = console.send(json("/actuator/switches/comments/off").header("Origin", "null"));
+
+        assertThat(fromPage.status()).as(fromPage.toString()).isEqualTo(403);
+        assertThat(fromPage.contentType()).startsWith("application/problem+json");
+        assertThat(fromLocalPage.status()).isEqualTo(403);
+        assertThat(switches.isOn(Feature.COMMENTS)).isTrue();
+        assertThat(console.get("/actuator/switches/comments", null).json().path("comments").asString())
+                .as("reads stay open to tools").isEqualTo("on");
     }
 
     @Test
@@ -186,7 +213,12 @@ class SwitchesApiTest {
     }
 
     private ApiResponse post(String feature, String state) {
-        return console.post("/actuator/switches/" + feature + "/" + state, null, null);
+        return console.send(json("/actuator/switches/" + feature + "/" + state));
+    }
+
+    /** A bodyless POST as an operator's tool sends it: naming JSON, which no web page can without a preflight. */
+    private HttpRequest.Builder json(String path) {
+        return console.builder(path, null).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.noBody());
     }
 
     private static void assertUnavailable(ApiResponse response, String feature) {

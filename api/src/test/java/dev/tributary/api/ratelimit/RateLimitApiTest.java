@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tributary.api.testing.ApiClient;
 import dev.tributary.api.testing.ApiResponse;
 import dev.tributary.api.testing.ApiTest;
+import dev.tributary.api.testing.OAuthFlow;
 import dev.tributary.api.testing.TestUser;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,26 +49,50 @@ class RateLimitApiTest {
         assertThat(refused.json().path("title").asString()).isNotEmpty();
         assertThat(Long.parseLong(refused.header("Retry-After"))).isBetween(1L, 300L);
         assertThat(refused.header("RateLimit-Remaining")).isEqualTo("0");
-        assertThat(api.post("/api/v1/me/feed_token", alice.token(), null).status()).as("writes share the bucket").isEqualTo(429);
+        assertThat(api.post("/api/v1/folders", alice.token(), Map.of("name", "x")).status()).as("writes share the bucket")
+                .isEqualTo(429);
     }
 
     @Test
-    void everyTokenHasItsOwnBucket() {
+    void everyCredentialOfOnePersonSharesTheirBucketAndOthersHaveTheirOwn() {
         TestUser bob = api.newUser("rl");
         TestUser carol = api.newUser("rl");
-        String bobsSecondToken = api.createToken(bob.username(), bob.password(), "second", "read");
-        for (int i = 0; i < 6; i++) {
-            api.get("/api/v1/me", bob.token());
+        List<String> bobsTokens = List.of(bob.token(), api.createToken(bob.username(), bob.password(), "second", "read"),
+                api.createToken(bob.username(), bob.password(), "third", "read"));
+        OAuthFlow flow = new OAuthFlow(port);
+        String bobsApp = flow.tokensFor(bob, "read").accessToken();
+        String bobsReaderAuth = readerAuth(bob);
+
+        // Five requests, spread over four credentials: bob's budget of 5 is spent.
+        for (int i = 0; i < 4; i++) {
+            ApiResponse spent = api.get("/api/v1/me", i < 3 ? bobsTokens.get(i) : bobsApp);
+            assertThat(spent.status()).as(spent.toString()).isEqualTo(200);
+            assertThat(spent.header("RateLimit-Remaining")).isEqualTo(Integer.toString(4 - i));
         }
+        assertThat(readerUserInfo(bobsReaderAuth).status()).isEqualTo(200);
 
+        for (String token : bobsTokens) {
+            assertThat(api.get("/api/v1/me", token).status()).as("every token of bob's").isEqualTo(429);
+        }
+        assertThat(api.get("/api/v1/me", bobsApp).status()).as("an app acting for bob").isEqualTo(429);
+        assertThat(api.get("/api/v1/me", api.createToken(bob.username(), bob.password(), "fresh", "read")).status())
+                .as("a token made after the budget is spent").isEqualTo(429);
+        assertThat(readerUserInfo(bobsReaderAuth).status()).as("a Google Reader login").isEqualTo(429);
         ApiResponse carols = api.get("/api/v1/me", carol.token());
-        ApiResponse bobsOther = api.get("/api/v1/me", bobsSecondToken);
-
-        assertThat(api.get("/api/v1/me", bob.token()).status()).isEqualTo(429);
         assertThat(carols.status()).isEqualTo(200);
         assertThat(carols.header("RateLimit-Remaining")).isEqualTo("4");
-        assertThat(bobsOther.status()).isEqualTo(200);
-        assertThat(bobsOther.header("RateLimit-Remaining")).isEqualTo("4");
+    }
+
+    /** A Google Reader Auth value for the person's password, as reader apps sign in. */
+    private String readerAuth(TestUser user) {
+        ApiResponse login = api.send("POST", "/accounts/ClientLogin", null, "Email=" + user.username() + "&Passwd="
+                + URLEncoder.encode(user.password(), StandardCharsets.UTF_8), "application/x-www-form-urlencoded");
+        assertThat(login.status()).as(login.toString()).isEqualTo(200);
+        return login.body().lines().filter(line -> line.startsWith("Auth=")).findFirst().orElseThrow().substring(5);
+    }
+
+    private ApiResponse readerUserInfo(String auth) {
+        return api.send(api.builder("/reader/api/0/user-info", null).header("Authorization", "GoogleLogin auth=" + auth).GET());
     }
 
     @Test

@@ -29,11 +29,27 @@ public final class ApiClient {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http;
     private final String base;
 
     public ApiClient(int port) {
         this.base = "http://127.0.0.1:" + port;
+        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    /**
+     * A client whose connections come from {@code localAddress}, another loopback address such as
+     * 127.0.0.2 (all of 127/8 is this host): the server sees another client address, as it would
+     * another machine's.
+     */
+    public ApiClient(int port, String localAddress) {
+        this.base = "http://127.0.0.1:" + port;
+        try {
+            this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+                    .localAddress(java.net.InetAddress.getByName(localAddress)).build();
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalArgumentException(localAddress, e);
+        }
     }
 
     public String url(String path) {
@@ -120,13 +136,16 @@ public final class ApiClient {
         return (prefix + "_" + SEQUENCE.incrementAndGet() + "_" + Integer.toString(ThreadLocalRandom.current().nextInt(1 << 20), 36));
     }
 
-    /** Registers a new person and gives them a token with {@code read} and {@code write}. */
+    /**
+     * Registers a new person and gives them a token with {@code read}, {@code write} and
+     * {@code account}: the person's own token, which manages the account as their session does.
+     */
     public TestUser newUser(String prefix) {
         String username = uniqueUsername(prefix);
         String password = "correct horse " + username;
         ApiResponse created = post("/api/v1/accounts", null, Map.of("username", username, "password", password));
         assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        String token = createToken(username, password, "test", "read", "write");
+        String token = createToken(username, password, "test", "read", "write", "account");
         return new TestUser(created.json().path("id").asString(), username, password, token);
     }
 
