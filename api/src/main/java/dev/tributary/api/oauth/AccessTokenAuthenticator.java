@@ -1,7 +1,7 @@
 package dev.tributary.api.oauth;
 
-import com.nimbusds.jose.JOSEException;
-import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.source.JWKSource;
+import com.nimbusds.jose.proc.SecurityContext;
 import dev.tributary.api.security.BearerTokenAuthenticator;
 import dev.tributary.api.security.Revocations;
 import dev.tributary.api.web.Caller;
@@ -23,9 +23,10 @@ import org.springframework.security.oauth2.jwt.JwtTypeValidator;
 import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
 
 /**
- * Accepts the authorization server's access tokens on the API: JWTs signed with the persisted
- * key, typed {@code at+jwt}, unexpired, from this issuer, and not revoked (one Redis round trip;
- * no database read). The caller is the token's {@code sub}, with the scopes of its {@code scope}.
+ * Accepts the authorization server's access tokens on the API: JWTs signed with a key of the
+ * persisted ring ({@link SigningKeyRing}, picked by the token's {@code kid}), typed
+ * {@code at+jwt}, unexpired, from this issuer, and not revoked (one Redis round trip; no
+ * database read). The caller is the token's {@code sub}, with the scopes of its {@code scope}.
  */
 final class AccessTokenAuthenticator implements BearerTokenAuthenticator {
 
@@ -36,21 +37,18 @@ final class AccessTokenAuthenticator implements BearerTokenAuthenticator {
     private final Issuer issuer;
     private final RevokedTokens revoked;
 
-    AccessTokenAuthenticator(RSAKey key, Issuer issuer, RevokedTokens revoked) {
-        this.decoder = decoder(key);
+    AccessTokenAuthenticator(JWKSource<SecurityContext> keys, Issuer issuer, RevokedTokens revoked) {
+        this.decoder = decoder(keys);
         this.issuer = issuer;
         this.revoked = revoked;
     }
 
-    /** A decoder that checks what every access token must satisfy but the issuer, which may follow the request. */
-    static JwtDecoder decoder(RSAKey key) {
-        NimbusJwtDecoder decoder;
-        try {
-            decoder = NimbusJwtDecoder.withPublicKey(key.toRSAPublicKey()).signatureAlgorithm(SignatureAlgorithm.RS256)
-                    .validateType(false).build();
-        } catch (JOSEException e) {
-            throw new IllegalStateException("the signing key has no RSA public key", e);
-        }
+    /** A decoder that checks what every access token must satisfy but the issuer, checked by the caller. */
+    static JwtDecoder decoder(JWKSource<SecurityContext> keys) {
+        // Nimbus's own type check knows only "JWT"; JwtTypeValidator checks at+jwt instead.
+        NimbusJwtDecoder decoder = NimbusJwtDecoder.withJwkSource(keys).jwsAlgorithm(SignatureAlgorithm.RS256)
+                .jwtProcessorCustomizer(processor -> processor.setJWSTypeVerifier((type, context) -> { }))
+                .build();
         decoder.setJwtValidator(new DelegatingOAuth2TokenValidator<>(new JwtTimestampValidator(),
                 new JwtTypeValidator(AccessTokenClaims.TYPE)));
         return decoder;

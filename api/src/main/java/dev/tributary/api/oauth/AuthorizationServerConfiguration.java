@@ -1,8 +1,5 @@
 package dev.tributary.api.oauth;
 
-import com.nimbusds.jose.jwk.JWKSet;
-import com.nimbusds.jose.jwk.RSAKey;
-import com.nimbusds.jose.jwk.source.ImmutableJWKSet;
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.proc.SecurityContext;
 import java.time.Clock;
@@ -10,6 +7,7 @@ import java.util.List;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.core.annotation.Order;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -33,6 +31,7 @@ import org.springframework.security.oauth2.server.authorization.token.OAuth2Toke
 import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenGenerator;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.LoginUrlAuthenticationEntryPoint;
+import org.springframework.security.web.header.HeaderWriterFilter;
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
 import org.springframework.security.web.util.matcher.OrRequestMatcher;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -42,11 +41,12 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * The OAuth 2.1 authorization server: authorization code with PKCE, refresh (rotated, with reuse
  * detection: {@link RefreshTokenRotation}) and revocation, and metadata, with apps, grants and
- * consents in MariaDB and access tokens signed by the key in {@code signing_keys}. A person signs
+ * consents in MariaDB and access tokens signed by the keys in {@code signing_keys}, whose private
+ * parts are encrypted with a key kept outside the database ({@link KeyEncryptionKey}). A person signs
  * in through the site's login form and consents on {@code /oauth2/consent}.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(OAuthSettings.class)
+@EnableConfigurationProperties({OAuthSettings.class, SecretsSettings.class})
 class AuthorizationServerConfiguration {
 
     static final String CONSENT_PAGE = "/oauth2/consent";
@@ -55,11 +55,13 @@ class AuthorizationServerConfiguration {
     @Order(1)
     SecurityFilterChain authorizationServerSecurity(HttpSecurity http, AuthorizationServerSettings settings,
             RegisteredClientRepository clients, OAuth2AuthorizationService authorizations, RetiredRefreshTokens retired,
-            PlatformTransactionManager transactionManager, JdbcClient jdbc) {
+            PlatformTransactionManager transactionManager, JdbcClient jdbc, Issuer issuer) {
         OAuth2AuthorizationServerConfigurer server = new OAuth2AuthorizationServerConfigurer();
         TransactionTemplate transactions = new TransactionTemplate(transactionManager);
         transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
         http.securityMatcher(server.getEndpointsMatcher())
+                // After Spring's context filter (right after SecurityContextHolderFilter), before the endpoints.
+                .addFilterAfter(issuer.contextFilter(), HeaderWriterFilter.class)
                 .with(server, as -> as
                         .authorizationEndpoint(endpoint -> endpoint.consentPage(CONSENT_PAGE))
                         .tokenEndpoint(endpoint -> endpoint.authenticationProviders(providers ->
@@ -105,14 +107,23 @@ class AuthorizationServerConfiguration {
         return settings.build();
     }
 
+    /** Fails start-up when the key is malformed or readable by others. */
     @Bean
-    RSAKey accessTokenSigningKey(JdbcClient jdbc) {
-        return new SigningKeys(jdbc, Clock.systemUTC()).loadOrCreate(SigningKeys.ACCESS_TOKENS);
+    KeyEncryptionKey keyEncryptionKey(SecretsSettings settings, Environment environment) {
+        return KeyEncryptionKey.load(environment.getProperty(KeyEncryptionKey.ENVIRONMENT_VARIABLE), settings.keyFile());
     }
 
+    /** Fails start-up when a stored key does not open with {@code keyEncryptionKey}. */
     @Bean
-    JWKSource<SecurityContext> jwkSource(RSAKey accessTokenSigningKey) {
-        return new ImmutableJWKSet<>(new JWKSet(accessTokenSigningKey));
+    SigningKeyRing accessTokenSigningKeys(JdbcClient jdbc, KeyEncryptionKey keyEncryptionKey, OAuthSettings settings) {
+        return new SigningKeyRing(new SigningKeys(jdbc, keyEncryptionKey, Clock.systemUTC()), SigningKeys.ACCESS_TOKENS,
+                settings.accessTokenTtl(), Clock.systemUTC());
+    }
+
+    /** The public keys tokens may carry: what {@code /oauth2/jwks} publishes. */
+    @Bean
+    JWKSource<SecurityContext> jwkSource(SigningKeyRing accessTokenSigningKeys) {
+        return accessTokenSigningKeys.verifyingSource();
     }
 
     @Bean
@@ -122,16 +133,17 @@ class AuthorizationServerConfiguration {
 
     /** Signed JWT access tokens, and refresh tokens for public apps too ({@link AppRefreshTokens}). */
     @Bean
-    OAuth2TokenGenerator<OAuth2Token> tokenGenerator(JWKSource<SecurityContext> jwkSource,
+    OAuth2TokenGenerator<OAuth2Token> tokenGenerator(SigningKeyRing accessTokenSigningKeys,
             OAuth2TokenCustomizer<JwtEncodingContext> accessTokenClaims) {
-        JwtGenerator accessTokens = new JwtGenerator(new NimbusJwtEncoder(jwkSource));
+        JwtGenerator accessTokens = new JwtGenerator(new NimbusJwtEncoder(accessTokenSigningKeys.signingSource()));
         accessTokens.setJwtCustomizer(accessTokenClaims);
         return new DelegatingOAuth2TokenGenerator(accessTokens, new AppRefreshTokens(Clock.systemUTC()));
     }
 
     @Bean
-    AccessTokenAuthenticator accessTokenAuthenticator(RSAKey accessTokenSigningKey, Issuer issuer, RevokedTokens revoked) {
-        return new AccessTokenAuthenticator(accessTokenSigningKey, issuer, revoked);
+    AccessTokenAuthenticator accessTokenAuthenticator(JWKSource<SecurityContext> jwkSource, Issuer issuer,
+            RevokedTokens revoked) {
+        return new AccessTokenAuthenticator(jwkSource, issuer, revoked);
     }
 
     @Bean
@@ -142,8 +154,9 @@ class AuthorizationServerConfiguration {
     @Bean
     OAuth2AuthorizationService authorizationService(JdbcTemplate jdbc, RegisteredClientRepository clients,
             RevokedTokens revoked, OAuthSettings settings) {
-        return new DenyListingAuthorizationService(new JdbcOAuth2AuthorizationService(jdbc, clients), revoked, settings,
-                Clock.systemUTC());
+        return new DenyListingAuthorizationService(
+                new HashedTokensAuthorizationService(new JdbcOAuth2AuthorizationService(jdbc, clients)), revoked,
+                settings, Clock.systemUTC());
     }
 
     @Bean

@@ -9,7 +9,8 @@ import org.springframework.validation.annotation.Validated;
 
 /**
  * Settings of the OAuth authorization server ({@code tributary.api.oauth.*}).
- * @param issuer the {@code iss} of tokens and metadata; unset, {@code tributary.public-url}, else the request's own origin
+ * @param issuer the {@code iss} of tokens and metadata; unset, {@code tributary.public-url}, else the server's local
+ *     address, fixed when it starts listening ({@link Issuer})
  * @param accessTokenTtl how long an access token is good for (the API trusts it that long unless revoked)
  * @param refreshTokenTtl how long a refresh token is good for; each use rotates it
  */

@@ -2,11 +2,15 @@ package dev.tributary.api.oauth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.nimbusds.jose.jwk.JWK;
+import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.source.ImmutableJWKSet;
 import dev.tributary.api.testing.ApiTest;
 import dev.tributary.api.testing.OAuthFlow;
 import dev.tributary.api.testing.TestUser;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.HashSet;
@@ -28,6 +32,7 @@ class SigningKeysTest {
 
     @LocalServerPort int port;
     @Autowired JdbcClient jdbc;
+    @Autowired KeyEncryptionKey keyEncryptionKey;
 
     @Test
     void aTokenIssuedEarlierVerifiesWithTheKeyReloadedFromTheDatabase() {
@@ -35,13 +40,17 @@ class SigningKeysTest {
         TestUser alice = flow.api().newUser("sk");
         String token = flow.tokensFor(alice, "read").accessToken();
 
-        // What a restarted node does: read the key from signing_keys, build the decoder anew.
-        RSAKey reloaded = new SigningKeys(jdbc, Clock.systemUTC()).loadOrCreate(SigningKeys.ACCESS_TOKENS);
-        Jwt jwt = AccessTokenAuthenticator.decoder(reloaded).decode(token);
+        // What a restarted node does: read the keys from signing_keys, build the decoder anew.
+        SigningKeys.Ring reloaded = new SigningKeys(jdbc, keyEncryptionKey, Clock.systemUTC())
+                .ring(SigningKeys.ACCESS_TOKENS, Duration.ofMinutes(15));
+        Jwt jwt = AccessTokenAuthenticator.decoder(new ImmutableJWKSet<>(new JWKSet(List.<JWK>copyOf(reloaded.verifying()))))
+                .decode(token);
 
         assertThat(jwt.getSubject()).isEqualTo(alice.id());
-        assertThat(jwt.getHeaders()).containsEntry("kid", reloaded.getKeyID());
-        assertThat(reloaded.isPrivate()).isTrue();
+        // A rotation by another test may have made a newer key sign since: the token's is one of the ring.
+        assertThat(reloaded.verifying()).extracting(RSAKey::getKeyID).contains((String) jwt.getHeaders().get("kid"));
+        assertThat(reloaded.verifying()).noneMatch(RSAKey::isPrivate);
+        assertThat(reloaded.signing().isPrivate()).isTrue();
     }
 
     @Test
@@ -54,7 +63,7 @@ class SigningKeysTest {
             for (int i = 0; i < nodes; i++) {
                 keys.add(pool.submit(() -> {
                     start.await();
-                    return new SigningKeys(jdbc, Clock.systemUTC()).loadOrCreate(name);
+                    return new SigningKeys(jdbc, keyEncryptionKey, Clock.systemUTC()).loadOrCreate(name);
                 }));
             }
             start.countDown();
