@@ -55,12 +55,15 @@ export function sanitize(html) {
 const relative = new Intl.RelativeTimeFormat(undefined, {numeric: 'auto'});
 const absolute = new Intl.DateTimeFormat(undefined, {dateStyle: 'medium', timeStyle: 'short'});
 
-/** A <time> that says how long ago, with the exact time on hover. */
+/** A <time> that says how long ago, with the exact time on hover; a date the browser cannot read says so. */
 export function time(iso) {
     if (!iso) {
         return null;
     }
     const date = new Date(iso);
+    if (Number.isNaN(date.getTime())) {
+        return el('time', {class: 'unknown-date'}, 'date unknown');
+    }
     return el('time', {datetime: iso, title: absolute.format(date)}, ago(date));
 }
 

@@ -17,6 +17,23 @@ export function sourceHref(source) {
  * they star or unstar it.
  */
 export function itemCard(item, options = {}) {
+    try {
+        return card(item, options);
+    } catch (failure) {
+        // One item the page cannot show must not take the others with it: it gets a placeholder.
+        console.error('item could not be shown', item?.id, failure);
+        return brokenCard(item);
+    }
+}
+
+function brokenCard(item) {
+    const id = typeof item?.id === 'string' ? item.id : null;
+    return el('article', {class: 'item item-broken', dataset: id ? {id} : {}},
+        el('p', {}, 'This item could not be shown here. ',
+            id ? el('a', {href: `/items/${encodeURIComponent(id)}`}, 'Open it on its own page') : null));
+}
+
+function card(item, options) {
     const card = el('article', {class: `item${item.read ? ' read' : ''}${item.starred ? ' starred' : ''}`, dataset: {id: item.id, source: item.source.id}},
         el('div', {class: 'item-meta'},
             el('a', {class: 'item-source', href: sourceHref(item.source)}, item.source.title || item.source.url || 'Untitled source'),
