@@ -43,9 +43,9 @@ public class CrawlStates {
     /** Feeds registered per statement in bulk. */
     private static final int BULK = 500;
     private static final String NEVER_FETCHED = "c.fetch_count = 0";
-    private static final String FETCHED_BEFORE = "c.fetch_count > 0 AND NOT c.penalised";
+    private static final String FETCHED_BEFORE = "c.fetch_count > 0 AND c.penalised = FALSE";
     /** Fetched before, slow, and one person's alone: claimed after every other due feed. */
-    private static final String PENALISED = "c.fetch_count > 0 AND c.penalised";
+    private static final String PENALISED = "c.fetch_count > 0 AND c.penalised = TRUE";
     /** Failures that hold a host's slot for a whole timeout: a tar pit's, or a host that does not answer. */
     private static final Set<String> SLOW_FAILURES = Set.of("timeout", "connect");
 
