@@ -26,24 +26,20 @@ public class VisibleItems {
 
     /** The live item if the person may see it; empty if it does not exist, is tombstoned or is not theirs to see. */
     public Optional<Stored<Item>> find(long userId, long itemId) {
-        return items.find(itemId).filter(item -> visible(userId, item));
+        return items.find(itemId).filter(item -> readable(userId, item.body().sourceId()));
     }
 
     /** Those of {@code found} (live items) the person may see, in order: the same rule for a list, such as search hits. */
     List<Stored<Item>> among(long userId, List<Stored<Item>> found) {
-        Map<Long, Optional<Source>> bySource = new HashMap<>();
+        Map<Long, Boolean> bySource = new HashMap<>();
         return found.stream()
-                .filter(item -> visible(userId, item, bySource.computeIfAbsent(item.body().sourceId(),
-                        id -> sources.find(id).map(Stored::body))))
+                .filter(item -> bySource.computeIfAbsent(item.body().sourceId(), id -> readable(userId, id)))
                 .toList();
     }
 
-    private boolean visible(long userId, Stored<Item> item) {
-        return visible(userId, item, sources.find(item.body().sourceId()).map(Stored::body));
-    }
-
-    private boolean visible(long userId, Stored<Item> item, Optional<Source> source) {
+    private boolean readable(long userId, long sourceId) {
         // Only a group's source is private, and a group's source is made with its group: no row, nothing to hide.
-        return source.isEmpty() || reach.mayRead(userId, source.get());
+        Optional<Stored<Source>> source = sources.find(sourceId);
+        return source.isEmpty() || reach.mayRead(userId, source.get().body());
     }
 }
