@@ -16,8 +16,8 @@ import dev.tributary.pubsub.Group;
 import dev.tributary.pubsub.GroupClosedException;
 import dev.tributary.pubsub.GroupInvitations;
 import dev.tributary.pubsub.Groups;
-import dev.tributary.pubsub.SourceReach;
 import dev.tributary.pubsub.Invitation;
+import dev.tributary.pubsub.SourceReach;
 import dev.tributary.pubsub.Stored;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
@@ -45,8 +45,8 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
  * Groups. Anyone may see that a group exists (its name and whether it is open); only members post.
  * An open group is public: anyone may read its feed and members, or follow it. A closed group is
  * private (FriendFeed's private groups): its feed, members, items and source are its current
- * members' alone, everywhere ({@link SourceReach} decides for every path), and anyone else is
- * answered 404 as for a group that does not exist.
+ * members' alone, everywhere ({@link SourceReach} decides for every path); anyone else is
+ * answered for them with the 404 of a group that does not exist.
  * The owner invites others, who become members only by accepting (see {@link InvitationController}),
  * since members receive the group's posts at home; anyone may join an {@code open} group by
  * themselves (naming themselves as the new member). Groups are closed unless the owner opens them:
