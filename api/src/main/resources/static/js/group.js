@@ -20,6 +20,8 @@ let group;
 let self;
 let follow;
 let nextMembers = null;
+/** Whether the reader may see the group's members and posts: an open group's are anyone's, a closed one's its members'. */
+let readable = false;
 
 async function load() {
     try {
@@ -38,7 +40,8 @@ async function load() {
         errorTarget: error,
     });
     follow.ready.catch(failure => showError(error, failure));
-    await Promise.all([membership(), members(), feed()]);
+    await membership();
+    await Promise.all([members(), feed()]);
 }
 
 /** Whether the reader belongs to the group decides the join/leave button and the post form. */
@@ -55,8 +58,10 @@ async function membership() {
         : member ? 'You are a member.' : 'You are not a member.';
     postForm.hidden = !member;
     document.querySelector('#group-not-member').hidden = member;
-    actions.replaceChildren(follow.element);
-    document.querySelector('#group-closed').hidden = member || group.open;
+    readable = member || group.open;
+    // A closed group is its members' alone: the API answers anyone else 404, so nothing to follow or show.
+    actions.replaceChildren(...(readable ? [follow.element] : []));
+    document.querySelector('#group-closed').hidden = readable;
     if (owner) {
         actions.prepend(openSwitch());
     }
@@ -93,12 +98,18 @@ function openSwitch() {
     return toggle;
 }
 
-/** After joining or leaving: membership, members and (members are subscribed) the follow state change. */
+/** After joining or leaving: membership, members, posts (a closed group's are members') and the follow state change. */
 async function changed() {
-    await Promise.all([membership(), members(), follow.sync()]);
+    await membership();
+    await Promise.all([members(), feed(), follow.sync()]);
 }
 
 async function members(next) {
+    if (!readable) {
+        memberList.replaceChildren();
+        moreMembers.hidden = true;
+        return;
+    }
     try {
         const result = next ? await page(next) : await page(`${base}/members`, {limit: 20});
         const rows = result.entries.map(member => el('li', {class: 'member', dataset: {username: member.username}},
@@ -119,6 +130,10 @@ async function members(next) {
 moreMembers.addEventListener('click', () => busy(moreMembers, () => members(nextMembers), error));
 
 async function feed() {
+    if (!readable) {
+        document.querySelector('#group-items').replaceChildren();
+        return;
+    }
     try {
         await pagedItems(document.querySelector('#group-items'), `${base}/feed`);
     } catch (failure) {

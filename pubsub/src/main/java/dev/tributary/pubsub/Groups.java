@@ -106,12 +106,50 @@ public class Groups {
      */
     public Stored<Group> setOpen(long groupId, boolean open) {
         get(groupId);
-        return tx.write("open group " + groupId, status -> {
+        Stored<Group> changed = tx.write("open group " + groupId, status -> {
             // Under the row's lock, so a concurrent change of the same group is not lost.
             Stored<Group> group = store.getAllForUpdate(PubsubKinds.GROUP, List.of(groupId)).stream().findFirst().map(Stored::of)
                     .orElseThrow(() -> new GroupNotFoundException(groupId));
             return group.body().open() == open ? group : Stored.of(store.put(PubsubKinds.GROUP, groupId, group.body().withOpen(open)));
         });
+        if (!open) {
+            dropOutsiders(groupId);
+        }
+        return changed;
+    }
+
+    /**
+     * Ends the subscriptions of people who follow a closed group without being members (anyone
+     * could follow it while it was open, or before closed groups were members-only): a closed
+     * group's posts are delivered to its members alone ({@link SourceReach}). What they received stays
+     * theirs as delivered; nothing new reaches them. The number of subscriptions ended; none while the group is open.
+     */
+    public int dropOutsiders(long groupId) {
+        Optional<Stored<Group>> group = find(groupId);
+        if (group.isEmpty() || group.get().body().open()) {
+            return 0;
+        }
+        long sourceId = group.get().body().sourceId();
+        List<Long> outsiders = jdbc.sql("""
+                SELECT s.user_id FROM subscribers s WHERE s.source_id = ?
+                AND NOT EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = ? AND m.user_id = s.user_id)
+                """).params(sourceId, groupId).query(Long.class).list();
+        int ended = 0;
+        for (long outsider : outsiders) {
+            if (!isMember(groupId, outsider) && subscriptions.unsubscribe(outsider, sourceId)) {
+                ended++;
+            }
+        }
+        return ended;
+    }
+
+    /** The groups with a follower who is not a member: those {@link #dropOutsiders} may have work in. */
+    List<Long> withOutsiders() {
+        return jdbc.sql("""
+                SELECT DISTINCT o.owner_id FROM subscribers s
+                JOIN source_owners o ON o.entity_id = s.source_id AND o.owner_kind = 'group'
+                WHERE NOT EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = o.owner_id AND m.user_id = s.user_id)
+                """).query(Long.class).list();
     }
 
     /**

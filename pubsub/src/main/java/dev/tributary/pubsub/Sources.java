@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -242,6 +243,29 @@ public class Sources {
         read.addAll(jdbc.sql("SELECT source_id FROM source_relays WHERE source_id IN (:ids) GROUP BY source_id")
                 .param("ids", sourceIds).query(Long.class).list());
         return read;
+    }
+
+    /**
+     * Of these sources, those one person alone reads (one subscriber, attached to no profile), with
+     * that person: the crawler shares a host's fetches fairly between the people whose feeds it
+     * carries, and a feed with other readers (or a profile's followers) is nobody's in particular.
+     */
+    public Map<Long, Long> soleReaders(Collection<Long> sourceIds) {
+        if (sourceIds.isEmpty()) {
+            return Map.of();
+        }
+        Map<Long, Long> sole = new HashMap<>();
+        jdbc.sql("""
+                SELECT source_id, MIN(user_id) AS reader FROM subscribers WHERE source_id IN (:ids)
+                GROUP BY source_id HAVING COUNT(*) = 1
+                """).param("ids", sourceIds)
+                .query((rs, n) -> Map.entry(rs.getLong("source_id"), rs.getLong("reader"))).list()
+                .forEach(entry -> sole.put(entry.getKey(), entry.getValue()));
+        if (!sole.isEmpty()) {
+            jdbc.sql("SELECT source_id FROM source_relays WHERE source_id IN (:ids) GROUP BY source_id")
+                    .param("ids", sole.keySet()).query(Long.class).list().forEach(sole::remove);
+        }
+        return sole;
     }
 
     /** Detaches a feed from a person's profile; false if it was not attached. */

@@ -56,10 +56,12 @@ public class Subscriptions {
     private final SourceAudiences audiences;
     private final PulledFeed pulled;
     private final Inbox inbox;
+    private final SourceReach reach;
 
     Subscriptions(JdbcClient jdbc, Sources sources, IdGenerator ids, Transactions tx, SubscriptionBackfill backfill,
             ObjectProvider<Clock> clock, ApplicationEventPublisher events, PersonQuotas quotas, Switches switches,
-            SourceAudiences audiences, PulledFeed pulled, Inbox inbox) {
+            SourceAudiences audiences, PulledFeed pulled, Inbox inbox, SourceReach reach) {
+        this.reach = reach;
         this.inbox = inbox;
         this.audiences = audiences;
         this.pulled = pulled;
@@ -78,11 +80,12 @@ public class Subscriptions {
      * Subscribes a person to a source, taking only {@code media} (null or empty: everything).
      * Subscribing again changes the media filter of the existing subscription.
      *
-     * @throws SourceNotFoundException if there is no such source
+     * @throws SourceNotFoundException if there is no such source, or the person may not read it (a
+     *     closed group they are not a member of: following it would deliver its posts to them)
      * @throws QuotaExceededException if it would be new and the person follows as many sources as they may
      */
     public SubscribeResult subscribe(long userId, long sourceId, Collection<MediaType> media) {
-        sources.get(sourceId);
+        reach.find(userId, sourceId).orElseThrow(() -> new SourceNotFoundException(sourceId));
         int mask = MediaType.maskOf(media);
         // The back-fill is read, and the person's rules matched on it, before the subscribing
         // transaction: nothing to do if they follow the source already (or the switch is off).
@@ -163,7 +166,8 @@ public class Subscriptions {
      * media filter and title; as many new ones as fit under the person's limit are made, in the
      * order asked, and the rest are reported past it.
      *
-     * @throws SourceNotFoundException if one of the sources does not exist (nothing is subscribed)
+     * @throws SourceNotFoundException if one of the sources does not exist or is not the person's to
+     *     read (nothing is subscribed)
      * @throws InvalidNameException if a title is empty, too long or holds control characters
      */
     public Batch subscribeAll(long userId, List<Wanted> wanted) {
@@ -176,7 +180,8 @@ public class Subscriptions {
             return new Batch(List.of(), Set.of(), List.of());
         }
         Set<Long> found = new HashSet<>();
-        sources.getAll(bySource.keySet()).forEach(source -> found.add(source.id()));
+        sources.getAll(bySource.keySet()).stream().filter(source -> reach.mayRead(userId, source.body()))
+                .forEach(source -> found.add(source.id()));
         bySource.keySet().stream().filter(id -> !found.contains(id)).findFirst().ifPresent(id -> {
             throw new SourceNotFoundException(id);
         });

@@ -111,4 +111,37 @@ class GroupsTest {
         assertThat(groups.get(group.id()).body().open()).isFalse();
         assertThat(groups.get(group.id()).body().name()).isEqualTo("Old");
     }
+
+    /** Issue 52: a closed group is its members' alone, so nobody else may follow it and those who did stop. */
+    @Test
+    void onlyMembersFollowAClosedGroupAndStrangersFollowingsEnd() {
+        long owner = fixtures.person();
+        long stranger = fixtures.person();
+        long staleFollower = fixtures.person();
+        Stored<Group> closed = groups.create(owner, "Closed");
+        long source = closed.body().sourceId();
+
+        assertThatThrownBy(() -> subscriptions.subscribe(stranger, source, null)).isInstanceOf(SourceNotFoundException.class);
+        assertThatThrownBy(() -> subscriptions.subscribeAll(stranger, List.of(new Subscriptions.Wanted(source, null))))
+                .isInstanceOf(SourceNotFoundException.class);
+        assertThat(subscriptions.find(stranger, source)).isEmpty();
+
+        // A following made before closed groups were members-only, written as it was stored then.
+        Stored<Group> open = groups.create(owner, "Open", true);
+        subscriptions.subscribe(staleFollower, open.body().sourceId(), null);
+        jdbc.sql("INSERT INTO subscriptions (user_id, source_id, id, media_mask, created_at) VALUES (?, ?, ?, 31, NOW())")
+                .params(staleFollower, source, fixtures.person()).update();
+        jdbc.sql("INSERT INTO subscribers (source_id, user_id, media_mask) VALUES (?, ?, 31)").params(source, staleFollower).update();
+
+        new ClosedGroupSweep(groups).run(null);
+
+        assertThat(subscriptions.find(staleFollower, source)).as("the closed group's stranger stops following").isEmpty();
+        assertThat(subscriptions.find(staleFollower, open.body().sourceId())).as("an open group's follower stays").isPresent();
+        assertThat(subscriptions.find(owner, source)).as("members keep theirs").isPresent();
+
+        groups.setOpen(open.id(), false);
+
+        assertThat(subscriptions.find(staleFollower, open.body().sourceId())).as("closing ends a stranger's following").isEmpty();
+        assertThat(subscriptions.find(owner, open.body().sourceId())).isPresent();
+    }
 }

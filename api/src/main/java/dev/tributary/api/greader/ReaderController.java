@@ -226,7 +226,7 @@ class ReaderController {
 
     /** Subscribes to a feed url, a person's export or a group's page; the source's id. */
     private long follow(long user, String url) {
-        Stored<Source> source = feeds.sourceOf(url).orElseGet(() -> resolver.resolve(url));
+        Stored<Source> source = feeds.followable(user, url).orElseGet(() -> resolver.resolve(url));
         if (OwnSource.isOwn(user, source.body())) {
             return source.id();
         }

@@ -9,6 +9,7 @@ import dev.tributary.pubsub.Folder;
 import dev.tributary.pubsub.Folders;
 import dev.tributary.pubsub.Groups;
 import dev.tributary.pubsub.Source;
+import dev.tributary.pubsub.SourceReach;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Stored;
 import dev.tributary.pubsub.Subscription;
@@ -53,9 +54,11 @@ class ReaderFeeds {
     private final Accounts accounts;
     private final Groups groups;
     private final PublicUrlSettings publicUrl;
+    private final SourceReach reach;
 
     ReaderFeeds(Subscriptions subscriptions, Sources sources, SourceRefs refs, Folders folders, Accounts accounts,
-            Groups groups, PublicUrlSettings publicUrl) {
+            Groups groups, PublicUrlSettings publicUrl, SourceReach reach) {
+        this.reach = reach;
         this.subscriptions = subscriptions;
         this.sources = sources;
         this.refs = refs;
@@ -140,9 +143,19 @@ class ReaderFeeds {
         return sources.findFeed(url);
     }
 
+    /**
+     * The source a {@code feed/…} stream names, if the person may follow it: a closed group they are
+     * not a member of is left to be resolved as any unknown url is ({@link SourceReach}), so the
+     * answer is the same as for a group that does not exist.
+     */
+    Optional<Stored<Source>> followable(long userId, String url) {
+        return sourceOf(url).filter(source -> reach.mayRead(userId, source.body()));
+    }
+
     /** The subscribed source a {@code feed/…} stream names; empty if the person does not follow it. */
     Optional<Long> subscribedSource(long userId, String url) {
-        return sourceOf(url).map(Stored::id).filter(id -> subscriptions.find(userId, id).isPresent());
+        return sourceOf(url).filter(source -> reach.mayRead(userId, source.body())).map(Stored::id)
+                .filter(id -> subscriptions.find(userId, id).isPresent());
     }
 
     /** The web front end's page of an item: the link of an item that has none of its own. */

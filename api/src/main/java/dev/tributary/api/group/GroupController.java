@@ -17,6 +17,7 @@ import dev.tributary.pubsub.GroupClosedException;
 import dev.tributary.pubsub.GroupInvitations;
 import dev.tributary.pubsub.Groups;
 import dev.tributary.pubsub.Invitation;
+import dev.tributary.pubsub.SourceReach;
 import dev.tributary.pubsub.Stored;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
@@ -41,7 +42,11 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
 /**
- * Groups. They are public: anyone may read one and its feed, or follow it; only members post.
+ * Groups. Anyone may see that a group exists (its name and whether it is open); only members post.
+ * An open group is public: anyone may read its feed and members, or follow it. A closed group is
+ * private (FriendFeed's private groups): its feed, members, items and source are its current
+ * members' alone, everywhere ({@link SourceReach} decides for every path); anyone else is
+ * answered for them with the 404 of a group that does not exist.
  * The owner invites others, who become members only by accepting (see {@link InvitationController}),
  * since members receive the group's posts at home; anyone may join an {@code open} group by
  * themselves (naming themselves as the new member). Groups are closed unless the owner opens them:
@@ -58,9 +63,11 @@ class GroupController {
     private final ItemViews itemViews;
     private final SourcePages pages;
     private final GroupInvitations invitations;
+    private final SourceReach reach;
 
     GroupController(Groups groups, Accounts accounts, Posts posts, ItemViews itemViews, SourcePages pages,
-            GroupInvitations invitations) {
+            GroupInvitations invitations, SourceReach reach) {
+        this.reach = reach;
         this.invitations = invitations;
         this.groups = groups;
         this.accounts = accounts;
@@ -113,10 +120,10 @@ class GroupController {
      * most 100); {@code since_id} continues after a member, as the {@code next} link says.
      */
     @GetMapping("/api/v1/groups/{id}/members")
-    ResponseEntity<List<MemberView>> members(@PathVariable String id,
+    ResponseEntity<List<MemberView>> members(Caller caller, @PathVariable String id,
             @RequestParam(name = "limit", required = false) @Nullable String limit,
             @RequestParam(name = "since_id", required = false) @Nullable String sinceId) {
-        Stored<Group> group = find(id);
+        Stored<Group> group = readable(caller, id);
         Paging paging = Paging.of(limit, null, sinceId, null);
         List<Long> ids = groups.members(group.id(), paging.sinceId() == null ? 0 : paging.sinceId(), paging.limit());
         List<MemberView> members = accounts.getAll(ids).stream()
@@ -205,7 +212,16 @@ class GroupController {
             @RequestParam(name = "since_id", required = false) String sinceId,
             @RequestParam(name = "min_id", required = false) String minId) {
         Paging paging = Paging.of(limit, maxId, sinceId, minId);
-        return pages.response(caller.userId(), List.of(find(id).body().sourceId()), paging);
+        return pages.response(caller.userId(), List.of(readable(caller, id).body().sourceId()), paging);
+    }
+
+    /** The group if the caller may read what is in it: the same 404 as no such group otherwise. */
+    private Stored<Group> readable(Caller caller, String id) {
+        Stored<Group> group = find(id);
+        if (!reach.mayRead(caller.userId(), group.id(), group.body())) {
+            throw ApiProblem.notFound("group");
+        }
+        return group;
     }
 
     private Stored<Group> find(String id) {

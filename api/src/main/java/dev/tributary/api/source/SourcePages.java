@@ -6,6 +6,7 @@ import dev.tributary.api.web.PageLinks;
 import dev.tributary.api.web.Paging;
 import dev.tributary.pubsub.Item;
 import dev.tributary.pubsub.Items;
+import dev.tributary.pubsub.SourceReach;
 import dev.tributary.pubsub.Stored;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -26,15 +27,21 @@ public class SourcePages {
 
     private final Items items;
     private final ItemViews views;
+    private final SourceReach reach;
 
-    SourcePages(Items items, ItemViews views) {
+    SourcePages(Items items, ItemViews views, SourceReach reach) {
         this.items = items;
         this.views = views;
+        this.reach = reach;
     }
 
-    /** One page of these sources' items for {@code readerId} (whose read flags they carry), with its links. */
+    /**
+     * One page of these sources' items for {@code readerId} (whose read flags they carry), with its
+     * links. Only of the sources the reader may read ({@link SourceReach}): callers answer 404 for a
+     * source the reader may not read before asking, and this keeps any other caller from leaking one.
+     */
     public ResponseEntity<List<ItemView>> response(long readerId, Collection<Long> sourceIds, Paging paging) {
-        List<Stored<Item>> page = page(sourceIds, paging);
+        List<Stored<Item>> page = page(reach.readable(readerId, sourceIds), paging);
         ResponseEntity.BodyBuilder response = ResponseEntity.ok();
         String links = PageLinks.header(page.stream().map(Stored::id).toList());
         if (links != null) {

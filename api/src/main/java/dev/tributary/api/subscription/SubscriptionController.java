@@ -19,6 +19,7 @@ import dev.tributary.pubsub.Groups;
 import dev.tributary.pubsub.MediaType;
 import dev.tributary.pubsub.Names;
 import dev.tributary.pubsub.Source;
+import dev.tributary.pubsub.SourceReach;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.SubscribeResult;
 import dev.tributary.pubsub.Subscription;
@@ -63,9 +64,11 @@ class SubscriptionController {
     private final SourceViews sourceViews;
     private final Folders folders;
     private final FullArticles articles;
+    private final SourceReach reach;
 
     SubscriptionController(Subscriptions subscriptions, Sources sources, FeedResolver feeds, Accounts accounts,
-            Groups groups, SourceViews sourceViews, Folders folders, FullArticles articles) {
+            Groups groups, SourceViews sourceViews, Folders folders, FullArticles articles, SourceReach reach) {
+        this.reach = reach;
         this.articles = articles;
         this.folders = folders;
         this.subscriptions = subscriptions;
@@ -238,7 +241,7 @@ class SubscriptionController {
         if (request.user() != null) {
             return person(caller, request.user());
         }
-        return group(Ids.required("group_id", request.groupId()));
+        return group(caller, Ids.required("group_id", request.groupId()));
     }
 
     private Stored<Source> person(Caller caller, String username) {
@@ -251,8 +254,10 @@ class SubscriptionController {
         return sources.ofUser(account.id());
     }
 
-    private Stored<Source> group(long groupId) {
-        Group group = groups.find(groupId).map(Stored::body).orElseThrow(() -> ApiProblem.unprocessable(
+    /** A closed group the caller is not a member of is answered as one that does not exist ({@link SourceReach}). */
+    private Stored<Source> group(Caller caller, long groupId) {
+        Group group = groups.find(groupId).filter(g -> reach.mayRead(caller.userId(), g.id(), g.body()))
+                .map(Stored::body).orElseThrow(() -> ApiProblem.unprocessable(
                 "no-such-group", "no_such_group", "There is no group " + groupId + "."));
         return sources.get(group.sourceId());
     }

@@ -322,10 +322,11 @@ class GoogleReaderApiTest {
     }
 
     @Test
-    void aGroupIsFollowedByItsPageUrlAndItsPostsArriveAsItems() {
+    void anOpenGroupIsFollowedByItsPageUrlAndItsPostsArriveAsItems() {
         TestUser owner = api.newUser("gowner");
         TestUser follower = api.newUser("gfollow");
-        long group = api.post("/api/v1/groups", owner.token(), Map.of("name", "Night hikers")).json().path("id").asLong();
+        // Open: a closed group is its members' alone (ClosedGroupApiTest).
+        long group = api.post("/api/v1/groups", owner.token(), Map.of("name", "Night hikers", "open", true)).json().path("id").asLong();
         String page = api.url("/groups/" + group);
         String auth = reader.login(follower.username(), follower.token());
 

@@ -55,10 +55,11 @@ class SourceApiTest {
     }
 
     @Test
-    void aGroupsSourceNamesTheGroupForAnyone() {
+    void anOpenGroupsSourceNamesTheGroupForAnyone() {
         TestUser owner = api.newUser("srcg");
         TestUser outsider = api.newUser("srcg");
-        ApiResponse group = api.post("/api/v1/groups", owner.token(), Map.of("name", "Gardeners"));
+        // Open: a closed group's source is its members' alone (ClosedGroupApiTest).
+        ApiResponse group = api.post("/api/v1/groups", owner.token(), Map.of("name", "Gardeners", "open", true));
 
         ApiResponse source = api.get("/api/v1/sources/" + group.json().path("source_id").asString(), outsider.token());
 

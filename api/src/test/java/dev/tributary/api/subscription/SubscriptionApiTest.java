@@ -129,10 +129,11 @@ class SubscriptionApiTest {
     }
 
     @Test
-    void followingAGroupWithoutJoiningIt() {
+    void followingAnOpenGroupWithoutJoiningIt() {
         TestUser owner = api.newUser("grp");
         TestUser reader = api.newUser("grp");
-        JsonNode group = api.post("/api/v1/groups", owner.token(), Map.of("name", "Readers welcome")).json();
+        // Open: a closed group is its members' alone (ClosedGroupApiTest).
+        JsonNode group = api.post("/api/v1/groups", owner.token(), Map.of("name", "Readers welcome", "open", true)).json();
 
         ApiResponse created = api.post("/api/v1/subscriptions", reader.token(), Map.of("group_id", group.path("id").asString()));
         String itemId = api.post("/api/v1/groups/" + group.path("id").asString() + "/posts", owner.token(),

@@ -78,7 +78,8 @@ public class FeedRefresher {
      */
     public @Nullable FetchRecord refresh(CrawlState claimed) throws InterruptedException {
         String host = HostGate.host(claimed.url());
-        HostGate.Admission admission = gate.enter(host, () -> fetcher.address(claimed.url()), gate.patience(host));
+        // In its reader's lane of the host's queue: a busy host deals its places round-robin over the people waiting.
+        HostGate.Admission admission = gate.enter(host, claimed.lane(), () -> fetcher.address(claimed.url()), gate.patience(host));
         if (!admission.admitted()) {
             metrics.deferred();
             Duration back = jittered(admission.retryIn());

@@ -43,7 +43,11 @@ public class CrawlStates {
     /** Feeds registered per statement in bulk. */
     private static final int BULK = 500;
     private static final String NEVER_FETCHED = "c.fetch_count = 0";
-    private static final String FETCHED_BEFORE = "c.fetch_count > 0";
+    private static final String FETCHED_BEFORE = "c.fetch_count > 0 AND c.penalised = FALSE";
+    /** Fetched before, slow, and one person's alone: claimed after every other due feed. */
+    private static final String PENALISED = "c.fetch_count > 0 AND c.penalised = TRUE";
+    /** Failures that hold a host's slot for a whole timeout: a tar pit's, or a host that does not answer. */
+    private static final Set<String> SLOW_FAILURES = Set.of("timeout", "connect");
 
     private static final RowMapper<CrawlState> STATE = CrawlStates::map;
 
@@ -150,7 +154,8 @@ public class CrawlStates {
                 List<CrawlState> read = readOnly(due);
                 // Read: no longer idle, even if its reader came by a path that did not wake it.
                 lease(ids(read), owner, leaseTtl, true, token);
-                read.forEach(state -> claimed.add(withToken(state, token)));
+                Map<Long, Long> sole = sources.soleReaders(ids(read));
+                read.forEach(state -> claimed.add(withToken(state, token, sole.get(state.sourceId()))));
                 if (read.size() == due.size()) {
                     break;
                 }
@@ -187,12 +192,22 @@ public class CrawlStates {
     /**
      * Locks up to {@code limit} due feeds, at most the new share of them (on average) never
      * fetched while feeds fetched before are due too: new feeds of one import then wait among themselves, not
-     * in front of everyone else's. Each part is oldest due first.
+     * in front of everyone else's. Penalised feeds (slow, and one person's alone) come last, after
+     * new ones: a person's tar pits wait behind everyone's healthy feeds, and never delay a feed
+     * with other readers. Each part is oldest due first.
      */
     private List<CrawlState> due(int limit) {
+        List<CrawlState> due = unpenalised(limit);
+        if (due.size() < limit) {
+            due.addAll(dueOf(PENALISED, limit - due.size(), List.of()));
+        }
+        return due;
+    }
+
+    private List<CrawlState> unpenalised(int limit) {
         if (!switches.isOn(Feature.NEW_FEED_CRAWLING)) {
             // Switched off under load: a first fetch (often a whole import's worth) waits, refreshes go on.
-            return dueOf(FETCHED_BEFORE, limit, List.of());
+            return new ArrayList<>(dueOf(FETCHED_BEFORE, limit, List.of()));
         }
         // Rounded at random: the crawl loop often claims one slot at a time, and rounding up would
         // then give every slot to new feeds, rounding down none.
@@ -311,7 +326,7 @@ public class CrawlStates {
             }
             long token = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
             lease(List.of(sourceId), owner, leaseTtl, false, token);
-            return Optional.of(withToken(found.get(), token));
+            return Optional.of(withToken(found.get(), token, sources.soleReaders(List.of(sourceId)).get(sourceId)));
         });
     }
 
@@ -327,9 +342,10 @@ public class CrawlStates {
                     next_fetch_at = %s, interval_s = :interval,
                     consecutive_errors = :errors, last_fetched_at = UTC_TIMESTAMP(6), last_http_status = :http,
                     last_error = :error, last_error_key = :errorKey, fetch_count = fetch_count + 1,
-                    lease_token = NULL, lease_owner = NULL
+                    penalised = :penalised, lease_token = NULL, lease_owner = NULL
                 WHERE source_id = :source AND lease_token = :token
                 """.formatted(gone ? NEVER : "UTC_TIMESTAMP(6) + INTERVAL :delay MICROSECOND"))
+                .param("penalised", penalised(claimed, outcome))
                 .param("status", outcome.status().wireName())
                 .param("url", outcome.url().toString())
                 .param("etag", truncate(outcome.etag(), 512))
@@ -343,6 +359,20 @@ public class CrawlStates {
                 .param("source", claimed.sourceId())
                 .param("token", claimed.leaseToken())
                 .update() > 0;
+    }
+
+    /**
+     * Whether a fetch's outcome puts its feed behind the others: it failed slowly (timed out, or
+     * could not connect) and one person alone reads it. A feed with other readers never is.
+     */
+    static boolean penalised(CrawlState claimed, FetchRecord outcome) {
+        return outcome.status() == CrawlStatusKind.ERROR && claimed.soleReader() != null
+                && outcome.errorKey() != null && SLOW_FAILURES.contains(outcome.errorKey());
+    }
+
+    /** A feed found a new reader: it may be read by several now, so it waits behind nobody's until its next fetch says. */
+    public void unpenalise(long sourceId) {
+        jdbc.sql("UPDATE crawl_state SET penalised = FALSE WHERE source_id = ? AND penalised").param(sourceId).update();
     }
 
     /** Leases rows locked by the caller's transaction under {@code token}: the next fetch moves to the lease's end. */
@@ -368,10 +398,10 @@ public class CrawlStates {
         return states.stream().map(CrawlState::sourceId).toList();
     }
 
-    private static CrawlState withToken(CrawlState s, long token) {
+    private static CrawlState withToken(CrawlState s, long token, @Nullable Long soleReader) {
         return new CrawlState(s.sourceId(), s.url(), s.status(), s.etag(), s.lastModified(), s.nextFetchAt(),
                 s.interval(), s.consecutiveErrors(), s.lastFetchedAt(), s.lastHttpStatus(), s.lastError(),
-                s.lastErrorKey(), s.fetchCount(), s.push(), token);
+                s.lastErrorKey(), s.fetchCount(), s.push(), token, soleReader);
     }
 
     private static CrawlState map(ResultSet rs, int row) throws SQLException {
@@ -383,7 +413,7 @@ public class CrawlStates {
                 instant(rs.getTimestamp("next_fetch_at")), Duration.ofSeconds(rs.getInt("interval_s")),
                 rs.getInt("consecutive_errors"), instant(rs.getTimestamp("last_fetched_at")), http,
                 rs.getString("last_error"), rs.getString("last_error_key"), rs.getLong("fetch_count"),
-                push(rs.getString("push_state"), instant(rs.getTimestamp("push_until"))), leaseToken);
+                push(rs.getString("push_state"), instant(rs.getTimestamp("push_until"))), leaseToken, null);
     }
 
     private static CrawlState.@Nullable Push push(@Nullable String state, @Nullable Instant until) {

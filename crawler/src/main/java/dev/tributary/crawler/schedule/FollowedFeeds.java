@@ -7,7 +7,7 @@ import org.springframework.context.event.EventListener;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
 
-/** Wakes a feed set aside for want of readers as soon as someone follows it again. */
+/** Wakes a feed set aside for want of readers as soon as someone follows it again, and takes a slow feed out of the back of the claims once it has another reader. */
 @Component
 class FollowedFeeds {
 
@@ -25,6 +25,8 @@ class FollowedFeeds {
             if (states.wake(event.sourceId())) {
                 log.debug("feed {} has a reader again: due at once", event.sourceId());
             }
+            // Another reader: no longer one person's slow feed to put last (its next fetch decides again).
+            states.unpenalise(event.sourceId());
         } catch (DataAccessException e) {
             // The subscription stands; the feed's next look (at most retire-after away) finds the reader.
             log.warn("feed {}: could not wake it for its new reader: {}", event.sourceId(), e.toString());

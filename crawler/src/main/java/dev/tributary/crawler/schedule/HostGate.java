@@ -22,7 +22,10 @@ import org.jspecify.annotations.Nullable;
  * <p>A caller that finds either full is refused (after waiting at most what it allows) and told
  * when to come back: refusals queue up behind each other at the pace the host has been
  * answering, so a host with a thousand due feeds that answers one request per second sends
- * them back spread over a thousand seconds, not all at once every few. The crawl hands such a
+ * them back spread over a thousand seconds, not all at once every few. Each person whose feeds
+ * wait at a host queues in a lane of their own, and the lanes share the host round-robin: one
+ * person's thousand tar-pit feeds spread over their own lane, while another person's feed on the
+ * same host comes back one place from now (issue 52). The crawl hands such a
  * feed back instead of holding a crawl slot waiting. The state is this node's, in memory and
  * bounded: hosts and addresses unused for {@code forgetAfter}, or past the most remembered,
  * are forgotten (they start again at the configured pace); two crawler nodes each learn their own.
@@ -91,6 +94,9 @@ public final class HostGate {
             };
         }
     }
+
+    /** The lane of requests that are nobody's in particular: feeds with several readers, subscribe-time fetches. */
+    public static final long SHARED = Pace.SHARED_LANE;
 
     /** The longest a crawl waits for a turn rather than hand its feed back. */
     static final Duration PATIENCE = Duration.ofMillis(100);
@@ -167,10 +173,21 @@ public final class HostGate {
      *     no lookup); returns null when unknown, and the host's own limits then apply alone
      */
     public Admission enter(String host, Lookup address, Duration maxWait) throws InterruptedException {
+        return enter(host, SHARED, address, maxWait);
+    }
+
+    /**
+     * {@link #enter(String, Lookup, Duration)} for a request of {@code lane}'s: a refusal's place
+     * is in that lane of the host's queue, and the host deals its places round-robin over the
+     * lanes waiting (see {@link Pace#queue(long, long)}), so one person's pile of feeds on a host
+     * does not push another's feed there to the back. The lane of a feed one person alone reads
+     * is that person's id; {@link #SHARED} is everyone else's.
+     */
+    public Admission enter(String host, long lane, Lookup address, Duration maxWait) throws InterruptedException {
         long deadline = nanoClock.getAsLong() + maxWait.toNanos();
         Pace site = hosts.get(host);
         if (!site.acquire(maxWait.toNanos(), nanoClock)) {
-            return refused(site);
+            return refused(site, lane);
         }
         Pace server;
         try {
@@ -178,13 +195,13 @@ public final class HostGate {
             server = resolved == null ? null : addresses.get(resolved);
             if (server != null && !server.acquire(Math.max(0, deadline - nanoClock.getAsLong()), nanoClock)) {
                 site.release();
-                return refused(server);
+                return refused(server, lane);
             }
         } catch (InterruptedException | RuntimeException e) {
             site.release();
             throw e;
         }
-        Admission later = laterIfDelayGrown(site, server, maxWait);
+        Admission later = laterIfDelayGrown(site, server, maxWait, lane);
         if (later != null) {
             return later;
         }
@@ -200,7 +217,7 @@ public final class HostGate {
      * and the configured delay (a delay grown after trouble): the caller comes back then rather
      * than wait it out holding slots. Null when the caller may wait for its start.
      */
-    private @Nullable Admission laterIfDelayGrown(Pace site, @Nullable Pace server, Duration maxWait) {
+    private @Nullable Admission laterIfDelayGrown(Pace site, @Nullable Pace server, Duration maxWait, long lane) {
         long startWait = site.startWait(nanoClock.getAsLong());
         if (startWait <= Math.max(maxWait.toNanos(), site.initialDelayNanos())) {
             return null;
@@ -209,7 +226,7 @@ public final class HostGate {
         if (server != null) {
             server.release();
         }
-        return new Admission(null, Duration.ofNanos(Math.max(startWait, site.queue(nanoClock.getAsLong()))));
+        return new Admission(null, Duration.ofNanos(Math.max(startWait, site.queue(nanoClock.getAsLong(), lane))));
     }
 
     /** How long a start at {@code host} now would wait for the delay (tests). */
@@ -253,8 +270,8 @@ public final class HostGate {
         return hosts.estimatedSize();
     }
 
-    private Admission refused(Pace pace) {
-        return new Admission(null, Duration.ofNanos(pace.queue(nanoClock.getAsLong())));
+    private Admission refused(Pace pace, long lane) {
+        return new Admission(null, Duration.ofNanos(pace.queue(nanoClock.getAsLong(), lane)));
     }
 
     private void waitForStart(Pace site, Turn turn) throws InterruptedException {

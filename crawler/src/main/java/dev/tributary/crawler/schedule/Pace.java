@@ -1,5 +1,7 @@
 package dev.tributary.crawler.schedule;
 
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -28,6 +30,11 @@ final class Pace {
      */
     private static final long SLOW_FLOOR = TimeUnit.SECONDS.toNanos(1);
     private static final long UNSET = Long.MIN_VALUE;
+    /** The lane of refused callers who are nobody's in particular (a feed with several readers, a subscribe-time fetch). */
+    static final long SHARED_LANE = 0;
+    /** Lanes past this many make the pace forget those already over; past {@link #MAX_LANES}, newcomers share one. */
+    private static final int PRUNE_LANES = 256;
+    private static final int MAX_LANES = 4_096;
 
     private final HostGate.Rules rules;
     private final ReentrantLock lock = new ReentrantLock();
@@ -37,7 +44,8 @@ final class Pace {
     private int inFlight;
     private long delay;
     private long lastStart = UNSET;
-    private long queueEnd = UNSET;
+    /** Per lane of refused callers (one per person whose feeds wait here), when its last place comes. */
+    private final Map<Long, Long> queueEnds = new HashMap<>();
     private long pausedUntil = UNSET;
     private long lastCut = UNSET;
     private long typical = FIRST_GUESS;
@@ -158,18 +166,33 @@ final class Pace {
     }
 
     /**
-     * A refused caller's place behind those refused before, one request's share of the slots
-     * later (or the end of a pause); how long until it comes.
+     * A refused caller's place behind those refused before in its {@code lane}, one request's
+     * share of the slots later (or the end of a pause); how long until it comes. Each person's
+     * feeds queue in a lane of their own and lanes run side by side, so the places are dealt
+     * round-robin over the people waiting at the host: one person's thousand feeds spread over a
+     * thousand places in their lane, while another person's one feed comes back one place from
+     * now (issue 52). Feeds with several readers share {@link #SHARED_LANE}.
      */
     long queue(long now) {
+        return queue(now, SHARED_LANE);
+    }
+
+    /** {@link #queue(long)} in one of the lanes that share the host round-robin. */
+    long queue(long now, long lane) {
         lock.lock();
         try {
-            long from = queueEnd == UNSET ? now : Math.max(now, queueEnd);
+            if (queueEnds.size() >= PRUNE_LANES && !queueEnds.containsKey(lane)) {
+                queueEnds.values().removeIf(end -> end - now <= 0);
+            }
+            long key = queueEnds.size() >= MAX_LANES && !queueEnds.containsKey(lane) ? SHARED_LANE : lane;
+            Long end = queueEnds.get(key);
+            long from = end == null ? now : Math.max(now, end);
             if (paused(now)) {
                 from = Math.max(from, pausedUntil);
             }
-            queueEnd = from + Math.max(typical / slots(), delay);
-            return queueEnd - now;
+            long place = from + Math.max(typical / slots(), delay);
+            queueEnds.put(key, place);
+            return place - now;
         } finally {
             lock.unlock();
         }

@@ -189,6 +189,48 @@ class HostGateTest {
         neighbour.turn().close();
     }
 
+    /**
+     * Issue 52: one person's 4,000 tar-pit feeds were refused at a host one after another and
+     * queued there; another person's feed on the same host was then sent back behind all of them,
+     * hours out. Lanes share the host round-robin: the other person's feed comes back one place
+     * from now, and each person's own refusals still spread at the host's pace.
+     */
+    @Test
+    void anotherPersonsFeedIsNotQueuedBehindOnePersonsPile() throws Exception {
+        AtomicLong now = new AtomicLong(1_000_000_000L);
+        HostGate gate = new HostGate(1, 100, Duration.ZERO, now::get);
+        long pileOwner = 7;
+        long otherReader = 8;
+        // The host's one slot is held by a tar pit that answers after 30 s, and it learnt that.
+        for (int i = 0; i < 4; i++) {
+            HostGate.Turn pit = gate.enter("pit.example:80", pileOwner, () -> null, Duration.ZERO).turn();
+            now.addAndGet(Duration.ofSeconds(30).toNanos());
+            pit.answered(new FetchFailure(FailureReason.TIMEOUT, "timed out", null, null, null));
+            pit.close();
+        }
+        HostGate.Turn held = gate.enter("pit.example:80", pileOwner, () -> null, Duration.ZERO).turn();
+        assertThat(held).isNotNull();
+
+        Duration pileLast = Duration.ZERO;
+        for (int i = 0; i < 4_000; i++) {
+            HostGate.Admission refused = gate.enter("pit.example:80", pileOwner, () -> null, Duration.ZERO);
+            assertThat(refused.admitted()).isFalse();
+            pileLast = refused.retryIn();
+        }
+        HostGate.Admission other = gate.enter("pit.example:80", otherReader, () -> null, Duration.ZERO);
+        HostGate.Admission shared = gate.enter("pit.example:80", HostGate.SHARED, () -> null, Duration.ZERO);
+        HostGate.Admission otherAgain = gate.enter("pit.example:80", otherReader, () -> null, Duration.ZERO);
+
+        // One place: what a request typically takes there (about 20 s now) over its one slot; the pile holds 4,000.
+        Duration place = pileLast.dividedBy(4_000);
+        assertThat(pileLast).as("the pile spreads over its own lane at the host's pace").isGreaterThan(Duration.ofHours(3));
+        assertThat(other.admitted()).isFalse();
+        assertThat(other.retryIn()).as("one place from now, not behind the pile").isEqualTo(place);
+        assertThat(shared.retryIn()).as("a feed with several readers neither").isEqualTo(place);
+        assertThat(otherAgain.retryIn()).as("the same person's next feed queues behind their first").isEqualTo(place.multipliedBy(2));
+        held.close();
+    }
+
     private static HostGate.Turn waitFor(HostGate gate, String host) throws InterruptedException {
         return gate.enter(host, () -> null, Duration.ofSeconds(30)).turn();
     }
