@@ -176,7 +176,7 @@ final class SigningKeys {
                     + " encrypted with (" + KeyEncryptionKey.ENVIRONMENT_VARIABLE + " or tributary.secrets.key-file,"
                     + " from where the database's first start kept it). Only if that key is lost: delete the rows of"
                     + " signing_keys; a new signing key is made and every access token issued so far is refused"
-                    + " (docs/security-notes/secrets.md)", e);
+                    + " (docs/security.md)", e);
         }
         RSAKey key = parse(jwk);
         if (!key.isPrivate() || !key.toPublicJWK().equals(parse(row.jwk()))) {

@@ -12,7 +12,7 @@ import org.springframework.stereotype.Component;
  * {@code /actuator/signingkeys} on the management port (loopback only): lists the access-token
  * signing keys (ids and dates, never key material), and {@code POST} rotates them: a new key
  * signs from {@link SigningKeys#ACTIVATION_DELAY} on, on every node, and the current one keeps
- * verifying the tokens it signed until they expire (docs/security-notes/secrets.md).
+ * verifying the tokens it signed until they expire (docs/security.md).
  */
 @Component
 @Endpoint(id = "signingkeys")
