@@ -2,6 +2,8 @@ package dev.tributary.api.fever;
 
 import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.Scope;
+import dev.tributary.api.item.SourceRef;
+import dev.tributary.api.item.SourceRefs;
 import dev.tributary.pubsub.Folder;
 import dev.tributary.pubsub.Folders;
 import dev.tributary.pubsub.HomeFeed;
@@ -54,15 +56,17 @@ class FeverController {
     private final Folders folders;
     private final Subscriptions subscriptions;
     private final Sources sources;
+    private final SourceRefs names;
 
     FeverController(FeverKeys keys, HomeFeed home, Stars stars, Folders folders, Subscriptions subscriptions,
-            Sources sources) {
+            Sources sources, SourceRefs names) {
         this.keys = keys;
         this.home = home;
         this.stars = stars;
         this.folders = folders;
         this.subscriptions = subscriptions;
         this.sources = sources;
+        this.names = names;
     }
 
     /** Apps POST (the spec's way); some send GET for reads. */
@@ -84,7 +88,7 @@ class FeverController {
         if (params.containsKey("groups") || params.containsKey("feeds")) {
             List<Folder> ofUser = folders.of(user);
             if (params.containsKey("groups")) {
-                answer.put("groups", ofUser.stream().map(f -> Map.of("id", f.id(), "title", f.name())).toList());
+                answer.put("groups", ofUser.stream().map(f -> Map.of("id", FeverIds.of(f.id()), "title", f.name())).toList());
             }
             if (params.containsKey("feeds")) {
                 answer.put("feeds", feeds(user));
@@ -113,6 +117,7 @@ class FeverController {
         List<Subscription> subs = subscriptions.of(user);
         Map<Long, Stored<Source>> byId = sources.getAll(subs.stream().map(Subscription::sourceId).toList()).stream()
                 .collect(Collectors.toMap(Stored::id, Function.identity(), (a, b) -> a));
+        Map<Long, SourceRef> refs = names.of(byId.keySet());
         List<Map<String, Object>> feeds = new ArrayList<>(subs.size());
         for (Subscription sub : subs) {
             Stored<Source> source = byId.get(sub.sourceId());
@@ -121,9 +126,12 @@ class FeverController {
             }
             Source body = source.body();
             Map<String, Object> feed = new LinkedHashMap<>();
-            feed.put("id", source.id());
+            feed.put("id", FeverIds.of(source.id()));
             feed.put("favicon_id", 0);
-            feed.put("title", sub.title() != null ? sub.title() : body.title() != null ? body.title() : nonNull(body.url()));
+            // A person's or a group's source has no title or url of its own: apps list a nameless feed without its name.
+            SourceRef ref = refs.get(source.id());
+            String named = ref != null && ref.title() != null ? ref.title() : body.url();
+            feed.put("title", sub.title() != null ? sub.title() : named != null ? named : "Untitled source");
             feed.put("url", nonNull(body.url()));
             feed.put("site_url", nonNull(body.siteUrl()));
             feed.put("is_spark", 0);
@@ -135,18 +143,19 @@ class FeverController {
 
     private List<Map<String, Object>> feedsGroups(long user) {
         return folders.sourcesByFolder(user).entrySet().stream()
-                .map(e -> Map.<String, Object>of("group_id", e.getKey(), "feed_ids", joined(e.getValue())))
+                .map(e -> Map.<String, Object>of("group_id", FeverIds.of(e.getKey()), "feed_ids", joined(e.getValue())))
                 .toList();
     }
 
     private void items(long user, MultiValueMap<String, String> params, Map<String, Object> answer) {
         List<TimelineEntry> entries;
         if (params.containsKey("with_ids")) {
-            entries = home.inboxEntries(user, FeverParams.ids(params.getFirst("with_ids"), PAGE));
+            entries = home.inboxEntries(user, FeverIds.itemIds(home, user, FeverParams.ids(params.getFirst("with_ids"), PAGE)));
         } else if (params.containsKey("since_id")) {
-            entries = home.inboxPage(user, FeverParams.id(params.getFirst("since_id")).orElse(0L), null, PAGE);
+            long since = FeverParams.id(params.getFirst("since_id")).filter(id -> id > 0).map(FeverIds::highestItemIdAt).orElse(0L);
+            entries = home.inboxPage(user, since, null, PAGE);
         } else {
-            Long maxId = FeverParams.id(params.getFirst("max_id")).filter(id -> id > 0).orElse(null);
+            Long maxId = FeverParams.id(params.getFirst("max_id")).filter(id -> id > 0).map(FeverIds::lowestItemIdAt).orElse(null);
             entries = home.inboxPage(user, null, maxId, PAGE);
         }
         Set<Long> saved = stars.starredAmong(user, entries.stream().map(TimelineEntry::id).toList());
@@ -157,8 +166,8 @@ class FeverController {
     private static Map<String, Object> item(TimelineEntry entry, boolean saved) {
         Item body = entry.item().body();
         Map<String, Object> item = new LinkedHashMap<>();
-        item.put("id", entry.id());
-        item.put("feed_id", body.sourceId());
+        item.put("id", FeverIds.of(entry.id()));
+        item.put("feed_id", FeverIds.of(body.sourceId()));
         item.put("title", nonNull(body.title()));
         item.put("author", nonNull(body.author()));
         item.put("html", nonNull(body.summary()));
@@ -179,11 +188,12 @@ class FeverController {
         }
         switch (what) {
             case "item" -> {
+                Set<Long> items = FeverIds.itemIds(home, user, List.of(id.get()));
                 switch (as) {
-                    case "read" -> home.markRead(user, id.get());
-                    case "unread" -> home.markUnread(user, id.get());
-                    case "saved" -> starIfVisible(user, id.get());
-                    case "unsaved" -> stars.unstar(user, id.get());
+                    case "read" -> items.forEach(item -> home.markRead(user, item));
+                    case "unread" -> items.forEach(item -> home.markUnread(user, item));
+                    case "saved" -> items.forEach(item -> stars.star(user, item));
+                    case "unsaved" -> starredWith(user, id.get()).forEach(item -> stars.unstar(user, item));
                     default -> { }
                 }
                 if (as.equals("saved") || as.equals("unsaved")) {
@@ -198,14 +208,15 @@ class FeverController {
                 }
                 Instant before = FeverParams.before(params.getFirst("before"));
                 if (what.equals("feed")) {
-                    if (subscriptions.find(user, id.get()).isPresent()) {
-                        home.markReadBefore(user, before, id.get());
-                    }
+                    subscriptions.of(user).stream().map(Subscription::sourceId).filter(source -> FeverIds.of(source) == id.get())
+                            .forEach(source -> home.markReadBefore(user, before, source));
                 } else if (id.get() == 0) {
                     home.markReadBefore(user, before, null);
-                } else if (folders.find(user, id.get()).isPresent()) {
-                    for (long source : folders.sourcesIn(user, id.get())) {
-                        home.markReadBefore(user, before, source);
+                } else {
+                    for (Folder folder : folders.of(user)) {
+                        if (FeverIds.of(folder.id()) == id.get()) {
+                            folders.sourcesIn(user, folder.id()).forEach(source -> home.markReadBefore(user, before, source));
+                        }
                     }
                 }
                 answer.put("unread_item_ids", joined(home.unreadIds(user)));
@@ -214,15 +225,14 @@ class FeverController {
         }
     }
 
-    /** Stars an item only if it is in the person's inbox: a Fever app only saves what it was shown. */
-    private void starIfVisible(long user, long itemId) {
-        if (home.holds(user, itemId)) {
-            stars.star(user, itemId);
-        }
+    /** The starred items with that Fever id: a star may outlive the item's inbox entry, so not looked up in the inbox. */
+    private List<Long> starredWith(long user, long feverId) {
+        return stars.allItemIds(user, stars.maxPerPerson()).stream().filter(item -> FeverIds.of(item) == feverId).toList();
     }
 
+    /** Tributary ids as Fever ids (exact in a double), comma-separated. */
     private static String joined(Collection<Long> ids) {
-        return ids.stream().map(String::valueOf).collect(Collectors.joining(","));
+        return ids.stream().map(id -> String.valueOf(FeverIds.of(id))).collect(Collectors.joining(","));
     }
 
     private static String nonNull(@Nullable String value) {

@@ -9,6 +9,7 @@ import dev.tributary.api.testing.ApiTest;
 import dev.tributary.api.testing.TestUser;
 import dev.tributary.api.timeline.Deliveries;
 import dev.tributary.pubsub.MediaType;
+import dev.tributary.pubsub.NewItem;
 import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Subscriptions;
@@ -17,6 +18,7 @@ import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
@@ -69,26 +71,26 @@ class FeverApiTest {
         assertThat(auth.path("last_refreshed_on_time").asLong()).isPositive();
 
         JsonNode groups = fever("&groups", key, Map.of()).json();
-        assertThat(groups.path("groups").get(0).path("id").asString()).isEqualTo(folder);
+        assertThat(groups.path("groups").get(0).path("id").asLong()).isEqualTo(fv(Long.parseLong(folder)));
         assertThat(groups.path("groups").get(0).path("title").asString()).isEqualTo("Tech");
-        assertThat(groups.path("feeds_groups").get(0).path("feed_ids").asString()).isEqualTo(String.valueOf(news));
+        assertThat(groups.path("feeds_groups").get(0).path("feed_ids").asString()).isEqualTo(String.valueOf(fv(news)));
 
         JsonNode feeds = fever("&feeds", key, Map.of()).json().path("feeds");
         assertThat(feeds.size()).isEqualTo(2);
-        JsonNode newsFeed = find(feeds, news);
+        JsonNode newsFeed = find(feeds, fv(news));
         assertThat(newsFeed.path("title").asString()).isEqualTo("My news");
         assertThat(newsFeed.path("url").asString()).startsWith("https://feeds.example.test/");
         assertThat(newsFeed.path("is_spark").asInt()).isZero();
 
         List<Long> all = List.of(fromNews.get(0), fromNews.get(1), fromBlogs.get(0));
         assertThat(idList(fever("&unread_item_ids", key, Map.of()).json().path("unread_item_ids").asString()))
-                .containsExactlyInAnyOrderElementsOf(all);
+                .containsExactlyInAnyOrderElementsOf(fv(all));
 
-        JsonNode items = fever("&items&with_ids=" + join(all) + ",777,abc", key, Map.of()).json();
+        JsonNode items = fever("&items&with_ids=" + join(fv(all)) + ",777,abc", key, Map.of()).json();
         assertThat(items.path("items").size()).isEqualTo(3);
         assertThat(items.path("total_items").asInt()).isEqualTo(3);
-        JsonNode first = find(items.path("items"), fromNews.get(0));
-        assertThat(first.path("feed_id").asLong()).isEqualTo(news);
+        JsonNode first = find(items.path("items"), fv(fromNews.get(0)));
+        assertThat(first.path("feed_id").asLong()).isEqualTo(fv(news));
         assertThat(first.path("is_read").asInt()).isZero();
         assertThat(first.path("is_saved").asInt()).isZero();
         assertThat(first.path("title").asString()).startsWith("Title ");
@@ -96,22 +98,22 @@ class FeverApiTest {
         assertThat(first.path("created_on_time").asLong()).isPositive();
 
         JsonNode ascending = fever("&items&since_id=0", key, Map.of()).json().path("items");
-        assertThat(ids(ascending)).containsExactlyElementsOf(all);
-        JsonNode descending = fever("&items&max_id=" + fromBlogs.get(0), key, Map.of()).json().path("items");
-        assertThat(ids(descending)).containsExactly(fromNews.get(1), fromNews.get(0));
+        assertThat(ids(ascending)).containsExactlyElementsOf(fv(all));
+        JsonNode descending = fever("&items&max_id=" + fv(fromBlogs.get(0)), key, Map.of()).json().path("items");
+        assertThat(ids(descending)).containsExactly(fv(fromNews.get(1)), fv(fromNews.get(0)));
 
-        JsonNode read = fever("", key, Map.of("mark", "item", "as", "read", "id", fromNews.get(0).toString())).json();
-        assertThat(idList(read.path("unread_item_ids").asString())).containsExactlyInAnyOrder(fromNews.get(1), fromBlogs.get(0));
-        JsonNode saved = fever("", key, Map.of("mark", "item", "as", "saved", "id", fromBlogs.get(0).toString())).json();
-        assertThat(saved.path("saved_item_ids").asString()).isEqualTo(fromBlogs.get(0).toString());
+        JsonNode read = fever("", key, Map.of("mark", "item", "as", "read", "id", String.valueOf(fv(fromNews.get(0))))).json();
+        assertThat(idList(read.path("unread_item_ids").asString())).containsExactlyInAnyOrder(fv(fromNews.get(1)), fv(fromBlogs.get(0)));
+        JsonNode saved = fever("", key, Map.of("mark", "item", "as", "saved", "id", String.valueOf(fv(fromBlogs.get(0))))).json();
+        assertThat(saved.path("saved_item_ids").asString()).isEqualTo(String.valueOf(fv(fromBlogs.get(0))));
         assertThat(api.get("/api/v1/items/" + fromBlogs.get(0) + "/star", alice.token()).json().path("starred").asBoolean()).isTrue();
-        JsonNode after = find(fever("&items&with_ids=" + join(all), key, Map.of()).json().path("items"), fromBlogs.get(0));
+        JsonNode after = find(fever("&items&with_ids=" + join(fv(all)), key, Map.of()).json().path("items"), fv(fromBlogs.get(0)));
         assertThat(after.path("is_saved").asInt()).isEqualTo(1);
 
         String now = String.valueOf(Instant.now().getEpochSecond());
-        fever("", key, Map.of("mark", "feed", "as", "read", "id", String.valueOf(news), "before", now));
+        fever("", key, Map.of("mark", "feed", "as", "read", "id", String.valueOf(fv(news)), "before", now));
         assertThat(idList(fever("&unread_item_ids", key, Map.of()).json().path("unread_item_ids").asString()))
-                .containsExactly(fromBlogs.get(0));
+                .containsExactly(fv(fromBlogs.get(0)));
         JsonNode unread = api.get("/api/v1/unread", alice.token()).json();
         assertThat(unread.path("total").asLong()).isEqualTo(1);
         assertThat(unread.path("by_source").path(String.valueOf(blogs)).asLong()).isEqualTo(1);
@@ -119,6 +121,48 @@ class FeverApiTest {
 
         fever("", key, Map.of("mark", "group", "as", "read", "id", "0", "before", now));
         assertThat(api.get("/api/v1/unread", alice.token()).json().path("total").asLong()).isZero();
+    }
+
+    @Test
+    void everyIdIsExactInADoubleAndEveryFeedHasAName() {
+        String key = feverKey(alice);
+        long feed = deliveries.feed();
+        deliveries.follow(alice, feed);
+        NewItem[] fifty = new NewItem[50];
+        for (int i = 0; i < fifty.length; i++) {
+            fifty[i] = entry(MediaType.TEXT);
+        }
+        List<Long> published = deliveries.deliver(feed, List.of(alice), fifty);
+        api.post("/api/v1/posts", alice.token(), Map.of("text", "my own post"));
+        String folder = api.post("/api/v1/folders", alice.token(), Map.of("name", "All")).json().path("id").asString();
+        assertThat(Long.parseLong(folder)).as("Tributary's ids need more than a double's 53 bits").isGreaterThan(FeverIds.MAX);
+
+        // What JSON.parse does to every number: a double. Each id must survive it unchanged and stay distinct.
+        List<Long> seen = new ArrayList<>();
+        JsonNode all = fever("&groups&feeds&unread_item_ids&items&since_id=0", key, Map.of()).json();
+        all.path("groups").forEach(group -> seen.add(group.path("id").asLong()));
+        all.path("feeds").forEach(f -> {
+            seen.add(f.path("id").asLong());
+            assertThat(f.path("title").asString()).as("feed %s", f).isNotBlank();
+        });
+        all.path("items").forEach(item -> {
+            seen.add(item.path("id").asLong());
+            seen.add(item.path("feed_id").asLong());
+        });
+        seen.addAll(idList(all.path("unread_item_ids").asString()));
+        for (long id : seen) {
+            assertThat((long) (double) id).as("id %d through a double", id).isEqualTo(id);
+            assertThat(id).isBetween(1L, FeverIds.MAX);
+        }
+        assertThat(idList(all.path("unread_item_ids").asString())).doesNotHaveDuplicates().containsAll(fv(published));
+        assertThat(all.path("items").size()).isEqualTo(50);
+
+        // Marks take the ids back: every one of the fifty, one by one.
+        long unreadBefore = api.get("/api/v1/unread", alice.token()).json().path("total").asLong();
+        for (long item : published) {
+            fever("", key, Map.of("mark", "item", "as", "read", "id", String.valueOf((long) (double) fv(item))));
+        }
+        assertThat(api.get("/api/v1/unread", alice.token()).json().path("total").asLong()).isEqualTo(unreadBefore - 50);
     }
 
     @Test
@@ -146,14 +190,14 @@ class FeverApiTest {
         long secret = deliveries.feed();
         deliveries.follow(bob, secret);
         List<Long> bobs = deliveries.deliver(secret, List.of(bob), entry(MediaType.TEXT));
-        String hundred = Arrays.stream(new int[100]).mapToObj(i -> String.valueOf(bobs.getFirst())).collect(Collectors.joining(","));
+        String hundred = Arrays.stream(new int[100]).mapToObj(i -> String.valueOf(fv(bobs.getFirst()))).collect(Collectors.joining(","));
 
-        assertThat(fever("&items&with_ids=" + bobs.getFirst(), key, Map.of()).json().path("items").size()).isZero();
+        assertThat(fever("&items&with_ids=" + fv(bobs.getFirst()), key, Map.of()).json().path("items").size()).isZero();
         assertThat(fever("&items&with_ids=" + hundred, key, Map.of()).json().path("items").size()).isZero();
         assertThat(fever("&unread_item_ids", key, Map.of()).json().path("unread_item_ids").asString()).isEmpty();
-        fever("", key, Map.of("mark", "item", "as", "read", "id", bobs.getFirst().toString()));
-        fever("", key, Map.of("mark", "item", "as", "saved", "id", bobs.getFirst().toString()));
-        fever("", key, Map.of("mark", "feed", "as", "read", "id", String.valueOf(secret), "before", "99999999999"));
+        fever("", key, Map.of("mark", "item", "as", "read", "id", String.valueOf(fv(bobs.getFirst()))));
+        fever("", key, Map.of("mark", "item", "as", "saved", "id", String.valueOf(fv(bobs.getFirst()))));
+        fever("", key, Map.of("mark", "feed", "as", "read", "id", String.valueOf(fv(secret)), "before", "99999999999"));
         assertThat(api.get("/api/v1/unread", bob.token()).json().path("total").asLong()).isEqualTo(1);
         assertThat(api.get("/api/v1/items/" + bobs.getFirst() + "/star", alice.token()).json().path("starred").asBoolean())
                 .as("not in her inbox, so not saved").isFalse();
@@ -219,6 +263,15 @@ class FeverApiTest {
             }
         }
         throw new AssertionError(id + " not in " + array);
+    }
+
+    /** The Fever id of a Tributary id: what an app is shown (FeverIds). */
+    private static long fv(long id) {
+        return FeverIds.of(id);
+    }
+
+    private static List<Long> fv(List<Long> ids) {
+        return FeverIds.of(ids);
     }
 
     private static List<Long> ids(JsonNode array) {
