@@ -23,7 +23,6 @@ async function load() {
         return;
     }
     showAccount(person);
-    showFeedUrls(person.feed_token);
     showReaderApps(person.username);
     // Each list reports its own failure, so one refusal doesn't blank the page.
     loadTokens();
@@ -38,17 +37,21 @@ function showAccount(account) {
 
 // ---- Private feed -------------------------------------------------------------------------
 
+// Only a hash of the feed token is kept, so the addresses exist on this page only after making
+// new ones, until it is left: they are shown this once.
 function showFeedUrls(token) {
     const url = extension => `${location.origin}/feeds/home.${extension}?token=${encodeURIComponent(token)}`;
     $('#feed-rss').value = url('rss');
     $('#feed-atom').value = url('atom');
+    $('#feed-urls').hidden = false;
+    $('#feed-hidden').hidden = true;
 }
 
 $('#rotate-feed').addEventListener('click', async event => {
     const button = event.currentTarget;
     const confirmed = await confirmAction(
-        'Make new feed addresses? The current ones stop working at once: every feed reader using them must be given the new ones.',
-        'Make new addresses');
+        'Make a new private feed url? Any made before stop working at once: every feed reader using them must be given the new one.',
+        'Make a new url');
     if (!confirmed) {
         return;
     }
