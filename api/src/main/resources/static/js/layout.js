@@ -5,7 +5,7 @@ import {get} from './api.js';
 const here = location.pathname === '/' ? 'home' : location.pathname.split('/')[1];
 document.querySelector(`.site-nav [data-nav="${here}"]`)?.setAttribute('aria-current', 'page');
 
-/** The signed-in person ({id, username, created_at, feed_token}), fetched once per page. */
+/** The signed-in person ({id, username, created_at}), fetched once per page. */
 export const me = document.querySelector('#me-link') ? get('/api/v1/me') : Promise.resolve(null);
 
 me.then(person => {

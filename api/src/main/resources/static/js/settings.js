@@ -23,7 +23,6 @@ async function load() {
         return;
     }
     showAccount(person);
-    showFeedUrls(person.feed_token);
     showReaderApps(person.username);
     // Each list reports its own failure, so one refusal doesn't blank the page.
     loadTokens();
@@ -38,17 +37,21 @@ function showAccount(account) {
 
 // ---- Private feed -------------------------------------------------------------------------
 
+// Only a hash of the feed token is kept, so the addresses exist on this page only after making
+// new ones, until it is left: they are shown this once.
 function showFeedUrls(token) {
     const url = extension => `${location.origin}/feeds/home.${extension}?token=${encodeURIComponent(token)}`;
     $('#feed-rss').value = url('rss');
     $('#feed-atom').value = url('atom');
+    $('#feed-urls').hidden = false;
+    $('#feed-hidden').hidden = true;
 }
 
 $('#rotate-feed').addEventListener('click', async event => {
     const button = event.currentTarget;
     const confirmed = await confirmAction(
-        'Make new feed addresses? The current ones stop working at once: every feed reader using them must be given the new ones.',
-        'Make new addresses');
+        'Make a new private feed url? Any made before stop working at once: every feed reader using them must be given the new one.',
+        'Make a new url');
     if (!confirmed) {
         return;
     }
@@ -117,7 +120,7 @@ function megabytes(bytes) {
     return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-function showImport({imported, skipped, errors}) {
+function showImport({imported, skipped, errors, retrying = []}) {
     const feeds = n => `${n} feed${n === 1 ? '' : 's'}`;
     const parts = [`Subscribed to ${feeds(imported)}.`];
     if (skipped) {
@@ -126,14 +129,28 @@ function showImport({imported, skipped, errors}) {
     if (errors.length) {
         parts.push(`${feeds(errors.length)} could not be added:`);
     }
+    const listed = (items, className) => el('ul', {class: className},
+        items.map(error => el('li', {}, el('code', {}, error.url || '(no address)'), ` — ${error.message}`)));
     const result = $('#opml-result');
+    // Subscribed all the same: their sites failed for now (a 5xx, say) and will be tried again.
+    const retried = retrying.length ? [
+        el('p', {class: 'opml-summary'}, `${feeds(retrying.length)} did not answer properly and will be tried again:`),
+        listed(retrying, 'opml-retrying')] : [];
     result.replaceChildren(el('p', {class: 'opml-summary'}, parts.join(' ')),
-        errors.length ? el('ul', {class: 'opml-errors'},
-            errors.map(error => el('li', {}, el('code', {}, error.url || '(no address)'), ` — ${error.message}`))) : null);
+        errors.length ? listed(errors, 'opml-errors') : null, ...retried);
     result.hidden = false;
 }
 
 // ---- Personal access tokens ---------------------------------------------------------------
+
+// A Fever token must read and write (the API refuses one without): ticking Fever ticks both.
+$('#token-fever').addEventListener('change', event => {
+    if (event.currentTarget.checked) {
+        for (const box of document.querySelectorAll('#token-form input[name=scope][value=read], #token-form input[name=scope][value=write]')) {
+            box.checked = true;
+        }
+    }
+});
 
 async function loadTokens() {
     const list = $('#token-list');
@@ -182,6 +199,8 @@ $('#token-form').addEventListener('submit', async event => {
     const fever = $('#token-fever').checked;
     const missing = !name ? 'Give the token a name, so you know later what uses it.'
         : !scopes.length ? 'Choose at least one of read, write and account.'
+        : fever && !(scopes.includes('read') && scopes.includes('write'))
+            ? 'A token for Fever apps needs both read and write: Fever apps mark items and cannot show a refusal.'
         : !password ? 'Enter your password to create a token.' : null;
     if (missing) {
         showError(errorTarget, new Error(missing));

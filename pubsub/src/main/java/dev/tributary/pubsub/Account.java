@@ -6,7 +6,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A person's account (the body of a {@code user} entity; its id is the person's id everywhere).
- * {@code feedToken} is the secret in the private feed url, shown to its owner, looked up by hash.
+ * {@code feedToken} stands for the secret in the private feed url: the api stores a hash of it
+ * (accounts from before issue 52 may still hold the secret in clear until it is next used), and it
+ * is looked up through an index as given.
  * {@code passwordHash} is stored as given: hashing and checking passwords is the api's business.
  */
 public record Account(String username, String passwordHash, @Nullable String email, String feedToken, Instant createdAt) {

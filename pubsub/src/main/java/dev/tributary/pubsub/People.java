@@ -53,7 +53,7 @@ public class People {
         return indexes.lookupUnique(PeopleKinds.USERNAMES, IndexKey.of(username)).map(Stored::of);
     }
 
-    /** The account whose feed token is {@code token} (looked up by its hash, then compared whole). */
+    /** The account whose stored feed token is {@code token} (found through the index, then compared whole). */
     public Optional<Stored<Account>> findByFeedToken(@Nullable String token) {
         if (token == null || token.isEmpty()) {
             return Optional.empty();
@@ -68,7 +68,7 @@ public class People {
         return Stored.of(store.put(PeopleKinds.ACCOUNT, id, account.withPasswordHash(passwordHash)));
     }
 
-    /** Stores a new feed token: the old private feed url stops working at once. */
+    /** Stores a new feed token (as the caller gives it: a hash): the old private feed url stops working at once. */
     public Stored<Account> changeFeedToken(long id, String feedToken) {
         Account account = store.get(PeopleKinds.ACCOUNT, id).body();
         return Stored.of(store.put(PeopleKinds.ACCOUNT, id, account.withFeedToken(feedToken)));

@@ -41,9 +41,9 @@ class AccountController {
     }
 
     /**
-     * The caller's own account, with the secret of their private feed url when the caller is the
-     * person themselves (their session or personal token): an app acting for them reads the
-     * timeline through the API and has no use for a url that outlives its withdrawal.
+     * The caller's own account. {@code feed_token}, the secret of the private feed url, is in the
+     * answer to making one only ({@code POST /api/v1/me/feed_token}, which an app may not call):
+     * only its hash is kept, so it cannot be shown again.
      */
     record MeView(String id, String username, Instant createdAt,
             @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String feedToken) {
@@ -65,17 +65,26 @@ class AccountController {
 
     @GetMapping("/api/v1/me")
     MeView me(Caller caller) {
-        return me(caller, accounts.find(caller.userId()).orElseThrow(() -> ApiProblem.notFound("account")));
+        StoredAccount account = accounts.find(caller.userId()).orElseThrow(() -> ApiProblem.notFound("account"));
+        if (caller.credential().firstParty()) {
+            // Its owner is here: a feed token still kept in clear from before is hashed now.
+            account = accounts.hashFeedTokenIfClear(account);
+        }
+        return me(account, null);
     }
 
-    /** Replaces the private feed url's secret; the old url stops working at once. */
+    /** Makes a new private feed url's secret, shown this once; the old url stops working at once. */
     @PostMapping("/api/v1/me/feed_token")
     MeView rotateFeedToken(Caller caller) {
-        return me(caller, accounts.rotateFeedToken(caller.userId()));
+        if (!caller.credential().firstParty()) {
+            // The account scope already keeps apps out; this keeps the secret from one if that ever changes.
+            throw ApiProblem.forbidden("only the person themselves may make a private feed url");
+        }
+        Accounts.NewFeedToken made = accounts.rotateFeedToken(caller.userId());
+        return me(made.account(), made.token());
     }
 
-    private static MeView me(Caller caller, StoredAccount account) {
-        return new MeView(Ids.format(account.id()), account.body().username(), account.body().createdAt(),
-                caller.credential().firstParty() ? account.body().feedToken() : null);
+    private static MeView me(StoredAccount account, @Nullable String feedToken) {
+        return new MeView(Ids.format(account.id()), account.body().username(), account.body().createdAt(), feedToken);
     }
 }

@@ -73,7 +73,7 @@ class OpenApiConfiguration {
                                 .scheme("basic").description("The account's username and password (token creation only)."))
                         .addSecuritySchemes(ApiContract.FEED_TOKEN, new SecurityScheme().type(SecurityScheme.Type.APIKEY)
                                 .in(SecurityScheme.In.QUERY).name("token")
-                                .description("The feed_token of GET /api/v1/me, for feed readers.")));
+                                .description("The feed_token made by POST /api/v1/me/feed_token (shown once), for feed readers.")));
     }
 
     @Bean

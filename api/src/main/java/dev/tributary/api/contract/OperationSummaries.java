@@ -19,7 +19,7 @@ final class OperationSummaries {
             Map.entry("PUT /api/v1/groups/{id}/block", "Refuse a group's invitations"),
             Map.entry("DELETE /api/v1/groups/{id}/block", "Accept a group's invitations again"),
             Map.entry("GET /api/v1/me", "The caller's account"),
-            Map.entry("POST /api/v1/me/feed_token", "Rotate the private feed token (the old one stops working)"),
+            Map.entry("POST /api/v1/me/feed_token", "Make a new private feed token, shown only in this answer (the old one stops working)"),
             Map.entry("POST /api/v1/tokens", "Create a personal access token (HTTP Basic); the token is shown once"),
             Map.entry("GET /api/v1/tokens", "The caller's personal access tokens, without their secrets"),
             Map.entry("DELETE /api/v1/tokens/{id}", "Revoke a personal access token"),

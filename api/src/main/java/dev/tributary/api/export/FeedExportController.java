@@ -59,7 +59,7 @@ class FeedExportController {
     }
 
     @GetMapping("/feeds/home.rss")
-    @Operation(summary = "The private home timeline as RSS 2.0 (token: the feed_token of /api/v1/me)",
+    @Operation(summary = "The private home timeline as RSS 2.0 (token: the feed_token made by POST /api/v1/me/feed_token)",
             responses = @ApiResponse(responseCode = "200", description = "The newest 50 entries",
                     content = @Content(mediaType = "application/rss+xml", schema = @Schema(type = "string"))))
     void homeRss(@RequestParam(required = false) @Nullable String token, HttpServletRequest request,
@@ -68,7 +68,7 @@ class FeedExportController {
     }
 
     @GetMapping("/feeds/home.atom")
-    @Operation(summary = "The private home timeline as Atom 1.0 (token: the feed_token of /api/v1/me)",
+    @Operation(summary = "The private home timeline as Atom 1.0 (token: the feed_token made by POST /api/v1/me/feed_token)",
             responses = @ApiResponse(responseCode = "200", description = "The newest 50 entries",
                     content = @Content(mediaType = "application/atom+xml", schema = @Schema(type = "string"))))
     void homeAtom(@RequestParam(required = false) @Nullable String token, HttpServletRequest request,
@@ -92,8 +92,9 @@ class FeedExportController {
             throws IOException {
         FeedExports.Export export = exports.home(token == null ? "" : token)
                 .orElseThrow(() -> ApiProblem.notFound("feed"));
+        // The token presented, which was just found live: the account keeps only its hash.
         String self = ServletUriComponentsBuilder.fromCurrentRequestUri().replaceQuery(null)
-                .queryParam("token", export.account().body().feedToken()).build().toUriString();
+                .queryParam("token", token).build().toUriString();
         FeedDocument document = new FeedDocument("urn:tributary:feed:home:" + Ids.format(export.account().id()),
                 export.account().body().username() + "'s home on Tributary", site(), site(), self,
                 "The newest entries of " + export.account().body().username() + "'s home timeline.",

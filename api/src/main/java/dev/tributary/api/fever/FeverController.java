@@ -1,6 +1,7 @@
 package dev.tributary.api.fever;
 
 import dev.tributary.api.web.Caller;
+import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Scope;
 import dev.tributary.api.item.SourceRef;
 import dev.tributary.api.item.SourceRefs;
@@ -80,9 +81,15 @@ class FeverController {
             return answer;
         }
         long user = caller.get().userId();
+        if (params.containsKey("mark") && !caller.get().scopes().contains(Scope.WRITE)) {
+            // Keys made before Fever tokens needed 'write': a refused mark is an HTTP error the app
+            // reports (and retries), never auth:1 with the mark dropped.
+            throw ApiProblem.forbidden("This Fever key's token has no 'write' scope, so it cannot mark items; "
+                    + "make a token with 'read' and 'write' for the Fever app.");
+        }
         answer.put("auth", 1);
         answer.put("last_refreshed_on_time", Instant.now().getEpochSecond());
-        if (params.containsKey("mark") && caller.get().scopes().contains(Scope.WRITE)) {
+        if (params.containsKey("mark")) {
             mark(user, params, answer);
         }
         if (params.containsKey("groups") || params.containsKey("feeds")) {

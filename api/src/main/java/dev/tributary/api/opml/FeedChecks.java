@@ -3,6 +3,7 @@ package dev.tributary.api.opml;
 import dev.tributary.api.web.FeedRejections;
 import dev.tributary.crawler.FeedRejectedException;
 import dev.tributary.crawler.FeedResolver;
+import dev.tributary.crawler.RejectionReason;
 import dev.tributary.pubsub.Source;
 import dev.tributary.pubsub.Stored;
 import jakarta.annotation.PreDestroy;
@@ -10,9 +11,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -56,14 +59,30 @@ class FeedChecks {
      * What became of one url: its source, or why it was refused (the wire name of the reason, and
      * a sentence); neither if its check did not end within the budget.
      */
-    record Checked(@Nullable Stored<Source> source, @Nullable String reason, @Nullable String refusal) {
+    record Checked(@Nullable Stored<Source> source, @Nullable String reason, @Nullable String refusal, boolean transientFailure) {
 
-        static final Checked PENDING = new Checked(null, null, null);
+        static final Checked PENDING = new Checked(null, null, null, false);
+
+        static Checked of(Stored<Source> source) {
+            return new Checked(source, null, null, false);
+        }
+
+        static Checked refused(String reason, String refusal) {
+            return new Checked(null, reason, refusal, false);
+        }
 
         boolean pending() {
             return source == null && reason == null;
         }
     }
+
+    /**
+     * Answers a later fetch may not give again (a 5xx, a 429, no answer in time): the feed is
+     * subscribed and retried by the crawler rather than dropped. Only answers that say the feed is
+     * not there (404, 410, not a feed, a refused address or connection…) keep it out of an import.
+     */
+    static final Set<RejectionReason> TRANSIENT = EnumSet.of(RejectionReason.SERVER_ERROR, RejectionReason.RATE_LIMITED,
+            RejectionReason.TIMEOUT);
 
     /** Every url's outcome, in the order given. */
     Map<String, Checked> check(Collection<String> urls) {
@@ -92,9 +111,10 @@ class FeedChecks {
 
     private Checked one(String url) {
         try {
-            return new Checked(feeds.resolve(url), null, null);
+            return Checked.of(feeds.resolve(url));
         } catch (FeedRejectedException e) {
-            return new Checked(null, FeedRejections.wireName(e.reason()), FeedRejections.detail(e.reason(), e.getMessage()));
+            return new Checked(null, FeedRejections.wireName(e.reason()), FeedRejections.detail(e.reason(), e.getMessage()),
+                    TRANSIENT.contains(e.reason()));
         }
     }
 

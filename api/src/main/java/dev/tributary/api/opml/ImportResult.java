@@ -5,10 +5,12 @@ import java.util.List;
 /**
  * What an OPML import did: feeds newly subscribed, feeds already subscribed, outlines refused
  * with why, the urls among the imported whose check had not ended within the budget (subscribed
- * unchecked: a dead one shows its error on its source once crawled), and folders not created with
- * why (their feeds are subscribed all the same, unfiled).
+ * unchecked: a dead one shows its error on its source once crawled), folders not created with
+ * why (their feeds are subscribed all the same, unfiled), and the feeds among the imported whose
+ * check failed in a way that may pass (a 5xx, a 429, a timeout): subscribed, retried by the crawler.
  */
-record ImportResult(int imported, int skipped, List<ImportError> errors, List<String> unchecked, List<FolderError> folderErrors) {
+record ImportResult(int imported, int skipped, List<ImportError> errors, List<String> unchecked, List<FolderError> folderErrors,
+        List<ImportError> retrying) {
 
     /**
      * An outline that could not be subscribed to, with a stable {@code reason} key: a refused

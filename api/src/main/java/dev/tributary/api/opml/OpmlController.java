@@ -46,8 +46,10 @@ import org.springframework.web.bind.annotation.RestController;
  * The caller's feed subscriptions as OPML, out and in, with their folders and the caller's titles.
  * An import fetches each new feed once ({@link FeedChecks}): a dead url is listed among the errors
  * with why, not imported; feeds whose check has not ended within the check budget are registered
- * unfetched and listed as {@code unchecked}, titled from their outline until the first fetch, and
- * a feed that then fails shows its error on its source. Nested outlines
+ * unfetched and listed as {@code unchecked}, and a feed that then fails shows its error on its
+ * source; a feed whose check failed in a way that may pass (a 5xx…) is subscribed all the same and
+ * listed as {@code retrying}. An outline's title is the importer's alone: it goes on their
+ * subscription, never on the shared source (whose title comes from the feed). Nested outlines
  * become folders (the innermost named one, see {@link OpmlReader}); a new subscription takes its
  * outline's title; an import only adds (an existing subscription keeps its title and media filter,
  * and is filed in the document's folders beside its own).
@@ -126,12 +128,17 @@ class OpmlController {
         Map<String, FeedChecks.Checked> checked = checks.check(outlines.stream().map(OpmlFeed::xmlUrl)
                 .filter(url -> !pastLimit.contains(url)).toList());
         Set<String> unfetched = new LinkedHashSet<>();
+        Map<String, FeedChecks.Checked> failing = new LinkedHashMap<>();
         checked.forEach((url, outcome) -> {
             if (outcome.pending()) {
                 unfetched.add(url);
+            } else if (outcome.transientFailure()) {
+                failing.put(url, outcome);
             }
         });
-        checked.putAll(registered(unfetched, outlines));
+        Set<String> toRegister = new LinkedHashSet<>(unfetched);
+        toRegister.addAll(failing.keySet());
+        checked.putAll(registered(toRegister));
         List<Subscriptions.Wanted> wanted = new ArrayList<>();
         for (OpmlFeed outline : outlines) {
             Stored<Source> source = pastLimit.contains(outline.xmlUrl()) ? null : checked.get(outline.xmlUrl()).source();
@@ -147,6 +154,7 @@ class OpmlController {
         int imported = 0;
         int skipped = 0;
         List<String> unchecked = new ArrayList<>();
+        List<ImportError> retrying = new ArrayList<>();
         Set<Long> counted = new HashSet<>();
         Map<String, Long> folderIds = new HashMap<>();
         Map<String, FolderError> folderErrors = new LinkedHashMap<>();
@@ -171,6 +179,11 @@ class OpmlController {
                 if (unfetched.contains(outline.xmlUrl())) {
                     unchecked.add(echo(outline.xmlUrl()));
                 }
+                FeedChecks.Checked failed = failing.get(outline.xmlUrl());
+                if (failed != null) {
+                    retrying.add(new ImportError(echo(outline.xmlUrl()), failed.reason(),
+                            "subscribed; its first fetch failed and will be retried: " + failed.refusal()));
+                }
             } else {
                 skipped++;
             }
@@ -192,38 +205,25 @@ class OpmlController {
             }
         });
         folders.fileAll(caller.userId(), refiled);
-        return new ImportResult(imported, skipped, errors, unchecked, List.copyOf(folderErrors.values()));
+        return new ImportResult(imported, skipped, errors, unchecked, List.copyOf(folderErrors.values()), retrying);
     }
 
     /**
-     * Feeds whose check did not end in time, registered to be crawled at once (unfetched now) in
-     * one go. A feed registered unfetched has no title of its own yet (and would show as its
-     * url): its outline's title and web page stand in until the first fetch replaces them.
+     * Feeds not fetched at import (their check did not end in time, or failed in a way that may
+     * pass), registered to be crawled at once in one go. The source is shared by everyone who
+     * follows the feed, so it gets nothing from the outline: its title and web page come from its
+     * own fetch, and the outline's title goes to the importer's subscription alone ({@link #title}).
      */
-    private Map<String, FeedChecks.Checked> registered(Collection<String> urls, List<OpmlFeed> outlines) {
+    private Map<String, FeedChecks.Checked> registered(Collection<String> urls) {
         if (urls.isEmpty()) {
             return Map.of();
         }
-        Map<String, OpmlFeed> first = new HashMap<>();
-        outlines.forEach(outline -> first.putIfAbsent(outline.xmlUrl(), outline));
-        List<Sources.NewFeed> feeds = urls.stream().map(first::get)
-                .map(outline -> new Sources.NewFeed(outline.xmlUrl(), provisionalTitle(outline), outline.htmlUrl())).toList();
+        List<Sources.NewFeed> feeds = urls.stream().map(url -> new Sources.NewFeed(url, null, null)).toList();
         Map<String, FeedChecks.Checked> outcomes = new HashMap<>();
         resolver.registerAll(feeds).forEach((url, registration) -> outcomes.put(url, registration.source() != null
-                ? new FeedChecks.Checked(registration.source(), null, null)
-                : new FeedChecks.Checked(null, FeedRejections.wireName(registration.refusal().reason()), registration.refusal().getMessage())));
+                ? FeedChecks.Checked.of(registration.source())
+                : FeedChecks.Checked.refused(FeedRejections.wireName(registration.refusal().reason()), registration.refusal().getMessage())));
         return outcomes;
-    }
-
-    private static @Nullable String provisionalTitle(OpmlFeed outline) {
-        if (outline.title() == null || outline.title().isBlank()) {
-            return null;
-        }
-        try {
-            return Names.clean("title", outline.title(), Subscriptions.MAX_TITLE_LENGTH);
-        } catch (InvalidNameException e) {
-            return null; // it shows as its url until fetched
-        }
     }
 
     /**
@@ -254,7 +254,10 @@ class OpmlController {
                 + " feeds, people and groups, the most a person may; unsubscribe from some and import again");
     }
 
-    /** A new subscription takes its outline's title when it differs from the source's (a refused title is left out). */
+    /**
+     * A new subscription takes its outline's title when it differs from the source's own (a refused
+     * title is left out): the person's name for the feed, kept on their subscription only.
+     */
     private static @Nullable String title(Stored<Source> source, @Nullable String title) {
         if (title == null || title.isBlank() || title.strip().equals(source.body().title())) {
             return null;

@@ -6,12 +6,12 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /** SHA-256 as hex, for keys that must not carry the secret or the unbounded text they stand for. */
-final class Hashes {
+public final class Hashes {
 
     private Hashes() {
     }
 
-    static String sha256Hex(String text) {
+    public static String sha256Hex(String text) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {

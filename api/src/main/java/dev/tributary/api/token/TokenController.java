@@ -39,6 +39,9 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/tokens")
 class TokenController {
 
+    /** What a Fever app does: read, and mark items read, unread, saved. */
+    private static final Set<Scope> FEVER_SCOPES = EnumSet.of(Scope.READ, Scope.WRITE);
+
     private final PersonalTokens tokens;
     private final PasswordLogin login;
     private final PersonalTokenAuthenticator authenticator;
@@ -68,6 +71,12 @@ class TokenController {
             @Valid @RequestBody NewToken request, HttpServletRequest http) {
         StoredAccount account = basicLogin(authorization, http.getRemoteAddr());
         Set<Scope> scopes = scopes(request.scopes());
+        if (Boolean.TRUE.equals(request.fever()) && !scopes.containsAll(FEVER_SCOPES)) {
+            // A Fever app has no way to show an error for a refused mark: a key that could only
+            // read would take marks and drop them silently, so none is made.
+            throw ApiProblem.unprocessable("fever-needs-write", "fever_needs_read_and_write",
+                    "A token that signs in Fever apps needs the scopes 'read' and 'write': Fever apps mark items read and saved.");
+        }
         IssuedToken issued = tokens.create(account.id(), request.name().strip(), scopes,
                 Boolean.TRUE.equals(request.fever()) ? account.body().username() : null);
         return new CreatedToken(Ids.format(issued.token().id()), issued.token().name(), issued.secret(),

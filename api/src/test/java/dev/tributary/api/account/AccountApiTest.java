@@ -102,7 +102,7 @@ class AccountApiTest {
     }
 
     @Test
-    void meShowsTheCallersAccountWithItsFeedToken() {
+    void meShowsTheCallersAccountButNeverItsFeedToken() {
         TestUser bob = api.newUser("me");
 
         ApiResponse me = api.get("/api/v1/me", bob.token());
@@ -110,21 +110,28 @@ class AccountApiTest {
         assertThat(me.status()).isEqualTo(200);
         assertThat(me.json().path("id").asString()).isEqualTo(bob.id());
         assertThat(me.json().path("username").asString()).isEqualTo(bob.username());
-        assertThat(me.json().path("feed_token").asString()).hasSizeGreaterThan(20);
         assertThat(me.json().has("created_at")).isTrue();
+        assertThat(me.json().has("feed_token")).as("only a hash is kept: " + me.body()).isFalse();
     }
 
     @Test
-    void rotatingTheFeedTokenReplacesIt() {
+    void makingAFeedTokenShowsItOnceAndReplacesTheOneBefore() {
         TestUser carol = api.newUser("rot");
-        String before = api.get("/api/v1/me", carol.token()).json().path("feed_token").asString();
+        String before = api.post("/api/v1/me/feed_token", carol.token(), null).json().path("feed_token").asString();
 
         ApiResponse rotated = api.post("/api/v1/me/feed_token", carol.token(), null);
 
         assertThat(rotated.status()).isEqualTo(200);
-        assertThat(rotated.json().path("feed_token").asString()).isNotEqualTo(before);
-        assertThat(api.get("/api/v1/me", carol.token()).json().path("feed_token").asString())
-                .isEqualTo(rotated.json().path("feed_token").asString());
+        assertThat(rotated.json().path("username").asString()).isEqualTo(carol.username());
+        String after = rotated.json().path("feed_token").asString();
+        assertThat(after).hasSizeGreaterThan(20).isNotEqualTo(before);
+        assertThat(api.get("/api/v1/me", carol.token()).body()).doesNotContain(after);
+        assertThat(feedStatus(before)).isEqualTo(404);
+        assertThat(feedStatus(after)).isEqualTo(200);
+    }
+
+    private int feedStatus(String token) {
+        return api.send(api.builder("/feeds/home.rss?token=" + token, null).header("Accept", "*/*").GET()).status();
     }
 
     @Test

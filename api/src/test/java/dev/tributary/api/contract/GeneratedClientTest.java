@@ -97,7 +97,9 @@ class GeneratedClientTest {
 
         MeView me = new MeApi(alice.client()).getMe();
         assertThat(me.getUsername()).isEqualTo(alice.username());
-        assertThat(me.getFeedToken()).isNotBlank();
+        assertThat(me.getFeedToken()).as("shown only when made").isNull();
+        String feedToken = new MeApi(alice.client()).rotateFeedToken().getFeedToken();
+        assertThat(feedToken).isNotBlank();
         assertThat(new TokensApi(alice.client()).listTokens()).extracting(TokenView::getName).containsExactly("generated");
 
         // Subscriptions: the crawl publishes both feeds and fan-out fills Alice's home timeline.
@@ -187,7 +189,7 @@ class GeneratedClientTest {
                 .containsExactly(groupPost.getId());
 
         // The private home feed and the OPML export: bytes for an XML parser.
-        File rss = new FeedsApi(alice.client()).getHomeRss(me.getFeedToken());
+        File rss = new FeedsApi(alice.client()).getHomeRss(feedToken);
         SyndFeed feed = new SyndFeedInput().build(rss);
         assertThat(feed.getEntries().stream().map(SyndEntry::getTitle).toList()).contains("News entry 3");
         assertThat(Files.readString(subscriptions.exportOpml().toPath(), StandardCharsets.UTF_8)).contains("<opml", "Daily");

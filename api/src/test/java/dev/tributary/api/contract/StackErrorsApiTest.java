@@ -44,7 +44,7 @@ class StackErrorsApiTest {
         TestUser alice = api.newUser("emptyname");
         JsonNode group = api.post("/api/v1/groups", alice.token(), Map.of("name", "empty names")).json();
         String item = api.post("/api/v1/posts", alice.token(), Map.of("text", "hello")).json().path("id").asString();
-        String feedToken = api.get("/api/v1/me", alice.token()).json().path("feed_token").asString();
+        String feedToken = api.post("/api/v1/me/feed_token", alice.token(), null).json().path("feed_token").asString();
 
         for (String path : new String[] {"/api/v1/timelines/home?=", "/api/v1/timelines/home?=&limit=5",
                 "/api/v1/timelines/home?unread=true&=x", "/api/v1/users/" + alice.username() + "/feed?=",

@@ -113,7 +113,7 @@ class EndToEndTest {
                     .containsExactly("Hi Bob!");
 
             // The private home feed, as a feed reader sees it, parsed back with Rome.
-            String feedToken = api.get("/api/v1/me", alice.token()).json().path("feed_token").asString();
+            String feedToken = api.post("/api/v1/me/feed_token", alice.token(), null).json().path("feed_token").asString();
             ApiResponse rss = api.send(api.builder("/feeds/home.rss?token=" + feedToken, null).header("Accept", "*/*"));
             assertThat(rss.status()).isEqualTo(200);
             SyndFeed feed = new SyndFeedInput().build(new StringReader(rss.body()));

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
 /** The Fever API as Reeder-style apps call it: POST /fever/?api&… with the api_key form field. */
@@ -38,6 +39,7 @@ class FeverApiTest {
     @Autowired Sources sources;
     @Autowired Subscriptions subscriptions;
     @Autowired Publisher publisher;
+    @Autowired JdbcClient jdbc;
     private ApiClient api;
     private Deliveries deliveries;
     private TestUser alice;
@@ -182,6 +184,46 @@ class FeverApiTest {
         assertThat(fever("", key, Map.of()).json().path("auth").asInt()).isEqualTo(1);
         assertThat(api.delete("/api/v1/tokens/" + created.json().path("id").asString(), alice.token()).status()).isEqualTo(204);
         assertThat(fever("&unread_item_ids", key, Map.of()).json().path("auth").asInt()).isZero();
+    }
+
+    @Test
+    void noFeverKeyIsMadeForATokenThatCannotMark() {
+        for (String scopes : List.of("[\"read\"]", "[\"write\"]", "[\"read\",\"account\"]")) {
+            ApiResponse refused = api.send(api.builder("/api/v1/tokens", null)
+                    .header("Authorization", ApiClient.basic(alice.username(), alice.password()))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"Reeder\",\"scopes\":" + scopes + ",\"fever\":true}")));
+
+            assertThat(refused.status()).as(scopes + ": " + refused.body()).isEqualTo(422);
+            assertThat(refused.contentType()).startsWith("application/problem+json");
+            assertThat(refused.json().path("reason").asString()).isEqualTo("fever_needs_read_and_write");
+            assertThat(refused.json().path("detail").asString()).contains("'write'");
+        }
+        assertThat(api.get("/api/v1/tokens", alice.token()).json().valueStream().filter(t -> t.path("fever").asBoolean()))
+                .as("no Fever token was made").isEmpty();
+        assertThat(api.createToken(alice.username(), alice.password(), "read only, no Fever", "read"))
+                .as("a read-only token without Fever is still fine").isNotBlank();
+    }
+
+    @Test
+    void aMarkThroughAReadOnlyFeverKeyFromBeforeIsAnErrorTheAppSeesAndMarksNothing() {
+        long news = deliveries.feed();
+        deliveries.follow(alice, news);
+        List<Long> delivered = deliveries.deliver(news, List.of(alice), entry(MediaType.TEXT));
+        String key = feverKey(alice);
+        // A key made before Fever tokens needed 'write': its token's scopes narrowed to read, as stored then.
+        jdbc.sql("UPDATE personal_tokens SET scopes = 'read' WHERE user_id = :user AND fever_key_hash IS NOT NULL")
+                .param("user", alice.numericId()).update();
+
+        ApiResponse marked = api.send(api.builder("/fever/?api", null).header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("api_key=" + key + "&mark=item&as=read&id=" + delivered.getFirst())));
+
+        assertThat(marked.status()).as(marked.body()).isEqualTo(403);
+        assertThat(marked.body()).doesNotContain("\"auth\":1").contains("write");
+        assertThat(api.get("/api/v1/unread", alice.token()).json().path("total").asLong()).as("nothing marked").isEqualTo(1);
+        ApiResponse read = fever("&unread_item_ids", key, Map.of());
+        assertThat(read.json().path("auth").asInt()).as("reading still works").isEqualTo(1);
+        assertThat(read.json().path("unread_item_ids").asString()).isEqualTo(delivered.getFirst().toString());
     }
 
     @Test

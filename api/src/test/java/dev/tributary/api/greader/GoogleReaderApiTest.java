@@ -479,7 +479,7 @@ class GoogleReaderApiTest {
         String feverToken = api.send(api.builder("/api/v1/tokens", null)
                 .header("Authorization", ApiClient.basic(user.username(), user.password()))
                 .header("Content-Type", "application/json")
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"name\":\"Reeder\",\"scopes\":[\"read\"],\"fever\":true}")))
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"name\":\"Reeder\",\"scopes\":[\"read\",\"write\"],\"fever\":true}")))
                 .json().path("token").asString();
         String key = md5(user.username() + ":" + feverToken);
         String fever = api.send(api.builder("/fever/?api&unread_item_ids", null)

@@ -56,6 +56,33 @@ class AuthorizationApiTest {
     }
 
     @Test
+    void anAppWhoseGrantWasRevokedIsNoLongerListedWhileOneWithALiveGrantIs() {
+        TestUser cleo = api.newUser("az");
+        App revokedApp = flow.registerApp("client_secret_basic", "read", "write");
+        App accessOnlyApp = flow.registerApp("client_secret_basic", "read");
+        Tokens revokedTokens = flow.authorize(cleo, revokedApp, "read", "write");
+        Tokens accessOnlyTokens = flow.authorize(cleo, accessOnlyApp, "read");
+        assertThat(clientIds(cleo)).containsExactlyInAnyOrder(revokedApp.clientId(), accessOnlyApp.clientId());
+
+        assertThat(flow.revoke(revokedApp, revokedTokens.refreshToken()).status()).isEqualTo(200);
+        assertThat(flow.revoke(accessOnlyApp, accessOnlyTokens.accessToken()).status()).isEqualTo(200);
+
+        assertThat(api.get("/api/v1/me", revokedTokens.accessToken()).status()).isEqualTo(401);
+        assertThat(clientIds(cleo)).as("the revoked grant is over; the other app may still refresh")
+                .containsExactly(accessOnlyApp.clientId());
+        assertThat(flow.refresh(accessOnlyApp, accessOnlyTokens.refreshToken()).status()).isEqualTo(200);
+        Tokens again = flow.authorize(cleo, revokedApp, "read");
+        assertThat(clientIds(cleo)).as("authorised anew").contains(revokedApp.clientId());
+        assertThat(api.get("/api/v1/me", again.accessToken()).status()).isEqualTo(200);
+    }
+
+    private java.util.List<String> clientIds(TestUser person) {
+        ApiResponse listed = api.get("/api/v1/authorizations", person.token());
+        assertThat(listed.status()).as(listed.toString()).isEqualTo(200);
+        return listed.json().valueStream().map(app -> app.path("client_id").asString()).toList();
+    }
+
+    @Test
     void nobodySeesOrWithdrawsAnotherPersonsAuthorisations() {
         TestUser alice = api.newUser("az");
         TestUser mallory = api.newUser("az");

@@ -196,17 +196,17 @@ class OAuthFlowTest {
     void anAppIsNotShownTheFeedTokenNorMayRotateItWhichThePersonsOwnTokenIs() {
         TestUser jo = api.newUser("oa");
         Tokens tokens = flow.tokensFor(jo, "read", "write");
+        ApiResponse madeByPerson = api.post("/api/v1/me/feed_token", jo.token(), null);
 
         ApiResponse asApp = api.get("/api/v1/me", tokens.accessToken());
         ApiResponse rotatedByApp = api.post("/api/v1/me/feed_token", tokens.accessToken(), null);
-        ApiResponse asPerson = api.get("/api/v1/me", jo.token());
 
         assertThat(asApp.status()).isEqualTo(200);
         assertThat(asApp.json().has("feed_token")).as(asApp.body()).isFalse();
         assertThat(rotatedByApp.status()).as("rotating it is managing the account").isEqualTo(403);
         assertThat(rotatedByApp.header("WWW-Authenticate")).contains("scope=\"account\"");
-        assertThat(asPerson.json().path("feed_token").asString()).isNotBlank();
-        assertThat(asApp.body()).doesNotContain(asPerson.json().path("feed_token").asString());
+        assertThat(madeByPerson.json().path("feed_token").asString()).isNotBlank();
+        assertThat(asApp.body()).doesNotContain(madeByPerson.json().path("feed_token").asString());
     }
 
     @Test

@@ -117,13 +117,84 @@ class OpmlApiTest {
             assertThat(result.json().path("errors").valueStream().map(e -> e.path("url").asString()))
                     .containsExactly(url("/slow/missing.xml"));
             assertThat(result.json().path("unchecked").valueStream().map(JsonNode::asString)).containsExactly(slow, slowAndMissing);
-            Map<String, String> titles = new java.util.HashMap<>();
-            api.get("/api/v1/subscriptions", alice.token()).json().forEach(sub -> titles.put(sub.path("source").path("url").asString(),
-                    sub.path("source").path("title").asString()));
-            assertThat(titles).containsOnlyKeys(url("/slow/quick.xml"), slow, slowAndMissing);
-            assertThat(titles.get(url("/slow/quick.xml"))).as("fetched at import").isEqualTo("Quick feed");
-            assertThat(titles.get(slowAndMissing)).as("titled from its outline until crawled").isEqualTo("Slow and missing");
+            Map<String, JsonNode> subscribed = subscriptions(alice);
+            assertThat(subscribed).containsOnlyKeys(url("/slow/quick.xml"), slow, slowAndMissing);
+            assertThat(subscribed.get(url("/slow/quick.xml")).path("source").path("title").asString()).as("fetched at import")
+                    .isEqualTo("Quick feed");
+            assertThat(subscribed.get(slowAndMissing).path("title").asString()).as("the outline's title, on her subscription")
+                    .isEqualTo("Slow and missing");
+            assertThat(subscribed.get(slowAndMissing).path("source").path("title").asString())
+                    .as("nothing of the outline on the shared source").isNotEqualTo("Slow and missing");
+            assertThat(subscribed.get(slow).path("title").asString()).isEqualTo("My slow one");
+            assertThat(subscribed.get(slow).path("source").path("title").asString()).isNotEqualTo("My slow one");
         }
+    }
+
+    /** A transient answer (5xx, 429) is no reason to drop a feed: it is subscribed, listed, and crawled again. */
+    @Test
+    void feedsThatFailForNowAreSubscribedAndListedAsRetryingWhileMissingOnesAreNot() {
+        TestUser alice = api.newUser("flaky");
+        server.respond("/flaky/busy.xml", 503, Map.of(), "busy");
+        server.respond("/flaky/broken.xml", 500, Map.of(), "oops");
+        server.respond("/flaky/limited.xml", 429, Map.of(), "slow down");
+        String opml = opml("""
+                <outline type="rss" text="My busy one" xmlUrl="%s"/>
+                <outline type="rss" text="My broken one" xmlUrl="%s"/>
+                <outline type="rss" text="Limited" xmlUrl="%s"/>
+                <outline type="rss" text="Missing" xmlUrl="%s"/>
+                """.formatted(url("/flaky/busy.xml"), url("/flaky/broken.xml"), url("/flaky/limited.xml"), url("/flaky/missing.xml")));
+
+        ApiResponse result = api.send("POST", "/api/v1/subscriptions/import", alice.token(), opml, "text/x-opml");
+
+        assertThat(result.status()).as(result.toString()).isEqualTo(200);
+        assertThat(result.json().path("imported").asInt()).isEqualTo(3);
+        assertThat(result.json().path("errors").valueStream().map(e -> e.path("url").asString()))
+                .as("only the permanent answer keeps a feed out").containsExactly(url("/flaky/missing.xml"));
+        assertThat(result.json().path("retrying").valueStream().map(e -> e.path("url").asString()))
+                .containsExactly(url("/flaky/busy.xml"), url("/flaky/broken.xml"), url("/flaky/limited.xml"));
+        assertThat(result.json().path("retrying").valueStream().map(e -> e.path("reason").asString()))
+                .containsExactly("server_error", "server_error", "rate_limited");
+        assertThat(result.json().path("retrying").valueStream().map(e -> e.path("message").asString()))
+                .allMatch(m -> m.contains("retried"));
+        Map<String, JsonNode> subscribed = subscriptions(alice);
+        assertThat(subscribed).containsOnlyKeys(url("/flaky/busy.xml"), url("/flaky/broken.xml"), url("/flaky/limited.xml"));
+        assertThat(subscribed.get(url("/flaky/busy.xml")).path("title").asString()).isEqualTo("My busy one");
+        assertThat(subscribed.get(url("/flaky/broken.xml")).path("title").asString()).isEqualTo("My broken one");
+    }
+
+    /** An outline's title is the importer's: on their subscription, never on the source others follow too. */
+    @Test
+    void anOutlinesTitleStaysWithTheImportersSubscription() {
+        TestUser alice = api.newUser("priv");
+        TestUser bob = api.newUser("priv");
+        server.respond("/priv/down.xml", 503, Map.of(), "");
+        server.feed("/priv/up.xml", TestFeeds.numbered("The feed's own title", 1, Instant.now().minusSeconds(60)));
+        String alices = opml("""
+                <outline type="rss" text="Alice's private name" xmlUrl="%s" htmlUrl="https://alice.example/secret"/>
+                <outline type="rss" text="Alice's other name" xmlUrl="%s" htmlUrl="https://alice.example/other"/>
+                """.formatted(url("/priv/down.xml"), url("/priv/up.xml")));
+        String bobs = opml("""
+                <outline type="rss" text="Bob's" xmlUrl="%s"/>
+                <outline type="rss" xmlUrl="%s"/>
+                """.formatted(url("/priv/down.xml"), url("/priv/up.xml")));
+
+        assertThat(api.send("POST", "/api/v1/subscriptions/import", alice.token(), alices, "text/x-opml").json()
+                .path("imported").asInt()).isEqualTo(2);
+        ApiResponse bobsImport = api.send("POST", "/api/v1/subscriptions/import", bob.token(), bobs, "text/x-opml");
+
+        assertThat(bobsImport.json().path("imported").asInt()).isEqualTo(2);
+        Map<String, JsonNode> hers = subscriptions(alice);
+        assertThat(hers.get(url("/priv/down.xml")).path("title").asString()).isEqualTo("Alice's private name");
+        assertThat(hers.get(url("/priv/up.xml")).path("title").asString()).isEqualTo("Alice's other name");
+        assertThat(hers.get(url("/priv/up.xml")).path("source").path("title").asString()).isEqualTo("The feed's own title");
+        Map<String, JsonNode> his = subscriptions(bob);
+        assertThat(his.get(url("/priv/down.xml")).path("title").asString()).isEqualTo("Bob's");
+        assertThat(his.get(url("/priv/up.xml")).path("source").path("title").asString()).isEqualTo("The feed's own title");
+        String bobSees = api.get("/api/v1/subscriptions", bob.token()).body()
+                + api.get("/api/v1/subscriptions.opml", bob.token()).body();
+        assertThat(bobSees).doesNotContain("Alice").doesNotContain("alice.example");
+        assertThat(his.get(url("/priv/down.xml")).path("source").path("site_url").isNull()).as("no outline htmlUrl on the source")
+                .isTrue();
     }
 
     @Test
@@ -207,6 +278,13 @@ class OpmlApiTest {
         assertThat(filed(alice)).isEqualTo(expected);
         assertThat(again.json().path("imported").asInt()).isEqualTo(4);
         assertThat(filed(bob)).as("the export imported into another account").isEqualTo(expected);
+    }
+
+    /** The person's subscriptions by their source's url. */
+    private Map<String, JsonNode> subscriptions(TestUser user) {
+        Map<String, JsonNode> byUrl = new java.util.HashMap<>();
+        api.get("/api/v1/subscriptions", user.token()).json().forEach(sub -> byUrl.put(sub.path("source").path("url").asString(), sub));
+        return byUrl;
     }
 
     /** Each subscription's url → "title [folders]". */

@@ -181,7 +181,7 @@ class PublicPathsRateLimitApiTest {
         ApiResponse created = api.send(api.builder("/api/v1/tokens", null)
                 .header("Authorization", ApiClient.basic(user.username(), user.password()))
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"Reeder\",\"scopes\":[\"read\"],\"fever\":true}")));
+                .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"Reeder\",\"scopes\":[\"read\",\"write\"],\"fever\":true}")));
         assertThat(created.status()).as(created.toString()).isEqualTo(201);
         String secret = created.json().path("token").asString();
         return HexFormat.of().formatHex(MessageDigest.getInstance("MD5")

@@ -62,7 +62,7 @@ class AccountScopeApiTest {
         App other = flow.registerApp("client_secret_basic", "read");
         String othersToken = flow.authorize(alice, other, "read").accessToken();
         String appToken = flow.tokensFor(alice, "read", "write").accessToken();
-        String feedToken = feedToken(alice);
+        String feedToken = makeFeedToken(alice);
 
         List<ApiResponse> refused = manage(appToken, alice, spareId, other.clientId());
 
@@ -74,7 +74,7 @@ class AccountScopeApiTest {
         });
         assertThat(api.get("/api/v1/me", spare).status()).as("the token was not revoked").isEqualTo(200);
         assertThat(api.get("/api/v1/me", othersToken).status()).as("the other app was not withdrawn").isEqualTo(200);
-        assertThat(feedToken(alice)).as("the feed token was not rotated").isEqualTo(feedToken);
+        assertThat(feedStatus(feedToken)).as("the feed token was not rotated").isEqualTo(200);
         assertThat(new BrowserSession(port).signIn(alice.username(), alice.password()).header("Location"))
                 .as("the password was not changed").doesNotContain("error");
         ApiResponse wrote = api.post("/api/v1/folders", appToken, Map.of("name", "Still writes"));
@@ -100,7 +100,7 @@ class AccountScopeApiTest {
         String spare = api.createToken(cy.username(), cy.password(), "spare", "read");
         App other = flow.registerApp("client_secret_basic", "read");
         String othersToken = flow.authorize(cy, other, "read").accessToken();
-        String before = feedToken(cy);
+        String before = makeFeedToken(cy);
 
         ApiResponse listed = api.get("/api/v1/tokens", manager);
         ApiResponse revoked = api.delete("/api/v1/tokens/" + tokenId(cy, "spare"), manager);
@@ -116,7 +116,8 @@ class AccountScopeApiTest {
         assertThat(withdrawn.status()).isEqualTo(204);
         assertThat(api.get("/api/v1/me", othersToken).status()).isEqualTo(401);
         assertThat(rotated.status()).isEqualTo(200);
-        assertThat(feedToken(cy)).isNotEqualTo(before);
+        assertThat(rotated.json().path("feed_token").asString()).isNotBlank().isNotEqualTo(before);
+        assertThat(feedStatus(before)).isEqualTo(404);
         assertThat(api.get("/api/v1/me", manager).status()).as("account alone does not read").isEqualTo(403);
     }
 
@@ -161,7 +162,12 @@ class AccountScopeApiTest {
                 .filter(t -> t.path("name").asString().equals(name)).findFirst().orElseThrow().path("id").asString();
     }
 
-    private String feedToken(TestUser person) {
-        return api.get("/api/v1/me", person.token()).json().path("feed_token").asString();
+    /** Makes a feed token with the person's own token: it is shown only in that answer. */
+    private String makeFeedToken(TestUser person) {
+        return api.post("/api/v1/me/feed_token", person.token(), null).json().path("feed_token").asString();
+    }
+
+    private int feedStatus(String feedToken) {
+        return api.send(api.builder("/feeds/home.rss?token=" + feedToken, null).header("Accept", "*/*").GET()).status();
     }
 }

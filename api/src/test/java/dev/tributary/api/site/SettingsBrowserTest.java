@@ -48,41 +48,46 @@ class SettingsBrowserTest {
     }
 
     @Test
-    void showsTheAccountAndAPrivateFeedThatRotates(Browser browser) throws Exception {
-        String token = api.get("/api/v1/me", user.token()).json().path("feed_token").asString();
+    void showsTheAccountAndAPrivateFeedUrlOnlyWhenItIsMade(Browser browser) throws Exception {
+        String before = api.post("/api/v1/me/feed_token", user.token(), null).json().path("feed_token").asString();
+        String beforeUrl = browser.base() + "/feeds/home.rss?token=" + before;
         openSettings(browser, user);
         assertThat(browser.text("#account-username")).isEqualTo(user.username());
         browser.waitUntil("the member-since date", () -> browser.exists("#account-since time"));
-
-        String rss = browser.waitFor("#feed-rss").getAttribute("value");
-        String atom = browser.find("#feed-atom").getAttribute("value");
-        assertThat(rss).isEqualTo(browser.base() + "/feeds/home.rss?token=" + token);
-        assertThat(atom).isEqualTo(browser.base() + "/feeds/home.atom?token=" + token);
-        HttpResponse<String> feed = fetch(rss);
-        assertThat(feed.statusCode()).isEqualTo(200);
-        assertThat(feed.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).contains("rss"));
-        assertThat(feed.body()).contains("<rss").contains(user.username() + "'s home on Tributary");
-        assertThat(fetch(atom).body()).contains("<feed");
-
-        browser.click("button.copy[data-copy='feed-rss']");
-        browser.waitUntil("the copy to be reported", () -> !browser.text("#feed-copy-status").isEmpty());
+        assertThat(browser.find("#feed-urls").isDisplayed()).as("a made url is never shown again").isFalse();
+        assertThat(browser.find("#feed-hidden").isDisplayed()).isTrue();
+        assertThat(browser.find("#feed-rss").getAttribute("value")).isEmpty();
 
         browser.click("#rotate-feed");
         browser.waitForText("dialog.confirm", "stop working");
         browser.click("dialog.confirm .confirm-no");
         browser.waitUntil("the dialog closed", () -> !browser.exists("dialog.confirm"));
-        assertThat(browser.find("#feed-rss").getAttribute("value")).as("cancelled").isEqualTo(rss);
+        assertThat(browser.find("#feed-urls").isDisplayed()).as("cancelled").isFalse();
+        assertThat(fetch(beforeUrl).statusCode()).as("cancelled").isEqualTo(200);
 
         browser.click("#rotate-feed");
         browser.click("dialog.confirm .confirm-yes");
-        browser.waitUntil("new feed addresses", () -> !rss.equals(browser.find("#feed-rss").getAttribute("value")));
-        String rotated = browser.find("#feed-rss").getAttribute("value");
-        String newToken = api.get("/api/v1/me", user.token()).json().path("feed_token").asString();
-        assertThat(rotated).isEqualTo(browser.base() + "/feeds/home.rss?token=" + newToken);
-        assertThat(browser.find("#feed-atom").getAttribute("value")).endsWith("/feeds/home.atom?token=" + newToken);
-        assertThat(fetch(rss).statusCode()).as("the old address").isEqualTo(404);
-        assertThat(fetch(atom).statusCode()).as("the old address").isEqualTo(404);
-        assertThat(fetch(rotated).statusCode()).isEqualTo(200);
+        browser.waitUntil("new feed addresses", () -> browser.find("#feed-urls").isDisplayed());
+        String rss = browser.find("#feed-rss").getAttribute("value");
+        String atom = browser.find("#feed-atom").getAttribute("value");
+        assertThat(rss).startsWith(browser.base() + "/feeds/home.rss?token=");
+        assertThat(atom).isEqualTo(rss.replace("/feeds/home.rss?", "/feeds/home.atom?"));
+        HttpResponse<String> feed = fetch(rss);
+        assertThat(feed.statusCode()).isEqualTo(200);
+        assertThat(feed.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).contains("rss"));
+        assertThat(feed.body()).contains("<rss").contains(user.username() + "'s home on Tributary");
+        assertThat(fetch(atom).body()).contains("<feed");
+        assertThat(fetch(beforeUrl).statusCode()).as("the old address").isEqualTo(404);
+        assertThat(api.get("/api/v1/me", user.token()).json().has("feed_token")).isFalse();
+
+        browser.click("button.copy[data-copy='feed-rss']");
+        browser.waitUntil("the copy to be reported", () -> !browser.text("#feed-copy-status").isEmpty());
+
+        browser.open("/settings");
+        browser.waitForText("#account-username", user.username());
+        assertThat(browser.find("#feed-urls").isDisplayed()).as("shown once").isFalse();
+        assertThat(browser.find("#feed-rss").getAttribute("value")).isEmpty();
+        assertThat(fetch(rss).statusCode()).as("still working, though not shown").isEqualTo(200);
 
         browser.resize(375, 800);
         browser.open("/settings");
