@@ -9,6 +9,7 @@ const list = document.querySelector('#source-list');
 const folderList = document.querySelector('#folder-list');
 const allSources = document.querySelector('#all-sources');
 const total = document.querySelector('#unread-total');
+const trimmed = document.querySelector('#unread-trimmed');
 const loading = document.querySelector('#sources-loading');
 
 let sources = [];
@@ -115,6 +116,7 @@ export function showCounts(unread) {
     lastCounts = unread;
     countsRequest++;
     setCount(total, unread.total ?? 0);
+    showTrimmed(unread.trimmed_unread ?? 0);
     document.title = `${unread.total ? `(${unread.total}) ` : ''}Home – Tributary`;
     for (const count of list.querySelectorAll('.source-count')) {
         setCount(count, unread.by_source?.[count.dataset.source] ?? 0);
@@ -122,6 +124,17 @@ export function showCounts(unread) {
     for (const count of folderList.querySelectorAll('.folder-count')) {
         setCount(count, unread.by_folder?.[count.dataset.folder] ?? 0);
     }
+}
+
+/** Says that older unread entries left the inbox (its size limit or age), so the total is not all there ever was. */
+function showTrimmed(count) {
+    if (!trimmed) {
+        return;
+    }
+    trimmed.hidden = count <= 0;
+    trimmed.textContent = count > 0
+        ? `${count} older unread ${count === 1 ? 'entry was' : 'entries were'} trimmed from your inbox (each feed keeps its newest).`
+        : '';
 }
 
 function setCount(target, value) {

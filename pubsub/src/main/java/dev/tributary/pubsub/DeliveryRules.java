@@ -104,6 +104,20 @@ public class DeliveryRules {
      * drops an item. Such rows are counted ({@code tributary.rules.overruns}) and logged.
      */
     public Verdicts decide(List<InboxRow> rows, Collection<Long> withRules) {
+        return decide(rows, withRules, Map.of());
+    }
+
+    /**
+     * {@link #decide(List)} for subscriptions about to be made: {@code filing} names, by person,
+     * the folders each new subscription will be filed in (folder → sources), which the person's
+     * folder rules see as if it were filed already: a subscription made into a folder gets that
+     * folder's rules from its first item on.
+     */
+    public Verdicts decide(List<InboxRow> rows, Map<Long, Map<Long, Set<Long>>> filing) {
+        return decide(rows, rows.stream().map(InboxRow::userId).distinct().toList(), filing);
+    }
+
+    private Verdicts decide(List<InboxRow> rows, Collection<Long> withRules, Map<Long, Map<Long, Set<Long>>> filing) {
         if (rows.isEmpty() || withRules.isEmpty()) {
             return Verdicts.NONE;
         }
@@ -120,7 +134,14 @@ public class DeliveryRules {
                 .toList();
         Map<Long, RuleMatcher.ItemText> bodies = new HashMap<>();
         items.getAll(itemIds).forEach(item -> bodies.put(item.id(), new RuleMatcher.ItemText(item.body())));
-        Map<Long, Map<Long, Set<Long>>> folders = foldersOf(rulesByUser);
+        Map<Long, Map<Long, Set<Long>>> folders = new HashMap<>(foldersOf(rulesByUser));
+        filing.forEach((user, byFolder) -> byFolder.forEach((folder, sourceIds) -> {
+            Map<Long, Set<Long>> personFolders = new HashMap<>(folders.getOrDefault(user, Map.of()));
+            Set<Long> filed = new java.util.HashSet<>(personFolders.getOrDefault(folder, Set.of()));
+            filed.addAll(sourceIds);
+            personFolders.put(folder, filed);
+            folders.put(user, personFolders);
+        }));
         Map<Long, RuleMatcher> matchers = new HashMap<>();
         rulesByUser.values().forEach(rules -> rules.forEach(rule -> matchers.put(rule.id(), matcher(rule))));
         Map<Long, RuleBudget> budgets = new HashMap<>();

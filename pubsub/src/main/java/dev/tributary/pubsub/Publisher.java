@@ -80,6 +80,21 @@ public class Publisher {
      * @throws SourceNotFoundException if there is no such source
      */
     public PublishResult publish(long sourceId, List<NewItem> entries) {
+        return publish(sourceId, entries, null);
+    }
+
+    /**
+     * {@link #publish(long, List)} of a fetched document's last (or only) part, recording in the
+     * same transaction that the document carried these entries' items and {@code carriedBefore}
+     * (what its earlier parts carried), as {@link #documentCarried} does: a subscription never
+     * sees this publish without the document, which would leave its new items to neither the
+     * back-fill nor the fan-out.
+     */
+    public PublishResult publishDocument(long sourceId, List<NewItem> entries, Collection<Long> carriedBefore) {
+        return publish(sourceId, entries, List.copyOf(carriedBefore));
+    }
+
+    private PublishResult publish(long sourceId, List<NewItem> entries, @Nullable List<Long> document) {
         if (entries.size() > MAX_ITEMS_PER_PUBLISH) {
             throw new IllegalArgumentException("at most " + MAX_ITEMS_PER_PUBLISH + " entries per publish, not " + entries.size());
         }
@@ -87,20 +102,25 @@ public class Publisher {
         Map<String, NewItem> byGuid = new LinkedHashMap<>();
         entries.forEach(entry -> byGuid.put(entry.guid(), entry));
         if (byGuid.isEmpty()) {
+            if (document != null) {
+                documentCarried(sourceId, document);
+            }
             return new PublishResult(List.of(), List.of(), 0, List.of());
         }
         try {
-            return publishOnce(sourceId, source, byGuid);
+            return publishOnce(sourceId, source, byGuid, document);
         } catch (DuplicateIndexKeyException e) {
             // A concurrent publish of the same guid won; now ours sees it and updates instead.
-            return publishOnce(sourceId, source, byGuid);
+            return publishOnce(sourceId, source, byGuid, document);
         }
     }
 
-    private PublishResult publishOnce(long sourceId, Source source, Map<String, NewItem> byGuid) {
+    private PublishResult publishOnce(long sourceId, Source source, Map<String, NewItem> byGuid, @Nullable List<Long> document) {
         PublishResult result = tx.write("publish to source " + sourceId, status -> {
             // First, so the mode cannot change until this commits: each new item is pushed or pulled, never both.
-            boolean pull = audiences.lockForPublish(sourceId);
+            // It also orders this publish with subscriptions to the source (see FanoutTask#reaches).
+            SourceAudiences.Publishing publishing = audiences.lockForPublish(sourceId);
+            boolean pull = publishing.pulled();
             Map<IndexKey, Entity<Item>> existing = lockedByGuid(sourceId, byGuid.keySet());
             Instant now = now();
             List<NewItem> fresh = new ArrayList<>();
@@ -128,9 +148,14 @@ public class Publisher {
             if (source.kind() == SourceKind.USER) {
                 shares.recordAll(source.ownerId(), sourceId, created);
             }
-            deliver(sourceId, created, pull);
+            deliver(sourceId, created, pull, publishing.seq());
             inbox.itemsChanged(updated);
             created.forEach(item -> carried.add(item.id()));
+            if (document != null) {
+                List<Long> all = new ArrayList<>(document);
+                all.addAll(carried);
+                currentItems.replace(sourceId, all);
+            }
             return new PublishResult(created.stream().map(Entity::id).toList(), updated, unchanged, carried);
         });
         return result;
@@ -147,7 +172,11 @@ public class Publisher {
      * ({@code tributary.fanout.backfill} of them). A no-op when they are the ones already recorded.
      */
     public void documentCarried(long sourceId, Collection<Long> itemIds) {
-        tx.write("record the current items of source " + sourceId, status -> currentItems.replace(sourceId, itemIds));
+        tx.write("record the current items of source " + sourceId, status -> {
+            // Counted as a publish: a back-fill read before this is stale (Subscriptions reads it again).
+            audiences.lockForPublish(sourceId);
+            return currentItems.replace(sourceId, itemIds);
+        });
     }
 
     /**
@@ -168,7 +197,7 @@ public class Publisher {
      * One delivery per item and audience: the source itself and every profile that relays it; a
      * pulled source's own audience gets none, its items are stored as pulled instead.
      */
-    private void deliver(long sourceId, List<Entity<Item>> created, boolean pull) {
+    private void deliver(long sourceId, List<Entity<Item>> created, boolean pull, long seq) {
         if (created.isEmpty()) {
             return;
         }
@@ -181,7 +210,7 @@ public class Publisher {
             targets.add(sourceId);
         }
         targets.addAll(sources.relaysOf(sourceId));
-        fanout.deliver(sourceId, targets, items);
+        fanout.deliver(sourceId, targets, items, seq);
     }
 
     /**

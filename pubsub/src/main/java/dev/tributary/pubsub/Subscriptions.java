@@ -15,6 +15,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,7 +32,8 @@ import org.springframework.stereotype.Service;
  * Who follows what, in both directions: {@code subscriptions} (by person) and
  * {@code subscribers} (by source, paged by fan-out), always written together. A new subscription
  * receives the source's latest few entries (see {@link SubscriptionBackfill}) and then whatever is
- * published; unsubscribing leaves delivered entries in place.
+ * published after it (what was published before reaches it by the back-fill alone); unsubscribing
+ * leaves delivered entries in place, read.
  */
 @Service
 public class Subscriptions {
@@ -85,19 +87,36 @@ public class Subscriptions {
      * @throws QuotaExceededException if it would be new and the person follows as many sources as they may
      */
     public SubscribeResult subscribe(long userId, long sourceId, Collection<MediaType> media) {
+        return subscribe(userId, sourceId, media, null);
+    }
+
+    /**
+     * {@link #subscribe(long, long, Collection)}, filing a new subscription in these folders of
+     * the person's in the same transaction (null: in none; an existing subscription's folders are
+     * left alone), so that those folders' rules act on its back-fill.
+     *
+     * @throws FolderNotFoundException if one of the folders is not the person's
+     */
+    public SubscribeResult subscribe(long userId, long sourceId, Collection<MediaType> media, @Nullable Collection<Long> folderIds) {
         reach.find(userId, sourceId).orElseThrow(() -> new SourceNotFoundException(sourceId));
         int mask = MediaType.maskOf(media);
-        // The back-fill is read, and the person's rules matched on it, before the subscribing
-        // transaction: nothing to do if they follow the source already (or the switch is off).
-        SubscriptionBackfill.Prepared prepared = switches.isOn(Feature.SUBSCRIBE_BACKFILL) && find(userId, sourceId).isEmpty()
-                ? backfill.prepare(List.of(new SubscriptionBackfill.Follow(userId, sourceId, mask)))
-                : SubscriptionBackfill.Prepared.NONE;
-        SubscribeResult result;
-        try {
-            result = subscribeOnce(userId, sourceId, mask, prepared);
-        } catch (DuplicateKeyException e) {
-            // A concurrent subscribe of the same pair won the insert; ours now finds it.
-            result = subscribeOnce(userId, sourceId, mask, prepared);
+        Set<Long> folders = folderIds == null ? Set.of() : new LinkedHashSet<>(folderIds);
+        SubscribeResult result = null;
+        for (int attempt = 1; result == null; attempt++) {
+            // The back-fill is read, and the person's rules matched on it, before the subscribing
+            // transaction: nothing to do if they follow the source already (or the switch is off).
+            SubscriptionBackfill.Prepared prepared = switches.isOn(Feature.SUBSCRIBE_BACKFILL) && find(userId, sourceId).isEmpty()
+                    ? backfill.prepare(List.of(new SubscriptionBackfill.Follow(userId, sourceId, mask, folders)))
+                    : SubscriptionBackfill.Prepared.NONE;
+            boolean last = attempt == MAX_BACKFILL_READS;
+            try {
+                result = subscribeOnce(userId, sourceId, mask, folders, prepared, last);
+            } catch (DuplicateKeyException e) {
+                // A concurrent subscribe of the same pair won the insert; ours now finds it.
+                result = subscribeOnce(userId, sourceId, mask, folders, prepared, true);
+            } catch (StaleBackfill stale) {
+                // The source published since the back-fill was read: read it again.
+            }
         }
         if (result.created()) {
             events.publishEvent(new SourceFollowed(sourceId));
@@ -105,7 +124,18 @@ public class Subscriptions {
         return result;
     }
 
-    private SubscribeResult subscribeOnce(long userId, long sourceId, int mask, SubscriptionBackfill.Prepared prepared) {
+    /** Times a subscription reads its back-fill again because its source published meanwhile. */
+    private static final int MAX_BACKFILL_READS = 5;
+
+    /** The source published since its back-fill was read: the subscribing transaction rolls back and reads it again. */
+    private static final class StaleBackfill extends RuntimeException {
+        StaleBackfill() {
+            super(null, null, false, false);
+        }
+    }
+
+    private SubscribeResult subscribeOnce(long userId, long sourceId, int mask, Set<Long> folders,
+            SubscriptionBackfill.Prepared prepared, boolean lastTry) {
         return tx.write("subscribe " + userId + " to " + sourceId, status -> {
             Optional<Subscription> existing = findForUpdate(userId, sourceId);
             if (existing.isPresent()) {
@@ -124,11 +154,60 @@ public class Subscriptions {
             jdbc.sql("INSERT INTO subscribers (source_id, user_id, media_mask) VALUES (?, ?, ?)")
                     .params(sourceId, userId, mask).update();
             counted(userId, sourceId, mask);
+            fromNowOn(userId, List.of(sourceId), prepared, lastTry);
+            if (!folders.isEmpty()) {
+                fileNew(userId, Map.of(sourceId, folders));
+            }
             // Written in the subscribing transaction: a node killed after a separate commit of the
             // subscription would lose the back-fill for good (importing again skips what exists).
             backfill.deliver(prepared, List.of(created));
             return new SubscribeResult(created, true);
         });
+    }
+
+    /**
+     * Under each source's audience row (locked by {@link #counted}, as every publish locks it):
+     * the new subscribers take by fan-out only the publishes after the one their back-fill was
+     * read at; what was published before reaches them by the back-fill alone, so a first
+     * subscriber gets what a later one gets. If a source published since, the back-fill is stale
+     * and is read again (on the last try it is kept, and the fan-out of the publishes since
+     * still reaches the subscriber, if it has not run yet).
+     */
+    private void fromNowOn(long userId, List<Long> sourceIds, SubscriptionBackfill.Prepared prepared, boolean lastTry) {
+        if (sourceIds.isEmpty()) {
+            return;
+        }
+        Map<Long, Long> now = audiences.publishedSeqs(sourceIds);
+        boolean stale = sourceIds.stream().anyMatch(id -> now.getOrDefault(id, 0L) != prepared.seq(id));
+        if (stale && !lastTry && prepared != SubscriptionBackfill.Prepared.NONE) {
+            throw new StaleBackfill();
+        }
+        for (long sourceId : sourceIds) {
+            long from = prepared == SubscriptionBackfill.Prepared.NONE ? now.getOrDefault(sourceId, 0L) : prepared.seq(sourceId);
+            if (from > 0) {
+                jdbc.sql("UPDATE subscribers SET from_seq = ? WHERE source_id = ? AND user_id = ?").params(from, sourceId, userId).update();
+            }
+        }
+    }
+
+    /** Files new subscriptions in the person's folders, in the subscribing transaction. */
+    private void fileNew(long userId, Map<Long, Set<Long>> foldersBySource) {
+        Set<Long> wanted = new HashSet<>();
+        foldersBySource.values().forEach(wanted::addAll);
+        if (wanted.isEmpty()) {
+            return;
+        }
+        Set<Long> known = new HashSet<>(jdbc.sql("SELECT id FROM folders WHERE user_id = :user AND id IN (:ids)")
+                .param("user", userId).param("ids", wanted).query(Long.class).list());
+        wanted.stream().filter(id -> !known.contains(id)).findFirst().ifPresent(id -> {
+            throw new FolderNotFoundException(id);
+        });
+        List<Object> args = new ArrayList<>();
+        foldersBySource.forEach((sourceId, folders) -> folders.forEach(folder -> args.addAll(List.of(userId, folder, sourceId))));
+        jdbc.sql("INSERT INTO folder_sources (user_id, folder_id, source_id) VALUES "
+                + String.join(", ", Collections.nCopies(args.size() / 3, "(?, ?, ?)"))).params(args).update();
+        inbox.personChanged(userId);
+        inbox.foldersChanged(userId);
     }
 
     /**
@@ -142,8 +221,19 @@ public class Subscriptions {
         }
     }
 
-    /** A source a person wants to follow in a {@link #subscribeAll batch}, under their title for it (null: the source's own). */
-    public record Wanted(long sourceId, @Nullable String title) {
+    /**
+     * A source a person wants to follow in a {@link #subscribeAll batch}, under their title for
+     * it (null: the source's own), filed (if it is new) in these folders of theirs.
+     */
+    public record Wanted(long sourceId, @Nullable String title, Set<Long> folderIds) {
+
+        public Wanted {
+            folderIds = Set.copyOf(folderIds);
+        }
+
+        public Wanted(long sourceId, @Nullable String title) {
+            this(sourceId, title, Set.of());
+        }
     }
 
     /**
@@ -174,7 +264,7 @@ public class Subscriptions {
         Map<Long, Wanted> bySource = new LinkedHashMap<>();
         for (Wanted one : wanted) {
             String title = one.title() == null ? null : Names.clean("title", one.title(), MAX_TITLE_LENGTH);
-            bySource.putIfAbsent(one.sourceId(), new Wanted(one.sourceId(), title));
+            bySource.putIfAbsent(one.sourceId(), new Wanted(one.sourceId(), title, one.folderIds()));
         }
         if (bySource.isEmpty()) {
             return new Batch(List.of(), Set.of(), List.of());
@@ -185,25 +275,30 @@ public class Subscriptions {
         bySource.keySet().stream().filter(id -> !found.contains(id)).findFirst().ifPresent(id -> {
             throw new SourceNotFoundException(id);
         });
-        // As subscribe: read and filtered before the transaction, for the sources not followed yet.
-        SubscriptionBackfill.Prepared prepared = SubscriptionBackfill.Prepared.NONE;
-        if (switches.isOn(Feature.SUBSCRIBE_BACKFILL)) {
-            Set<Long> followed = followedAmong(userId, bySource.keySet());
-            prepared = backfill.prepare(bySource.keySet().stream().filter(id -> !followed.contains(id))
-                    .map(id -> new SubscriptionBackfill.Follow(userId, id, MediaType.ALL)).toList());
-        }
-        Batch batch;
-        try {
-            batch = subscribeAllOnce(userId, bySource, prepared);
-        } catch (DuplicateKeyException e) {
-            // A concurrent subscribe of one of the pairs won its insert; ours now finds it followed.
-            batch = subscribeAllOnce(userId, bySource, prepared);
+        Batch batch = null;
+        for (int attempt = 1; batch == null; attempt++) {
+            // As subscribe: read and filtered before the transaction, for the sources not followed yet.
+            SubscriptionBackfill.Prepared prepared = SubscriptionBackfill.Prepared.NONE;
+            if (switches.isOn(Feature.SUBSCRIBE_BACKFILL)) {
+                Set<Long> followed = followedAmong(userId, bySource.keySet());
+                prepared = backfill.prepare(bySource.values().stream().filter(one -> !followed.contains(one.sourceId()))
+                        .map(one -> new SubscriptionBackfill.Follow(userId, one.sourceId(), MediaType.ALL, one.folderIds())).toList());
+            }
+            boolean last = attempt == MAX_BACKFILL_READS;
+            try {
+                batch = subscribeAllOnce(userId, bySource, prepared, last);
+            } catch (DuplicateKeyException e) {
+                // A concurrent subscribe of one of the pairs won its insert; ours now finds it followed.
+                batch = subscribeAllOnce(userId, bySource, prepared, true);
+            } catch (StaleBackfill stale) {
+                // One of the sources published since the back-fill was read: read it again.
+            }
         }
         batch.created().forEach(created -> events.publishEvent(new SourceFollowed(created.sourceId())));
         return batch;
     }
 
-    private Batch subscribeAllOnce(long userId, Map<Long, Wanted> bySource, SubscriptionBackfill.Prepared prepared) {
+    private Batch subscribeAllOnce(long userId, Map<Long, Wanted> bySource, SubscriptionBackfill.Prepared prepared, boolean lastTry) {
         return tx.write("subscribe " + userId + " to " + bySource.size() + " sources", status -> {
             List<Long> fresh = new ArrayList<>(bySource.keySet());
             // Taken under the person's quota lock, which every subscribe of theirs takes before inserting.
@@ -218,6 +313,14 @@ public class Subscriptions {
                     .toList();
             insert(created);
             created.stream().map(Subscription::sourceId).sorted().forEach(sourceId -> counted(userId, sourceId, MediaType.ALL));
+            fromNowOn(userId, created.stream().map(Subscription::sourceId).toList(), prepared, lastTry);
+            Map<Long, Set<Long>> filing = new LinkedHashMap<>();
+            created.forEach(one -> {
+                if (!bySource.get(one.sourceId()).folderIds().isEmpty()) {
+                    filing.put(one.sourceId(), bySource.get(one.sourceId()).folderIds());
+                }
+            });
+            fileNew(userId, filing);
             backfill.deliver(prepared, created);
             return new Batch(created, followed, pastLimit);
         });
@@ -268,6 +371,10 @@ public class Subscriptions {
             if (left > 0) {
                 audiences.followed(sourceId, -1);
                 pulled.unfollowed(userId, sourceId);
+            }
+            if (rows > 0) {
+                // Its unread leave with it (issue 45): no count is left that no source accounts for.
+                inbox.unfollowed(userId, sourceId);
             }
             if (jdbc.sql("DELETE FROM folder_sources WHERE user_id = ? AND source_id = ?").params(userId, sourceId).update() > 0) {
                 // Kept pages name their entries' folders, as a rename's do; kept folder maps count per folder.

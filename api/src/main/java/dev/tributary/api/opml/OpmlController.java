@@ -139,12 +139,26 @@ class OpmlController {
         Set<String> toRegister = new LinkedHashSet<>(unfetched);
         toRegister.addAll(failing.keySet());
         checked.putAll(registered(toRegister));
-        List<Subscriptions.Wanted> wanted = new ArrayList<>();
+        Map<String, Long> folderIds = new HashMap<>();
+        Map<String, FolderError> folderErrors = new LinkedHashMap<>();
+        // A new subscription is filed as it is made, so its folders' rules act on its first items (issue 45).
+        Map<Long, Set<Long>> newFilings = new HashMap<>();
+        List<OpmlFeed> fresh = new ArrayList<>();
         for (OpmlFeed outline : outlines) {
             Stored<Source> source = pastLimit.contains(outline.xmlUrl()) ? null : checked.get(outline.xmlUrl()).source();
             if (source != null && !followed.contains(source.id())) {
-                wanted.add(new Subscriptions.Wanted(source.id(), title(source, outline.title())));
+                fresh.add(outline);
+                Set<Long> in = newFilings.computeIfAbsent(source.id(), id -> new LinkedHashSet<>());
+                Long folder = outline.folder() == null ? null : folder(caller, outline.folder(), folderIds, folderErrors);
+                if (folder != null) {
+                    in.add(folder);
+                }
             }
+        }
+        List<Subscriptions.Wanted> wanted = new ArrayList<>();
+        for (OpmlFeed outline : fresh) {
+            Stored<Source> source = checked.get(outline.xmlUrl()).source();
+            wanted.add(new Subscriptions.Wanted(source.id(), title(source, outline.title()), newFilings.get(source.id())));
         }
         // Subscribing again would reset a media filter the person chose: known ones are left alone.
         Subscriptions.Batch batch = subscriptions.subscribeAll(caller.userId(), wanted);
@@ -156,8 +170,6 @@ class OpmlController {
         List<String> unchecked = new ArrayList<>();
         List<ImportError> retrying = new ArrayList<>();
         Set<Long> counted = new HashSet<>();
-        Map<String, Long> folderIds = new HashMap<>();
-        Map<String, FolderError> folderErrors = new LinkedHashMap<>();
         Map<Long, Set<Long>> filings = new LinkedHashMap<>();
         for (OpmlFeed outline : outlines) {
             if (pastLimit.contains(outline.xmlUrl())) {
@@ -195,10 +207,9 @@ class OpmlController {
         }
         Map<Long, Set<Long>> refiled = new LinkedHashMap<>();
         filings.forEach((sourceId, in) -> {
-            if (!in.isEmpty()) {
-                // A subscription made by this import is in no folder yet: no need to ask.
-                Set<Long> all = new LinkedHashSet<>(created.contains(sourceId) ? List.of()
-                        : folders.foldersOf(caller.userId(), sourceId).stream().map(Folder::id).toList());
+            // A subscription made by this import was filed as it was made.
+            if (!in.isEmpty() && !created.contains(sourceId)) {
+                Set<Long> all = new LinkedHashSet<>(folders.foldersOf(caller.userId(), sourceId).stream().map(Folder::id).toList());
                 if (all.addAll(in)) {
                     refiled.put(sourceId, all);
                 }

@@ -112,8 +112,16 @@ class SubscriptionController {
         Set<MediaType> media = MediaFilter.parse(request.media());
         Edit edit = edit(caller, request.title(), request.folderIds());
         Stored<Source> source = target(caller, request);
-        SubscribeResult result = subscriptions.subscribe(caller.userId(), source.id(), media);
-        Subscription subscription = apply(caller, result.subscription(), edit);
+        SubscribeResult result;
+        try {
+            // A new subscription is filed in its folders as it is made, so their rules act on its first items.
+            result = subscriptions.subscribe(caller.userId(), source.id(), media, edit.folderIds());
+        } catch (FolderNotFoundException e) {
+            // deleted since it was checked
+            throw noSuchFolder(Ids.format(e.folderId()));
+        }
+        Subscription subscription = apply(caller, result.subscription(),
+                result.created() ? new Edit(edit.retitle(), edit.title(), null) : edit);
         return ResponseEntity.status(result.created() ? HttpStatus.CREATED : HttpStatus.OK)
                 .body(view(subscription, sourceViews.of(source), folders.foldersOf(caller.userId(), source.id()),
                         articles.readInFull(caller.userId()).contains(source.id())));

@@ -89,20 +89,25 @@ public class FeedIngest {
         List<Long> carried = new ArrayList<>();
         List<Long> fresh = new ArrayList<>();
         List<NewItem> items = document.items();
-        // Oldest first, so that when a feed is larger than one publish the newest get the highest ids.
+        // Oldest first, so that when a feed is larger than one publish the newest get the highest ids;
+        // cut so that the last part is a whole publish of the newest entries.
         List<NewItem> ordered = new ArrayList<>(items);
         ordered.sort((a, b) -> a.publishedAt().compareTo(b.publishedAt()));
-        for (int from = 0; from < ordered.size(); from += Publisher.MAX_ITEMS_PER_PUBLISH) {
-            List<NewItem> chunk = ordered.subList(from, Math.min(ordered.size(), from + Publisher.MAX_ITEMS_PER_PUBLISH));
-            PublishResult result = publisher.publish(sourceId, chunk);
+        int first = ordered.size() % Publisher.MAX_ITEMS_PER_PUBLISH;
+        int from = 0;
+        do {
+            int to = from == 0 && first > 0 ? first : Math.min(ordered.size(), from + Publisher.MAX_ITEMS_PER_PUBLISH);
+            List<NewItem> chunk = ordered.subList(from, to);
+            // The last part records, in its transaction, what the whole document carried: what a
+            // new subscriber receives. A subscription never falls between the two (issue 45).
+            PublishResult result = whole && to == ordered.size()
+                    ? publisher.publishDocument(sourceId, chunk, carried)
+                    : publisher.publish(sourceId, chunk);
             created += result.created().size();
             fresh.addAll(result.created());
             carried.addAll(result.carried());
-        }
-        if (whole) {
-            // What a new subscriber of this feed receives: everything this document carried.
-            publisher.documentCarried(sourceId, carried);
-        }
+            from = to;
+        } while (from < ordered.size());
         if (!fresh.isEmpty() && readInFull(sourceId)) {
             // Someone reads this feed in full: its new items' articles are fetched ahead of them.
             ahead.offer(stored.getAll(fresh).stream().filter(item -> item.body().url() != null)

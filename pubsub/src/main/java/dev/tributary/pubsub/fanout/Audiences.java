@@ -27,12 +27,12 @@ class Audiences {
      */
     List<Subscriber> page(long sourceId, long afterUserId, long upToUserId, int limit) {
         return jdbc.sql("""
-                SELECT s.user_id, s.media_mask, EXISTS (SELECT 1 FROM rules r WHERE r.user_id = s.user_id)
+                SELECT s.user_id, s.media_mask, EXISTS (SELECT 1 FROM rules r WHERE r.user_id = s.user_id), s.from_seq
                 FROM subscribers s
                 WHERE s.source_id = ? AND s.user_id > ? AND s.user_id <= ? ORDER BY s.user_id LIMIT ?
                 """)
                 .params(sourceId, afterUserId, upToUserId, limit)
-                .query((rs, n) -> new Subscriber(rs.getLong(1), rs.getInt(2), rs.getBoolean(3)))
+                .query((rs, n) -> new Subscriber(rs.getLong(1), rs.getInt(2), rs.getBoolean(3), rs.getLong(4)))
                 .list();
     }
 

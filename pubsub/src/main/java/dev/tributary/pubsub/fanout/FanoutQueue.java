@@ -25,17 +25,21 @@ public class FanoutQueue {
         this.tx = tx;
     }
 
-    /** One delivery per new item (id → media type) and audience: the source itself and every profile relaying it. */
-    public void deliver(long sourceId, Collection<Long> audiences, Map<Long, MediaType> items) {
+    /**
+     * One delivery per new item (id → media type) and audience: the source itself and every
+     * profile relaying it. {@code sourceSeq}: the source's publish count of this publish
+     * ({@link dev.tributary.pubsub.pull.SourceAudiences#lockForPublish}).
+     */
+    public void deliver(long sourceId, Collection<Long> audiences, Map<Long, MediaType> items, long sourceSeq) {
         List<FanoutTasks.NewTask> list = new ArrayList<>(items.size() * audiences.size());
         items.forEach((itemId, media) -> audiences.forEach(audience ->
-                list.add(new FanoutTasks.NewTask(FanoutTask.Kind.DELIVER, itemId, sourceId, audience, media))));
+                list.add(new FanoutTasks.NewTask(FanoutTask.Kind.DELIVER, itemId, sourceId, audience, media, sourceSeq))));
         record(list);
     }
 
     /** The retraction of a tombstoned item from every inbox that holds it. */
     public void retract(long itemId, long sourceId, MediaType media) {
-        record(List.of(new FanoutTasks.NewTask(FanoutTask.Kind.RETRACT, itemId, sourceId, sourceId, media)));
+        record(List.of(new FanoutTasks.NewTask(FanoutTask.Kind.RETRACT, itemId, sourceId, sourceId, media, 0)));
     }
 
     private void record(List<FanoutTasks.NewTask> list) {

@@ -23,17 +23,18 @@ class FanoutTasks {
 
     /** A new task as the publisher records it. */
     record NewTask(FanoutTask.Kind kind, long itemId, long sourceId, long audienceSourceId, MediaType media,
-            long cursorUser, long endUser) {
+            long cursorUser, long endUser, long sourceSeq) {
 
-        NewTask(FanoutTask.Kind kind, long itemId, long sourceId, long audienceSourceId, MediaType media) {
-            this(kind, itemId, sourceId, audienceSourceId, media, 0, FanoutTask.DONE);
+        NewTask(FanoutTask.Kind kind, long itemId, long sourceId, long audienceSourceId, MediaType media, long sourceSeq) {
+            this(kind, itemId, sourceId, audienceSourceId, media, 0, FanoutTask.DONE, sourceSeq);
         }
     }
 
     private static final RowMapper<FanoutTask> TASK = (rs, n) -> new FanoutTask(rs.getLong("id"),
             FanoutTask.Kind.of(rs.getString("kind")), rs.getLong("item_id"), rs.getLong("source_id"),
             rs.getLong("audience_source_id"), MediaType.ofBit(rs.getInt("media")), rs.getLong("cursor_user"),
-            rs.getLong("end_user"), rs.getLong("lease_token"), rs.getInt("attempts"), rs.getObject("lease_token") != null);
+            rs.getLong("end_user"), rs.getLong("lease_token"), rs.getInt("attempts"), rs.getObject("lease_token") != null,
+            rs.getLong("source_seq"));
 
     private final JdbcClient jdbc;
     private final JdbcTemplate template;
@@ -50,8 +51,8 @@ class FanoutTasks {
         if (tasks.isEmpty()) {
             return;
         }
-        String tuple = "(?, ?, ?, ?, ?, ?, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))";
-        List<Object> args = new ArrayList<>(tasks.size() * 8);
+        String tuple = "(?, ?, ?, ?, ?, ?, ?, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))";
+        List<Object> args = new ArrayList<>(tasks.size() * 9);
         for (NewTask task : tasks) {
             args.add(ids.next());
             args.add(task.kind().sql());
@@ -61,10 +62,11 @@ class FanoutTasks {
             args.add(task.media().bit());
             args.add(task.cursorUser());
             args.add(task.endUser());
+            args.add(task.sourceSeq());
         }
         template.update("""
                 INSERT INTO fanout_tasks (id, kind, item_id, source_id, audience_source_id, media, cursor_user, end_user,
-                                          lease_until, created_at)
+                                          source_seq, lease_until, created_at)
                 VALUES """ + String.join(", ", Collections.nCopies(tasks.size(), tuple)), args.toArray());
     }
 
@@ -122,7 +124,8 @@ class FanoutTasks {
                 .update();
         return due.stream().filter(task -> ready.contains(task.id()))
                 .map(task -> new FanoutTask(task.id(), task.kind(), task.itemId(), task.sourceId(), task.audienceSourceId(),
-                        task.media(), task.cursorUser(), task.endUser(), token, task.attempts() + 1, task.takenOver()))
+                        task.media(), task.cursorUser(), task.endUser(), token, task.attempts() + 1, task.takenOver(),
+                        task.sourceSeq()))
                 .toList();
     }
 

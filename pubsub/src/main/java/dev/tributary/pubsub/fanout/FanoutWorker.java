@@ -301,7 +301,8 @@ class FanoutWorker {
                 withRules.add(subscriber.userId());
             }
             for (FanoutTask task : group) {
-                if (subscriber.takes(task.media())) {
+                // One who subscribed after the item was published had it (or not) from the back-fill.
+                if (subscriber.takes(task.media()) && task.reaches(subscriber)) {
                     rows.add(new InboxRow(subscriber.userId(), task.itemId(), task.sourceId(), task.media(), false,
                             stories.get(task.itemId())));
                 }
@@ -355,7 +356,7 @@ class FanoutWorker {
             for (int i = 0; i < ends.size(); i++) {
                 long end = i + 1 < ends.size() ? ends.get(i + 1) : FanoutTask.DONE;
                 parts.add(new FanoutTasks.NewTask(FanoutTask.Kind.DELIVER, task.itemId(), task.sourceId(),
-                        task.audienceSourceId(), task.media(), ends.get(i), end));
+                        task.audienceSourceId(), task.media(), ends.get(i), end, task.sourceSeq()));
             }
         }
         tasks.add(parts);

@@ -13,6 +13,7 @@ import dev.tributary.pubsub.Subscription;
 import dev.tributary.pubsub.inbox.Inbox;
 import dev.tributary.pubsub.inbox.InboxRow;
 import dev.tributary.pubsub.pull.PulledFeed;
+import dev.tributary.pubsub.pull.SourceAudiences;
 import dev.tributary.storage.Transactions;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -48,9 +49,11 @@ public class SubscriptionBackfill {
     private final int feedCount;
     private final DeliveryRules rules;
     private final PulledFeed pulled;
+    private final SourceAudiences audiences;
 
     SubscriptionBackfill(Items items, Sources sources, CurrentItems current, Inbox inbox, Transactions tx,
-            FanoutSettings settings, DeliveryRules rules, PulledFeed pulled) {
+            FanoutSettings settings, DeliveryRules rules, PulledFeed pulled, SourceAudiences audiences) {
+        this.audiences = audiences;
         this.rules = rules;
         this.pulled = pulled;
         this.items = items;
@@ -61,17 +64,41 @@ public class SubscriptionBackfill {
         this.feedCount = settings.backfill();
     }
 
-    /** A subscription about to be made: who follows which source, taking which media (a {@link MediaType} mask). */
-    public record Follow(long userId, long sourceId, int mask) {}
+    /**
+     * A subscription about to be made: who follows which source, taking which media (a
+     * {@link MediaType} mask), filed in which of their folders (whose rules then apply).
+     */
+    public record Follow(long userId, long sourceId, int mask, Set<Long> folderIds) {
+
+        public Follow {
+            folderIds = Set.copyOf(folderIds);
+        }
+
+        public Follow(long userId, long sourceId, int mask) {
+            this(userId, sourceId, mask, Set.of());
+        }
+    }
 
     /**
      * A back-fill read and filtered before the subscribing transaction: the rows each follow
-     * would receive and the verdicts of the person's filter rules on them.
+     * would receive, the verdicts of the person's filter rules on them, and each source's publish
+     * count it was read at ({@link SourceAudiences#publishedSeq}): the subscribing transaction
+     * checks it under the source's lock, and the subscription takes by fan-out only the
+     * publishes after it.
      */
-    public record Prepared(List<InboxRow> rows, DeliveryRules.Verdicts verdicts) {
+    public record Prepared(List<InboxRow> rows, DeliveryRules.Verdicts verdicts, Map<Long, Long> seqs) {
 
         /** Nothing to deliver. */
-        public static final Prepared NONE = new Prepared(List.of(), DeliveryRules.Verdicts.NONE);
+        public static final Prepared NONE = new Prepared(List.of(), DeliveryRules.Verdicts.NONE, Map.of());
+
+        public Prepared {
+            seqs = Map.copyOf(seqs);
+        }
+
+        /** The publish count of the source this was read at (0: unknown, never published). */
+        public long seq(long sourceId) {
+            return seqs.getOrDefault(sourceId, 0L);
+        }
     }
 
     /**
@@ -80,10 +107,16 @@ public class SubscriptionBackfill {
      * Reads only (READ COMMITTED: what the transaction would have read a moment later).
      */
     public Prepared prepare(List<Follow> follows) {
-        if (feedCount == 0 || follows.isEmpty()) {
+        if (follows.isEmpty()) {
             return Prepared.NONE;
         }
+        if (feedCount == 0) {
+            return new Prepared(List.of(), DeliveryRules.Verdicts.NONE,
+                    audiences.publishedSeqs(follows.stream().map(Follow::sourceId).distinct().toList()));
+        }
         List<Long> sourceIds = follows.stream().map(Follow::sourceId).distinct().toList();
+        // First: whatever is published after this read moves the count, and the subscription reads again.
+        Map<Long, Long> seqs = audiences.publishedSeqs(sourceIds);
         Map<Long, SourceKind> kinds = new HashMap<>();
         sources.getAll(sourceIds).forEach(source -> kinds.put(source.id(), source.body().kind()));
         List<Long> feeds = sourceIds.stream().filter(id -> kinds.get(id) == SourceKind.FEED).toList();
@@ -96,8 +129,14 @@ public class SubscriptionBackfill {
             rows.addAll(rows(follow, kinds.get(follow.sourceId()) == SourceKind.FEED,
                     currentIds.getOrDefault(follow.sourceId(), List.of()), currentItems));
         }
-        // People's filter rules apply as in fan-out: drop, mark read, star.
-        return new Prepared(rows, rules.decide(rows));
+        // People's filter rules apply as in fan-out: drop, mark read, star; folder rules also to
+        // the folders the subscriptions are about to be filed in.
+        Map<Long, Map<Long, Set<Long>>> filing = new HashMap<>();
+        for (Follow follow : follows) {
+            follow.folderIds().forEach(folder -> filing.computeIfAbsent(follow.userId(), user -> new HashMap<>())
+                    .computeIfAbsent(folder, f -> new HashSet<>()).add(follow.sourceId()));
+        }
+        return new Prepared(rows, rules.decide(rows, filing), seqs);
     }
 
     /** Delivers the source's current items that the subscription takes; the number delivered (new to the inbox). */

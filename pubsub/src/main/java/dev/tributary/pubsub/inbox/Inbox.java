@@ -464,6 +464,16 @@ public class Inbox {
         return leads.isEmpty() ? marked : marked + marks.setAll(userId, leads, true);
     }
 
+    /**
+     * A person stopped following a source, inside the unsubscribing transaction: the source's
+     * unread entries leave the unread horizon (marked read, so they stay in the timeline as
+     * history) and counts equal what can be listed unread. Copies of its stories held under
+     * another source's entry are left alone: that entry is still followed. How many were marked.
+     */
+    public int unfollowed(long userId, long sourceId) {
+        return marks.markReadUpTo(userId, Long.MAX_VALUE, sourceId);
+    }
+
     /** Sets the read flag of those of these entries that are in the person's inbox; how many changed. */
     public int setRead(long userId, Collection<Long> itemIds, boolean read) {
         return itemIds.isEmpty() ? 0 : marks.setAll(userId, asEntries(userId, itemIds), read);

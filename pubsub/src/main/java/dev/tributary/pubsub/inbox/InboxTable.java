@@ -369,6 +369,25 @@ class InboxTable {
                 .params(userId, read, limit).query(ROW).list();
     }
 
+    /**
+     * Locks and returns up to {@code limit} of the person's oldest unread entries that are not
+     * among their source's newest {@code keptPerSource} unread, oldest first. Ranked by a plain
+     * read (one window over the person's unread), then locked and checked unread again.
+     */
+    List<InboxRow> lockOldestUnreadBeyond(long userId, int keptPerSource, int limit) {
+        List<Long> ids = jdbc.sql("""
+                SELECT item_id FROM (
+                    SELECT item_id, ROW_NUMBER() OVER (PARTITION BY source_id ORDER BY item_id DESC) AS n
+                    FROM inbox WHERE user_id = ? AND is_read = FALSE) ranked
+                WHERE n > ? ORDER BY item_id LIMIT ?
+                """).params(userId, keptPerSource, limit).query(Long.class).list();
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.sql("SELECT * FROM inbox WHERE user_id = :user AND item_id IN (:ids) AND is_read = FALSE ORDER BY item_id FOR UPDATE")
+                .param("user", userId).param("ids", ids).query(ROW).list();
+    }
+
     /** Up to {@code limit} of the person's unread item ids, newest first. */
     List<Long> unreadIds(long userId, int limit) {
         return jdbc.sql("SELECT item_id FROM inbox WHERE user_id = ? AND is_read = FALSE ORDER BY item_id DESC LIMIT ?")

@@ -22,7 +22,8 @@ import org.springframework.stereotype.Component;
 /**
  * Trims inboxes that received entries back to the unread horizon ({@code tributary.inbox.*}), in
  * the background: first every entry whose item is older than {@code keep}, then, past
- * {@code max-entries}, the oldest read entries and only then the oldest unread. Each step is one
+ * {@code max-entries}, the oldest read entries and only then the oldest unread, but never the
+ * newest {@code min-unread-per-source} unread entries of any source. Each step is one
  * transaction of at most {@link #ROWS_PER_TRANSACTION} locked rows: they are deleted, exactly
  * their unread counts taken off, and the unread ones added to the person's
  * {@code trimmed_unread} (in {@code inbox_trimmed} and the counters alike). Runs on nodes with
@@ -88,7 +89,8 @@ class InboxTrimmer implements SmartLifecycle {
                 int limit = Math.min(excess, ROWS_PER_TRANSACTION);
                 rows = inbox.lockOldest(userId, true, limit);
                 if (rows.isEmpty()) {
-                    rows = inbox.lockOldest(userId, false, limit);
+                    // Each source keeps its newest unread: a cap never empties a whole feed (issue 45).
+                    rows = inbox.lockOldestUnreadBeyond(userId, horizon.minUnreadPerSource(), limit);
                 }
             }
             inbox.delete(rows);

@@ -26,6 +26,7 @@ import org.springframework.boot.test.context.SpringBootTest;
         "tributary.fanout.max-pulled-sources=2",
         "tributary.timeline.max-entries=30",
         "tributary.inbox.max-entries=60",
+        "tributary.inbox.min-unread-per-source=2",
         "tributary.storage.cleaner.enabled=false"})
 public @interface WithPullThreshold {
 }
