@@ -139,6 +139,6 @@ public class LinkShares {
     }
 
     private static @Nullable Long storyOfLink(@Nullable String url) {
-        return url == null ? null : Stories.of(url, "");
+        return Stories.ofLink(url);
     }
 }

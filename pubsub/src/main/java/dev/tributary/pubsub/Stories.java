@@ -6,16 +6,33 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A feed item's story: its canonical link (or its guid when that is a URL), hashed to 64 bits.
- * Two feeds carrying the same post (one blog's category feeds) give it the same story, however
- * each spells the link: http or https, host case, default ports, tracking parameters, a trailing
- * slash or a fragment make no difference. Pure: no database.
+ * A feed item's story: what says that two feeds carry the same post (one blog's category feeds),
+ * hashed to 64 bits; a person's inbox holds a story once. Evidence of one story, first found:
+ * <ol>
+ * <li>the same canonical link, however each feed spells it (http or https, host case, default
+ *     ports, tracking parameters, a trailing slash make no difference; a fragment does, since
+ *     {@code changelog#v2-0} and {@code changelog#v2-3} are two entries), unless the link is the
+ *     feed's home page or its own url, or a page several of the feed's entries link;</li>
+ * <li>the same guid where a guid means the same thing in every feed: a permalink (an http(s) URL,
+ *     canonical as a link, and again not the home page) or a {@code tag:} or {@code urn:} URI.</li>
+ * </ol>
+ * And two entries of one feed with distinct guids are never one story: an entry takes the first
+ * of its candidates no other entry of its feed holds, else none (it is then never merged).
+ * Pure: the caller says which stories the feed's stored items hold.
  */
 final class Stories {
 
@@ -25,18 +42,71 @@ final class Stories {
     private Stories() {
     }
 
-    /** The story of an entry: its link's, else its guid's when that is a URL; null if neither is an http(s) URL. */
-    static @Nullable Long of(@Nullable String url, String guid) {
+    /** The story of a link (a person's post's, for "shared by"): its canonical form's; null if it is not an http(s) URL. */
+    static @Nullable Long ofLink(@Nullable String url) {
         String canonical = canonical(url);
-        if (canonical == null) {
-            canonical = canonical(guid);
-        }
         return canonical == null ? null : hash(canonical);
     }
 
     /**
-     * The link as a story sees it, without its scheme ({@code //host/path?query}), or null if it is
-     * not an absolute http(s) URL with a host.
+     * The candidate stories of each entry of {@code fresh} (by guid), best first, given the whole
+     * document they came in (which tells which pages several of the feed's entries link) and the
+     * feed's home page and url. The caller then drops those another entry of the feed holds.
+     */
+    static Map<String, List<Long>> candidates(@Nullable String siteUrl, @Nullable String feedUrl,
+            Collection<NewItem> document, Collection<NewItem> fresh) {
+        Set<String> home = new HashSet<>();
+        for (String page : new String[] {siteUrl, feedUrl}) {
+            String canonical = canonical(page);
+            if (canonical != null) {
+                home.add(canonical);
+            }
+        }
+        // Guids per canonical link: a page two entries link is nobody's permalink (a digest, a home page).
+        Map<String, Set<String>> linkedBy = new HashMap<>();
+        for (NewItem entry : document) {
+            String link = canonical(entry.url());
+            if (link != null) {
+                linkedBy.computeIfAbsent(link, l -> new HashSet<>()).add(entry.guid());
+            }
+        }
+        Map<String, List<Long>> candidates = new LinkedHashMap<>();
+        for (NewItem entry : fresh) {
+            List<Long> of = new ArrayList<>(2);
+            String link = canonical(entry.url());
+            if (link != null && !home.contains(link) && linkedBy.getOrDefault(link, Set.of()).size() <= 1) {
+                of.add(hash(link));
+            }
+            String guid = globalGuid(entry.guid());
+            if (guid != null && !home.contains(guid)) {
+                Long story = hash(guid);
+                if (!of.contains(story)) {
+                    of.add(story);
+                }
+            }
+            candidates.put(entry.guid(), of);
+        }
+        return candidates;
+    }
+
+    /**
+     * The guid as a story sees it when it means the same in every feed: a permalink (canonical, so
+     * it meets the same link), a {@code tag:} or {@code urn:} URI (scheme lower-cased); else null
+     * ("42", a bare uuid, a hash: only this feed knows what those name).
+     */
+    static @Nullable String globalGuid(String guid) {
+        String stripped = guid.strip();
+        String lower = stripped.toLowerCase(Locale.ROOT);
+        if ((lower.startsWith("tag:") || lower.startsWith("urn:")) && stripped.length() > 4) {
+            return lower.substring(0, 4) + stripped.substring(4);
+        }
+        return canonical(stripped);
+    }
+
+    /**
+     * The link as a story sees it, without its scheme ({@code //host/path?query#fragment}), or null
+     * if it is not an absolute http(s) URL with a host. The fragment stays: feeds that link each of
+     * their entries to an anchor of one page (a changelog, a digest) tell their entries apart by it.
      */
     static @Nullable String canonical(@Nullable String link) {
         if (link == null || link.isBlank() || link.length() > MAX_LINK) {
@@ -63,6 +133,10 @@ final class Stories {
         String query = queryOf(uri.getRawQuery());
         if (!query.isEmpty()) {
             out.append('?').append(query);
+        }
+        String fragment = uri.getRawFragment();
+        if (fragment != null && !fragment.isEmpty()) {
+            out.append('#').append(fragment);
         }
         return out.toString();
     }
@@ -104,8 +178,8 @@ final class Stories {
         };
     }
 
-    /** The first 64 bits of the canonical link's SHA-256: collisions are as likely as two random longs meeting. */
-    private static long hash(String canonical) {
+    /** The first 64 bits of the canonical link's (or global guid's) SHA-256: collisions are as likely as two random longs meeting. */
+    static long hash(String canonical) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
             return ByteBuffer.wrap(digest).getLong();
