@@ -23,13 +23,16 @@ import org.jspecify.annotations.Nullable;
  * A feed item's story: what says that two feeds carry the same post (one blog's category feeds),
  * hashed to 64 bits; a person's inbox holds a story once. Evidence of one story, first found:
  * <ol>
+ * <li>the same guid where a guid means the same thing in every feed: a permalink (an http(s) URL,
+ *     canonical as a link is, and not the feed's home page) or a {@code tag:} or {@code urn:} URI;
+ *     first, because it names the entry itself where a link may be a redirect of each feed's own;</li>
  * <li>the same canonical link, however each feed spells it (http or https, host case, default
  *     ports, tracking parameters, a trailing slash make no difference; a fragment does, since
  *     {@code changelog#v2-0} and {@code changelog#v2-3} are two entries), unless the link is the
- *     feed's home page or its own url, or a page several of the feed's entries link;</li>
- * <li>the same guid where a guid means the same thing in every feed: a permalink (an http(s) URL,
- *     canonical as a link, and again not the home page) or a {@code tag:} or {@code urn:} URI.</li>
+ *     feed's home page or its own url, or a page several entries of the document link.</li>
  * </ol>
+ * A permalink guid and a link share one space: a feed whose guid is the permalink meets a feed
+ * that only links it.
  * And two entries of one feed with distinct guids are never one story: an entry takes the first
  * of its candidates no other entry of its feed holds, else none (it is then never merged).
  * Pure: the caller says which stories the feed's stored items hold.
@@ -73,13 +76,13 @@ final class Stories {
         Map<String, List<Long>> candidates = new LinkedHashMap<>();
         for (NewItem entry : fresh) {
             List<Long> of = new ArrayList<>(2);
-            String link = canonical(entry.url());
-            if (link != null && !home.contains(link) && linkedBy.getOrDefault(link, Set.of()).size() <= 1) {
-                of.add(hash(link));
-            }
             String guid = globalGuid(entry.guid());
             if (guid != null && !home.contains(guid)) {
-                Long story = hash(guid);
+                of.add(hash(guid));
+            }
+            String link = canonical(entry.url());
+            if (link != null && !home.contains(link) && linkedBy.getOrDefault(link, Set.of()).size() <= 1) {
+                Long story = hash(link);
                 if (!of.contains(story)) {
                     of.add(story);
                 }

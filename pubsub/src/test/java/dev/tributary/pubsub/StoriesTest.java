@@ -73,11 +73,17 @@ class StoriesTest {
     }
 
     @Test
-    void aPermalinkIsTheStoryAndThenAGlobalGuid() {
+    void aGlobalGuidIsTheStoryAndThenThePermalink() {
         Map<String, List<Long>> of = candidates("https://blog.example/",
-                entry("tag:blog.example,2026:1", "https://blog.example/2026/post-1"), entry("7", "https://blog.example/2026/post-2"));
-        assertThat(of.get("tag:blog.example,2026:1")).containsExactly(Stories.ofLink("https://blog.example/2026/post-1"),
-                Stories.hash("tag:blog.example,2026:1"));
+                entry("tag:blog.example,2026:1", "https://blog.example/2026/post-1"), entry("7", "https://blog.example/2026/post-2"),
+                entry("https://blog.example/?p=8", "https://feedproxy.example/~r/blog/8"),
+                entry("https://blog.example/2026/post-9", "https://blog.example/2026/post-9/"));
+        assertThat(of.get("tag:blog.example,2026:1")).containsExactly(Stories.hash("tag:blog.example,2026:1"),
+                Stories.ofLink("https://blog.example/2026/post-1"));
+        assertThat(of.get("https://blog.example/?p=8")).containsExactly(Stories.ofLink("https://blog.example/?p=8"),
+                Stories.ofLink("https://feedproxy.example/~r/blog/8"));
+        assertThat(of.get("https://blog.example/2026/post-9")).as("the permalink guid and link are one")
+                .containsExactly(Stories.ofLink("https://blog.example/2026/post-9"));
         assertThat(of.get("7")).as("a local guid is no evidence").containsExactly(Stories.ofLink("https://blog.example/2026/post-2"));
     }
 
