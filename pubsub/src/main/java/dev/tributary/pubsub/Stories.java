@@ -27,9 +27,10 @@ import org.jspecify.annotations.Nullable;
  *     canonical as a link is, and not the feed's home page) or a {@code tag:} or {@code urn:} URI;
  *     first, because it names the entry itself where a link may be a redirect of each feed's own;</li>
  * <li>the same canonical link, however each feed spells it (http or https, host case, default
- *     ports, tracking parameters, a trailing slash make no difference; a fragment does, since
- *     {@code changelog#v2-0} and {@code changelog#v2-3} are two entries), unless the link is the
- *     feed's home page or its own url, or a page several entries of the document link.</li>
+ *     ports, tracking parameters, a trailing slash and a fragment make no difference, except a
+ *     fragment that tells the document's entries apart: {@code changelog#v2-0} and
+ *     {@code changelog#v2-3} are two entries), unless the link is the feed's home page or its own
+ *     url, or a link several entries of the document share.</li>
  * </ol>
  * A permalink guid and a link share one space: a feed whose guid is the permalink meets a feed
  * that only links it.
@@ -65,12 +66,15 @@ final class Stories {
                 home.add(canonical);
             }
         }
-        // Guids per canonical link: a page two entries link is nobody's permalink (a digest, a home page).
-        Map<String, Set<String>> linkedBy = new HashMap<>();
+        // Per page (its canonical link without fragment): the links to it as written with their
+        // fragments, and the guids linking each. Anchors of one page that tell entries apart keep
+        // their fragment; a link two entries share is nobody's permalink (a digest, a home page).
+        Map<String, Map<String, Set<String>>> pages = new HashMap<>();
         for (NewItem entry : document) {
-            String link = canonical(entry.url());
-            if (link != null) {
-                linkedBy.computeIfAbsent(link, l -> new HashSet<>()).add(entry.guid());
+            String page = canonical(entry.url());
+            if (page != null) {
+                pages.computeIfAbsent(page, p -> new HashMap<>())
+                        .computeIfAbsent(withFragment(entry.url()), l -> new HashSet<>()).add(entry.guid());
             }
         }
         Map<String, List<Long>> candidates = new LinkedHashMap<>();
@@ -80,8 +84,8 @@ final class Stories {
             if (guid != null && !home.contains(guid)) {
                 of.add(hash(guid));
             }
-            String link = canonical(entry.url());
-            if (link != null && !home.contains(link) && linkedBy.getOrDefault(link, Set.of()).size() <= 1) {
+            String link = linkEvidence(entry, home, pages);
+            if (link != null) {
                 Long story = hash(link);
                 if (!of.contains(story)) {
                     of.add(story);
@@ -90,6 +94,28 @@ final class Stories {
             candidates.put(entry.guid(), of);
         }
         return candidates;
+    }
+
+    /**
+     * The entry's link as evidence: the page, or the page with its fragment where the document's
+     * entries link that page at several fragments (a changelog's {@code #v2-0}, {@code #v2-3});
+     * null where it is the home page or a link another entry of the document shares.
+     */
+    private static @Nullable String linkEvidence(NewItem entry, Set<String> home, Map<String, Map<String, Set<String>>> pages) {
+        String page = canonical(entry.url());
+        if (page == null || home.contains(page)) {
+            return null;
+        }
+        Map<String, Set<String>> links = pages.get(page);
+        if (links == null) {
+            // Not in the document given (a caller's mistake): the page alone, unshared as far as known.
+            return page;
+        }
+        if (links.size() > 1) {
+            String link = withFragment(entry.url());
+            return links.getOrDefault(link, Set.of()).size() <= 1 ? link : null;
+        }
+        return links.values().iterator().next().size() <= 1 ? page : null;
     }
 
     /**
@@ -107,11 +133,20 @@ final class Stories {
     }
 
     /**
-     * The link as a story sees it, without its scheme ({@code //host/path?query#fragment}), or null
-     * if it is not an absolute http(s) URL with a host. The fragment stays: feeds that link each of
-     * their entries to an anchor of one page (a changelog, a digest) tell their entries apart by it.
+     * The link as a story sees it, without its scheme or fragment ({@code //host/path?query}), or
+     * null if it is not an absolute http(s) URL with a host. A fragment most often points into the
+     * same page ({@code #comments}); where it tells a feed's entries apart, {@link #withFragment} keeps it.
      */
     static @Nullable String canonical(@Nullable String link) {
+        return canonical(link, false);
+    }
+
+    /** {@link #canonical} with the fragment, if any: {@code //host/path?query#fragment}. */
+    static @Nullable String withFragment(@Nullable String link) {
+        return canonical(link, true);
+    }
+
+    private static @Nullable String canonical(@Nullable String link, boolean fragment) {
         if (link == null || link.isBlank() || link.length() > MAX_LINK) {
             return null;
         }
@@ -137,9 +172,9 @@ final class Stories {
         if (!query.isEmpty()) {
             out.append('?').append(query);
         }
-        String fragment = uri.getRawFragment();
-        if (fragment != null && !fragment.isEmpty()) {
-            out.append('#').append(fragment);
+        String raw = uri.getRawFragment();
+        if (fragment && raw != null && !raw.isEmpty()) {
+            out.append('#').append(raw);
         }
         return out.toString();
     }

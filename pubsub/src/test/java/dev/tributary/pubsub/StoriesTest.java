@@ -25,7 +25,7 @@ class StoriesTest {
                 "http://blog.example/2026/11/post",
                 "https://BLOG.Example/2026/11/post/",
                 "https://blog.example:443/2026/11/post",
-                "http://blog.example:80/2026/11/post",
+                "http://blog.example:80/2026/11/post#comments",
                 "https://blog.example./2026/11/post",
                 "https://blog.example/2026/11/post#",
                 "https://blog.example/2026/11/post?utm_source=rss&utm_medium=feed&UTM_Campaign=x",
@@ -45,9 +45,6 @@ class StoriesTest {
         assertThat(Stories.ofLink("https://a.example:8443/p")).isNotEqualTo(Stories.ofLink("https://a.example/p"));
         assertThat(Stories.ofLink("https://a.example/P")).as("paths are case-sensitive").isNotEqualTo(Stories.ofLink("https://a.example/p"));
         assertThat(Stories.ofLink("https://a.example/")).isEqualTo(Stories.ofLink("https://a.example"));
-        assertThat(Stories.ofLink("https://example.net/changelog#v2-0")).as("a fragment tells entries apart")
-                .isNotEqualTo(Stories.ofLink("https://example.net/changelog#v2-3"))
-                .isNotEqualTo(Stories.ofLink("https://example.net/changelog"));
     }
 
     @Test
@@ -101,9 +98,16 @@ class StoriesTest {
     }
 
     @Test
-    void anchorsOfOnePageAreDistinctCandidates() {
+    void anchorsThatTellTheDocumentsEntriesApartAreKept() {
         Map<String, List<Long>> of = candidates(null, entry("a", "https://example.net/changelog#v2-0"),
-                entry("b", "https://example.net/changelog#v2-1"));
-        assertThat(of.get("a")).hasSize(1).doesNotContainAnyElementsOf(of.get("b"));
+                entry("b", "https://example.net/changelog#v2-1"), entry("c", "https://example.net/changelog"),
+                entry("d", "https://example.net/digest#top"), entry("e", "https://example.net/digest#top"),
+                entry("f", "https://example.net/post#comments"));
+        assertThat(of.get("a")).containsExactly(Stories.hash("//example.net/changelog#v2-0"));
+        assertThat(of.get("b")).containsExactly(Stories.hash("//example.net/changelog#v2-1"));
+        assertThat(of.get("c")).containsExactly(Stories.ofLink("https://example.net/changelog"));
+        assertThat(of.get("d")).as("one anchor two entries share").isEmpty();
+        assertThat(of.get("e")).isEmpty();
+        assertThat(of.get("f")).as("an anchor into the page itself").containsExactly(Stories.ofLink("https://example.net/post"));
     }
 }
