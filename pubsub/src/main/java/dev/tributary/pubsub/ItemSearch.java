@@ -29,7 +29,8 @@ import org.springframework.stereotype.Service;
  * subscription's media filter, as the timeline received them), up to {@value #CANDIDATES} that hold
  * every other term (one primary-key probe each) and no further than its newest
  * {@link SearchSettings#maxRowsWalked()} rows (a search cut there says so), together with the
- * person's inbox rows from other sources and their stars; ranked and cut in SQL.
+ * person's inbox rows from other sources and their stars; grouped by story (the {@code item_stories}
+ * index), so a post that several feeds carry is one hit; ranked and cut in SQL.
  */
 @Service
 public class ItemSearch {
@@ -160,7 +161,11 @@ public class ItemSearch {
             Map<Integer, List<Long>> reach, @Nullable Long floor, List<Object> args) {
         String score = IntStream.range(0, terms.size()).mapToObj(i -> "t" + i + ".weight")
                 .collect(Collectors.joining(" + ", "(", ")"));
-        StringBuilder sql = new StringBuilder("SELECT r.item_id, r.score FROM (");
+        StringBuilder sql = new StringBuilder("SELECT g.item_id, g.score FROM (SELECT ")
+                .append(query.sourceIds() == null
+                        ? "COALESCE(MAX(e.item_id), MAX(a.lead_item_id), MAX(r.item_id))"
+                        : "COALESCE(MAX(e.item_id), MAX(r.item_id))")
+                .append(" AS item_id, MAX(r.score) AS score FROM (");
         if (!reach.isEmpty()) {
             sql.append("(SELECT STRAIGHT_JOIN t0.item_id, ").append(score).append(" AS score FROM item_terms t0");
             probes(sql, query, terms, args);
@@ -209,18 +214,27 @@ public class ItemSearch {
             sql.append(" WHERE t0.source_id IN (").append(placeholders(query.sourceIds().size())).append(')');
             query.sourceIds().stream().sorted().forEach(args::add);
         }
-        sql.append(")) r");
+        // One hit a story (issue 45): the copies of one story in several sources are one group, shown
+        // as the person's entry of it where they hold one (the timeline's, which names also_in), and
+        // where a copy reached them after that entry, as the entry even if only the copy matched;
+        // within a source filter, as one of the filter's own items. Items without a story are their own group.
+        sql.append(")) r LEFT JOIN item_stories s ON s.entity_id = r.item_id"
+                + " LEFT JOIN inbox e ON e.user_id = ? AND e.item_id = r.item_id"
+                + " LEFT JOIN inbox_also a ON a.user_id = ? AND a.item_id = r.item_id"
+                + " GROUP BY s.story IS NULL, COALESCE(s.story, r.item_id)) g");
+        args.add(userId);
+        args.add(userId);
         if (query.unread()) {
-            sql.append(" JOIN inbox u ON u.user_id = ? AND u.item_id = r.item_id AND u.is_read = FALSE");
+            sql.append(" JOIN inbox u ON u.user_id = ? AND u.item_id = g.item_id AND u.is_read = FALSE");
             args.add(userId);
         }
         if (query.after() != null) {
-            sql.append(" WHERE r.score < ? OR (r.score = ? AND r.item_id < ?)");
+            sql.append(" WHERE g.score < ? OR (g.score = ? AND g.item_id < ?)");
             args.add(query.after().score());
             args.add(query.after().score());
             args.add(query.after().itemId());
         }
-        sql.append(" ORDER BY r.score DESC, r.item_id DESC LIMIT ?");
+        sql.append(" ORDER BY g.score DESC, g.item_id DESC LIMIT ?");
         args.add(query.limit() + 1);
         return sql.toString();
     }

@@ -73,9 +73,14 @@ public class LinkShares {
         }
     }
 
-    /** The story whose sharers an item shows: a feed item's own, else its link's (a post's); null if none. */
+    /**
+     * The story whose sharers an item shows: its link's (people share links), else a feed item's own
+     * (a permalink guid's, for an item without a link); null if none. Not always the item's story:
+     * that may be its guid's ({@link Stories}), which no person's post carries.
+     */
     public static @Nullable Long storyShown(Item item) {
-        return item.story() != null ? item.story() : storyOfLink(item.url());
+        Long link = storyOfLink(item.url());
+        return link != null ? link : item.story();
     }
 
     /**
@@ -139,6 +144,6 @@ public class LinkShares {
     }
 
     private static @Nullable Long storyOfLink(@Nullable String url) {
-        return url == null ? null : Stories.of(url, "");
+        return Stories.ofLink(url);
     }
 }

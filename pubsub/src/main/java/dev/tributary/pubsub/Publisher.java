@@ -53,10 +53,12 @@ public class Publisher {
     private final LinkShares shares;
     private final SourceAudiences audiences;
     private final PulledFeed pulled;
+    private final FeedStories feedStories;
 
     Publisher(EntityStore store, IndexReader indexes, Sources sources, FanoutQueue fanout, Transactions tx, Inbox inbox,
             CurrentItems currentItems, StarredItems starred, LinkShares shares, SourceAudiences audiences,
-            PulledFeed pulled, ObjectProvider<Clock> clock) {
+            PulledFeed pulled, FeedStories feedStories, ObjectProvider<Clock> clock) {
+        this.feedStories = feedStories;
         this.audiences = audiences;
         this.pulled = pulled;
         this.store = store;
@@ -143,8 +145,11 @@ public class Publisher {
                 }
             }
             fresh.sort(Comparator.comparing(NewItem::publishedAt));
+            // A feed item's story; people's and groups' posts have none (the same link posted twice is two conversations).
+            Map<String, Long> stories = source.kind() == SourceKind.FEED && !fresh.isEmpty()
+                    ? feedStories.assign(sourceId, source, byGuid.values(), fresh) : Map.of();
             List<Entity<Item>> created = store.insertAll(PubsubKinds.ITEM,
-                    fresh.stream().map(entry -> Item.from(sourceId, entry, now, storyOf(source, entry))).toList());
+                    fresh.stream().map(entry -> Item.from(sourceId, entry, now, stories.get(entry.guid()))).toList());
             if (source.kind() == SourceKind.USER) {
                 shares.recordAll(source.ownerId(), sourceId, created);
             }
@@ -159,11 +164,6 @@ public class Publisher {
             return new PublishResult(created.stream().map(Entity::id).toList(), updated, unchanged, carried);
         });
         return result;
-    }
-
-    /** A feed item's story; people's and groups' posts have none (the same link posted twice is two conversations). */
-    private static @Nullable Long storyOf(Source source, NewItem entry) {
-        return source.kind() == SourceKind.FEED ? Stories.of(entry.url(), entry.guid()) : null;
     }
 
     /**

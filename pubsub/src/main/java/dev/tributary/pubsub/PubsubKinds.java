@@ -40,6 +40,15 @@ class PubsubKinds {
             (id, item) -> SearchTerms.ofItem(item).entrySet().stream()
                     .map(e -> IndexKey.of(e.getKey(), id, item.sourceId(), (long) e.getValue())).toList()).deferred();
 
+    /**
+     * (source, story) → items: which stories a feed's items hold, so that a new entry of the feed
+     * never takes one of them (two entries of one feed are never one story; {@link Stories}), and
+     * so that search shows a story once. Tombstones keep theirs, as they keep their guid.
+     */
+    static final IndexDefinition<Item> ITEM_STORIES = IndexDefinition.of("item_stories", "item_stories", ITEM,
+            List.of(IndexColumn.bigint("source_id"), IndexColumn.bigint("story")),
+            item -> item.story() == null ? List.of() : List.of(IndexKey.of(item.sourceId(), item.story())));
+
     static final IndexDefinition<Source> SOURCE_URLS = IndexDefinition.unique("source_urls", "source_urls", SOURCE,
             List.of(IndexColumn.hash("url_hash")),
             source -> source.kind() == SourceKind.FEED ? List.of(IndexKey.of(source.url())) : List.of());
@@ -77,6 +86,11 @@ class PubsubKinds {
     @Bean
     IndexDefinition<Item> pubsubItemTerms() {
         return ITEM_TERMS;
+    }
+
+    @Bean
+    IndexDefinition<Item> pubsubItemStories() {
+        return ITEM_STORIES;
     }
 
     @Bean

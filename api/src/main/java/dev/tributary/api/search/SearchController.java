@@ -51,6 +51,7 @@ class SearchController {
             description = "Items of the caller's subscriptions (as far back as each source goes), of their inbox and their "
                     + "stars that hold every word of q (case and width folded; Chinese, Japanese, Korean, Thai, Lao, Khmer "
                     + "and Myanmar text matched by character pairs). Ranked by relevance (title matches weigh more than summary ones), then newest first. "
+                    + "A story several feeds carry is one hit: the caller's entry of it, as the timeline shows it (with also_in). "
                     + "q: 1 to 500 characters with at most 16 distinct words, else 400 with reason empty_query, "
                     + "query_too_long or too_many_terms. The next page: the Link header's rel=\"next\" URL, which carries cursor. "
                     + "Search-Truncated: true when the search read only the newest 20,000 index rows of the query's rarest "
