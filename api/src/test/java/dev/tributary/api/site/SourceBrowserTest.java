@@ -98,8 +98,8 @@ class SourceBrowserTest {
         TestUser bob = api.newUser("webkind");
         String bobSource = api.post("/api/v1/posts", bob.token(), Map.of("text", "Bob was here")).json()
                 .path("source").path("id").asString();
-        // Bob's group: Alice, not a member, still reaches it from its source.
-        ApiResponse group = api.post("/api/v1/groups", bob.token(), Map.of("name", "Source club"));
+        // Bob's open group: Alice, not a member, still reaches it from its source (a closed one is its members' alone).
+        ApiResponse group = api.post("/api/v1/groups", bob.token(), Map.of("name", "Source club", "open", true));
         String groupId = group.json().path("id").asString();
         String groupSource = group.json().path("source_id").asString();
         browser.signIn(alice.username(), alice.password());
