@@ -150,7 +150,7 @@ class ReaderAtomController {
         }
         xml.writeStartElement(ATOM, "title");
         xml.writeAttribute("type", "html");
-        xml.writeCharacters(item.title() == null ? "" : item.title());
+        xml.writeCharacters(xmlSafe(item.title() == null ? "" : item.title()));
         xml.writeEndElement();
         text(xml, "published", time(item.publishedAt()));
         text(xml, "updated", time(stored.updated()));
@@ -171,7 +171,7 @@ class ReaderAtomController {
         }
         xml.writeStartElement(ATOM, "summary");
         xml.writeAttribute("type", "html");
-        xml.writeCharacters(item.summary() == null ? "" : item.summary());
+        xml.writeCharacters(xmlSafe(item.summary() == null ? "" : item.summary()));
         xml.writeEndElement();
         xml.writeStartElement(ATOM, "author");
         text(xml, "name", item.author() == null || item.author().isBlank() ? "(author unknown)" : item.author());
@@ -209,8 +209,27 @@ class ReaderAtomController {
 
     private static void text(XMLStreamWriter xml, String name, String value) throws XMLStreamException {
         xml.writeStartElement(ATOM, name);
-        xml.writeCharacters(value);
+        xml.writeCharacters(xmlSafe(value));
         xml.writeEndElement();
+    }
+
+    /**
+     * The text without the characters XML 1.0 cannot carry at all (control characters a feed may
+     * hold): the writer would put them out as they are, and the parser refuse the whole page.
+     */
+    static String xmlSafe(String text) {
+        StringBuilder safe = null;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            boolean allowed = c == '\t' || c == '\n' || c == '\r' || (c >= 0x20 && c <= 0xD7FF) || Character.isSurrogate(c)
+                    || (c >= 0xE000 && c <= 0xFFFD);
+            if (!allowed && safe == null) {
+                safe = new StringBuilder(text.length()).append(text, 0, i);
+            } else if (allowed && safe != null) {
+                safe.append(c);
+            }
+        }
+        return safe == null ? text : safe.toString();
     }
 
     private static String time(Instant instant) {
