@@ -12,13 +12,13 @@ import dev.tributary.crawler.FeedResolver;
 import dev.tributary.pubsub.Folder;
 import dev.tributary.pubsub.Folders;
 import dev.tributary.pubsub.HomeFeed;
+import dev.tributary.pubsub.InboxScan;
+import dev.tributary.pubsub.NewIds;
 import dev.tributary.pubsub.QuotaExceededException;
 import dev.tributary.pubsub.Source;
 import dev.tributary.pubsub.Stored;
 import dev.tributary.pubsub.Subscriptions;
 import dev.tributary.pubsub.Unread;
-import dev.tributary.pubsub.InboxScan;
-import dev.tributary.pubsub.NewIds;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -186,8 +186,8 @@ class ReaderController {
 
     /**
      * Unread counts, each with {@code newestItemTimestampUsec}: when the newest entry of that
-     * stream was stored (not the request's time), so apps that skip unchanged feeds (ReadYou,
-     * Reeder) fetch only the feeds that got something new.
+     * stream was stored (not the request's time), so an app that skips unchanged streams can
+     * tell which got something new.
      */
     @GetMapping("/unread-count")
     Map<String, Object> unreadCount(@RequestAttribute(ReaderRequests.CALLER) Caller caller) {

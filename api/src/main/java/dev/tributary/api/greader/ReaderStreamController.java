@@ -78,8 +78,8 @@ class ReaderStreamController {
     /**
      * Each ref with its storage time ({@code timestampUsec}, read from the id, which is issued when
      * the item is stored: the same time as its {@code crawlTimeMsec}) and the labels put on the
-     * item itself ({@code directStreamIds}: none, as Tributary files feeds, not items). Apps that
-     * sync by time (ReadYou, FeedMe) compare these timestamps with what they hold.
+     * item itself ({@code directStreamIds}: none, as Tributary files feeds, not items), the shape
+     * Google Reader documented; none of the apps replayed here reads more than {@code id}.
      */
     private static String idList(ReaderStreams.Page page) {
         StringBuilder json = new StringBuilder(32 + page.ids().size() * 80).append("{\"itemRefs\":[");

@@ -86,7 +86,7 @@ class ReaderPathsTest {
         Followed f = followed("pathids");
         String stream = "feed/" + f.url();
         Map<String, String> spellings = Map.of(
-                // newsboat's freshrss source (src/freshrssapi.cpp): the whole id url-encoded
+                // newsboat's freshrss source (src/freshrssapi.cpp, r2.36: curl_easy_escape(id)): the whole id url-encoded
                 URLEncoder.encode(stream, StandardCharsets.UTF_8), stream,
                 // libgreader (GoogleReader.py, get_feed_content): quote() leaves the slashes
                 "feed/http%3A//feeds.example.test%3A8080/" + f.url().substring(31), stream,
