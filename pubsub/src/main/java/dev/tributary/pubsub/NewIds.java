@@ -17,4 +17,9 @@ public final class NewIds {
     public long next() {
         return ids.next();
     }
+
+    /** When an id was issued, to the millisecond: an item's id tells when it was stored. */
+    public static java.time.Instant issuedAt(long id) {
+        return IdGenerator.timestampOf(id);
+    }
 }

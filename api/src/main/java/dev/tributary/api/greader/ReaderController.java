@@ -12,12 +12,16 @@ import dev.tributary.crawler.FeedResolver;
 import dev.tributary.pubsub.Folder;
 import dev.tributary.pubsub.Folders;
 import dev.tributary.pubsub.HomeFeed;
+import dev.tributary.pubsub.InboxScan;
+import dev.tributary.pubsub.NewIds;
 import dev.tributary.pubsub.QuotaExceededException;
 import dev.tributary.pubsub.Source;
 import dev.tributary.pubsub.Stored;
 import dev.tributary.pubsub.Subscriptions;
 import dev.tributary.pubsub.Unread;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -180,30 +184,50 @@ class ReaderController {
         return ReaderText.ok();
     }
 
+    /**
+     * Unread counts, each with {@code newestItemTimestampUsec}: when the newest entry of that
+     * stream was stored (not the request's time), so an app that skips unchanged streams can
+     * tell which got something new.
+     */
     @GetMapping("/unread-count")
     Map<String, Object> unreadCount(@RequestAttribute(ReaderRequests.CALLER) Caller caller) {
         long user = caller.userId();
         Unread unread = home.unread(user);
         List<ReaderFeed> followed = feeds.of(user);
-        String now = Long.toString(System.currentTimeMillis() * 1000);
+        Map<Long, Long> newestBySource = new HashMap<>();
         List<Map<String, Object>> counts = new ArrayList<>();
         for (ReaderFeed feed : followed) {
-            long count = unread.bySource().getOrDefault(feed.feed().sourceId(), 0L);
+            long source = feed.feed().sourceId();
+            long count = unread.bySource().getOrDefault(source, 0L);
             if (count > 0) {
-                counts.add(count(feed.feed().streamId(), count, now));
+                long newest = newestEntry(user, source);
+                newestBySource.put(source, newest);
+                counts.add(count(feed.feed().streamId(), count, newest));
             }
         }
         for (Map.Entry<Long, Set<Long>> folder : folders.sourcesByFolder(user).entrySet()) {
             long count = folder.getValue().stream().mapToLong(source -> unread.bySource().getOrDefault(source, 0L)).sum();
+            long newest = folder.getValue().stream().mapToLong(source -> newestBySource.getOrDefault(source, 0L)).max().orElse(0);
             folders.find(user, folder.getKey()).filter(f -> count > 0)
-                    .ifPresent(f -> counts.add(count(StreamId.label(f.name()), count, now)));
+                    .ifPresent(f -> counts.add(count(StreamId.label(f.name()), count, newest)));
         }
-        counts.add(count(StreamId.READING_LIST, unread.total(), now));
+        counts.add(count(StreamId.READING_LIST, unread.total(), newestEntry(user, null)));
         return Map.of("max", unread.total(), "unreadcounts", counts);
     }
 
-    private static Map<String, Object> count(String id, long count, String newest) {
-        return Map.of("id", id, "count", count, "newestItemTimestampUsec", newest);
+    /** When the newest entry of the person's inbox (of one source, or all) was stored, in microseconds; 0 if none. */
+    private long newestEntry(long user, @Nullable Long source) {
+        List<Long> newest = home.ids(user, new InboxScan(InboxScan.Reads.ANY, source == null ? null : Set.of(source),
+                null, null, null, false, 1));
+        if (newest.isEmpty()) {
+            return 0;
+        }
+        Instant stored = NewIds.issuedAt(newest.getFirst());
+        return stored.getEpochSecond() * 1_000_000 + stored.getNano() / 1000;
+    }
+
+    private static Map<String, Object> count(String id, long count, long newestUsec) {
+        return Map.of("id", id, "count", count, "newestItemTimestampUsec", Long.toString(newestUsec));
     }
 
     private Folder label(long user, MultiValueMap<String, String> params) {

@@ -7,6 +7,8 @@ import dev.tributary.pubsub.Folders;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.InboxScan;
 import dev.tributary.pubsub.ItemNotFoundException;
+import dev.tributary.pubsub.NewIds;
+import dev.tributary.pubsub.StarPage;
 import dev.tributary.pubsub.Stars;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.ByteArrayOutputStream;
@@ -73,10 +75,20 @@ class ReaderStreamController {
         return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(answer);
     }
 
+    /**
+     * Each ref with its storage time ({@code timestampUsec}, read from the id, which is issued when
+     * the item is stored: the same time as its {@code crawlTimeMsec}) and the labels put on the
+     * item itself ({@code directStreamIds}: none, as Tributary files feeds, not items), the shape
+     * Google Reader documented; none of the apps replayed here reads more than {@code id}.
+     */
     private static String idList(ReaderStreams.Page page) {
-        StringBuilder json = new StringBuilder(32 + page.ids().size() * 30).append("{\"itemRefs\":[");
+        StringBuilder json = new StringBuilder(32 + page.ids().size() * 80).append("{\"itemRefs\":[");
         for (int i = 0; i < page.ids().size(); i++) {
-            json.append(i == 0 ? "{\"id\":\"" : ",{\"id\":\"").append(page.ids().get(i)).append("\"}");
+            long id = page.ids().get(i);
+            Instant stored = NewIds.issuedAt(id);
+            json.append(i == 0 ? "{\"id\":\"" : ",{\"id\":\"").append(id)
+                    .append("\",\"directStreamIds\":[],\"timestampUsec\":\"")
+                    .append(stored.getEpochSecond() * 1_000_000 + stored.getNano() / 1000).append("\"}");
         }
         json.append(']');
         if (page.continuation() != null) {
@@ -90,7 +102,7 @@ class ReaderStreamController {
     @RequestMapping(path = {"/stream/contents", "/stream/contents/**"}, method = {RequestMethod.GET, RequestMethod.POST})
     ResponseEntity<byte[]> contents(@RequestAttribute(ReaderRequests.CALLER) Caller caller,
             @RequestParam MultiValueMap<String, String> params, HttpServletRequest request) {
-        StreamId pathStream = pathStream(request);
+        StreamId pathStream = pathStream(request, CONTENTS_PATH);
         StreamQuery query = StreamQuery.parse(pathStream, params, 20, MAX_CONTENTS);
         ReaderStreams.Page page = streams.ids(caller.userId(), query);
         return envelope(streamName(query.stream(), params), caller.userId(), page.ids(), page.continuation());
@@ -142,9 +154,29 @@ class ReaderStreamController {
             }
             case StreamId.Feed feed -> home.markReadBefore(user, before, feeds.subscribedSource(user, feed.url())
                     .orElseThrow(() -> ApiProblem.notFound("feed among your subscriptions")));
-            default -> { }
+            case StreamId.Starred starred -> markStarredRead(user, before);
+            // Already read, or a state Tributary keeps no entries in: nothing to mark.
+            case StreamId.Read read -> { }
+            case StreamId.OtherState other -> { }
         }
         return ReaderText.ok();
+    }
+
+    /** Marks read the starred items of the person's inbox stored before {@code before}, walking the stars a page at a time. */
+    private void markStarredRead(long user, Instant before) {
+        Long below = null;
+        while (true) {
+            StarPage page = stars.page(user, below, null, null, Stars.MAX_PAGE);
+            List<Long> ids = page.items().stream().map(StarPage.StarredItem::item)
+                    .filter(item -> item.body().receivedAt().isBefore(before)).map(item -> item.id()).toList();
+            for (int from = 0; from < ids.size(); from += HomeFeed.MAX_MARKS) {
+                home.markRead(user, ids.subList(from, Math.min(ids.size(), from + HomeFeed.MAX_MARKS)));
+            }
+            if (page.oldestStarId() == null) {
+                return;
+            }
+            below = page.oldestStarId();
+        }
     }
 
     private void starIfVisible(long user, long itemId) {
@@ -183,12 +215,18 @@ class ReaderStreamController {
         return given.isAfter(now) ? now : given;
     }
 
-    private static @Nullable StreamId pathStream(HttpServletRequest request) {
+    /**
+     * The stream id after {@code prefix} in the raw path, decoded once: apps send it url-encoded
+     * whole ({@code feed%2Fhttp%3A%2F%2Fhost%2Ffeed.xml}: newsboat), in part
+     * ({@code feed/http%3A//host/feed.xml}: libgreader) or raw ({@code feed/http://host/feed.xml});
+     * null when the path ends at the prefix.
+     */
+    static @Nullable StreamId pathStream(HttpServletRequest request, String prefix) {
         String uri = request.getRequestURI().substring(request.getContextPath().length());
-        if (!uri.startsWith(CONTENTS_PATH) || uri.length() == CONTENTS_PATH.length()) {
+        if (!uri.startsWith(prefix) || uri.length() == prefix.length()) {
             return null;
         }
-        String raw = uri.substring(CONTENTS_PATH.length());
+        String raw = uri.substring(prefix.length());
         try {
             return StreamId.parse("stream", UriUtils.decode(raw, StandardCharsets.UTF_8));
         } catch (IllegalArgumentException badEscape) {
@@ -196,7 +234,7 @@ class ReaderStreamController {
         }
     }
 
-    private static String streamName(StreamId stream, MultiValueMap<String, String> params) {
+    static String streamName(StreamId stream, MultiValueMap<String, String> params) {
         String given = params.getFirst("s");
         return switch (stream) {
             case StreamId.ReadingList all -> StreamId.READING_LIST;
