@@ -69,6 +69,23 @@ class RealWorldQuirksTest {
         }
 
         @Test
+        void angleBracketsThatAreNotMarkupStayInRssTitles() throws Exception {
+            assertThat(rssItem("<title>Why List&lt;String&gt; is not a List&lt;Object&gt;</title>").title())
+                    .isEqualTo("Why List<String> is not a List<Object>");
+            assertThat(rssItem("<title>Rust: Vec&lt;u8&gt; and Box&lt;T&gt;</title>").title()).isEqualTo("Rust: Vec<u8> and Box<T>");
+            assertThat(rssItem("<title><![CDATA[HTML5 <video> & <audio> support]]></title>").title())
+                    .isEqualTo("HTML5 <video> & <audio> support");
+            // Markup feedparser recognises (a close tag of an HTML element) is still markup.
+            assertThat(rssItem("<title>&lt;em&gt;Really&lt;/em&gt; bold</title>").title()).isEqualTo("Really bold");
+        }
+
+        @Test
+        void angleBracketsInAtomTextTitlesStay() throws Exception {
+            assertThat(items(atom("<id>urn:1</id><title type=\"text\">A &lt;b&gt; feed</title>")).get(0).title())
+                    .isEqualTo("A <b> feed");
+        }
+
+        @Test
         void aCommentInATitleDoesNotCutIt() throws Exception {
             assertThat(rssItem("<title>Before &lt;!-- &lt;script&gt; --&gt; after</title>").title()).isEqualTo("Before after");
             assertThat(rssItem("<title>Before <!-- <script> --> after</title>").title()).isEqualTo("Before after");
@@ -269,6 +286,26 @@ class RealWorldQuirksTest {
             assertThat(items.get(1).summary()).isEqualTo("<p>Base sixty-four</p>");
             assertThat(items.get(2).author()).isEqualTo("Only An Author");
             assertThat(items.get(2).guid()).startsWith(Identity.HASH_PREFIX);
+        }
+
+        @Test
+        void rssTitlesWithAngleBrackets() throws Exception {
+            FeedDocument feed = normalizer.normalize(parser.parse(Testdata.bytes("quirks/rss-titles-angle-brackets.xml"),
+                    "text/xml", Testdata.FEED_URL), FETCHED);
+
+            assertThat(feed.title()).isEqualTo("Generics <T> weekly");
+            assertThat(feed.items()).extracting(NewItem::title).containsExactly("Why List<String> is not a List<Object>",
+                    "Rust: Vec<u8> and Box<T>", "HTML5 <video> & <audio> support", "Is a < b && b > c?",
+                    "Really bold & brave");
+        }
+
+        @Test
+        void atomTextTitlesWithAngleBrackets() throws Exception {
+            FeedDocument feed = normalizer.normalize(parser.parse(Testdata.bytes("quirks/atom-text-title-angle-brackets.xml"),
+                    "text/xml", Testdata.FEED_URL), FETCHED);
+
+            assertThat(feed.title()).isEqualTo("A <b> feed");
+            assertThat(feed.items()).extracting(NewItem::title).containsExactly("Vec<u8> in type=text");
         }
 
         @Test
