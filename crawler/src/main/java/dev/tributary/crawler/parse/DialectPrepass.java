@@ -2,20 +2,32 @@ package dev.tributary.crawler.parse;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import org.jdom2.Document;
 import org.jdom2.Element;
+import org.jdom2.IllegalAddException;
 import org.jdom2.Namespace;
 
 /**
  * Mends, before Rome reads the document, dialects Rome's format parsers do not recognise: Atom 0.3
  * under the namespace spelled without its {@code #} (or with a slash), and RSS whose items sit beside
  * the {@code <channel>} rather than in it (RSS 0.90 and 1.0 put them there on purpose; some RSS 2.0
- * generators do by mistake).
+ * generators do by mistake); namespaces spelled otherwise than Rome expects (the iTunes one as Apple
+ * once printed it, {@code http://www.itunes.com/DTDs/Podcast-1.0.dtd}; Media RSS without its trailing
+ * slash), which feedparser matches case-insensitively; a channel titled only by {@code dc:title}.
  */
 final class DialectPrepass {
 
     static final Namespace ATOM_03 = Namespace.getNamespace("http://purl.org/atom/ns#");
     private static final String ATOM_03_STEM = "http://purl.org/atom/ns";
+    private static final Namespace DC = Namespace.getNamespace("http://purl.org/dc/elements/1.1/");
+    // Each namespace's usual spelling, by its lower-case form without a trailing slash.
+    private static final Map<String, String> SPELLINGS = Map.of(
+            "http://www.itunes.com/dtds/podcast-1.0.dtd", "http://www.itunes.com/dtds/podcast-1.0.dtd",
+            "http://search.yahoo.com/mrss", "http://search.yahoo.com/mrss/",
+            "http://purl.org/dc/elements/1.1", "http://purl.org/dc/elements/1.1/",
+            "http://purl.org/rss/1.0/modules/content", "http://purl.org/rss/1.0/modules/content/");
 
     private DialectPrepass() {
     }
@@ -24,6 +36,14 @@ final class DialectPrepass {
         Element root = document.getRootElement();
         if (isAtom03Variant(root.getNamespace())) {
             renameAtom03(root);
+        }
+        respell(root);
+        if (root.getName().equals("rss") || root.getName().equals("RDF")) {
+            Element channel = root.getChildren().stream().filter(child -> child.getName().equals("channel")).findFirst().orElse(null);
+            if (channel != null && channel.getChild("title", channel.getNamespace()) == null
+                    && channel.getChild("title", DC) != null) {
+                channel.addContent(0, new Element("title", channel.getNamespace()).setText(channel.getChild("title", DC).getText()));
+            }
         }
         if (root.getName().equals("rss")) {
             moveStrayItems(root);
@@ -49,6 +69,27 @@ final class DialectPrepass {
             Element element = pending.removeLast();
             if (element.getNamespace().equals(variant)) {
                 element.setNamespace(Namespace.getNamespace(element.getNamespacePrefix(), ATOM_03.getURI()));
+            }
+            pending.addAll(element.getChildren());
+        }
+    }
+
+    /** Elements of a namespace spelled unusually ({@link #SPELLINGS}) moved into its usual spelling. Iterative: the tree may be deep. */
+    private static void respell(Element root) {
+        List<Element> pending = new ArrayList<>(List.of(root));
+        while (!pending.isEmpty()) {
+            Element element = pending.removeLast();
+            String uri = element.getNamespaceURI();
+            if (!uri.isEmpty()) {
+                String key = uri.toLowerCase(Locale.ROOT);
+                String usual = SPELLINGS.get(key.endsWith("/") ? key.substring(0, key.length() - 1) : key);
+                if (usual != null && !usual.equals(uri)) {
+                    try {
+                        element.setNamespace(Namespace.getNamespace(element.getNamespacePrefix(), usual));
+                    } catch (IllegalAddException e) {
+                        // The prefix is bound otherwise on this very element: left as written.
+                    }
+                }
             }
             pending.addAll(element.getChildren());
         }

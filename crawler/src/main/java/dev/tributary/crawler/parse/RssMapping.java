@@ -34,12 +34,16 @@ final class RssMapping {
     }
 
     static ParsedFeed map(Channel channel, URI feedUrl) {
+        // xml:base on <rss>, <channel> or <item> (feedparser honours it; Rome does not read it).
+        URI channelBase = XmlBases.marked(channel.getForeignMarkup());
+        URI base = channelBase != null ? channelBase : feedUrl;
         List<Entry> entries = new ArrayList<>(channel.getItems().size());
         for (Item item : channel.getItems()) {
-            entries.add(entry(item, feedUrl));
+            URI itemBase = XmlBases.marked(item.getForeignMarkup());
+            entries.add(entry(item, itemBase != null ? itemBase : base));
         }
         int ttl = channel.getTtl();
-        return new ParsedFeed(ParsedFeed.Format.RSS, feedUrl, Text.of(channel.getTitle(), false), channel.getLink(),
+        return new ParsedFeed(ParsedFeed.Format.RSS, base, Text.of(channel.getTitle(), false), channel.getLink(),
                 atomLink(channel, "hub"), atomLink(channel, "self"),
                 ttl > 0 && ttl <= MAX_TTL_MINUTES ? Duration.ofMinutes(ttl) : null, null, entries);
     }

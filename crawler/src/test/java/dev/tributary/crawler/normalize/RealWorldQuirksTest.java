@@ -308,6 +308,70 @@ class RealWorldQuirksTest {
             assertThat(feed.items()).extracting(NewItem::title).containsExactly("Vec<u8> in type=text");
         }
 
+        private FeedDocument document(String name) throws Exception {
+            return normalizer.normalize(parser.parse(Testdata.bytes("quirks/" + name), "text/xml", Testdata.FEED_URL), FETCHED);
+        }
+
+        @Test
+        void xmlBaseOnRssChannelAndItem() throws Exception {
+            FeedDocument feed = document("rss-xml-base.xml");
+
+            assertThat(feed.siteUrl()).isEqualTo("https://base.example/blog/");
+            assertThat(feed.items().get(0).url()).isEqualTo("https://base.example/blog/2025/one.html");
+            assertThat(feed.items().get(0).summary()).contains("src=\"https://base.example/blog/img/one.png\"");
+            assertThat(feed.items().get(1).url()).isEqualTo("https://other.example/two/post.html");
+            assertThat(feed.items().get(1).summary()).contains("href=\"https://other.example/two/more.html\"");
+        }
+
+        @Test
+        void namespacesSpelledOtherwiseAndAChannelDcTitle() throws Exception {
+            FeedDocument feed = document("rss-namespace-spellings.xml");
+
+            assertThat(feed.title()).isEqualTo("Dublin Core Channel");
+            NewItem pod = feed.items().get(0);
+            assertThat(pod.author()).isEqualTo("Pod Person");
+            assertThat(pod.summary()).isEqualTo("Spoken words.");
+            assertThat(pod.tags()).containsExactly("Comedy");
+            NewItem clip = feed.items().get(1);
+            assertThat(clip.mediaType()).isEqualTo(MediaType.VIDEO);
+            assertThat(clip.media()).extracting(dev.tributary.pubsub.Media::url).contains("https://media.example/clip.mp4");
+            assertThat(clip.tags()).containsExactly("Music");
+        }
+
+        @Test
+        void c1ControlsAreWindows1252Punctuation() throws Exception {
+            FeedDocument feed = document("rss-c1-controls.xml");
+
+            assertThat(feed.items()).extracting(NewItem::title).containsExactly("Don’t “quote” – me", "It’s €5");
+            assertThat(feed.items().get(0).summary()).isEqualTo("<p>Smart ‘quotes’</p>");
+        }
+
+        @Test
+        void aDescriptionThatIsAWholePageKeepsItsBody() throws Exception {
+            FeedDocument feed = document("rss-doctype-in-description.xml");
+
+            assertThat(feed.items().get(0).summary()).contains("<p>Body <b>text</b></p>").doesNotContain("DOCTYPE");
+            assertThat(feed.items().get(1).summary()).isEqualTo("<p>Just a paragraph</p>");
+        }
+
+        @Test
+        void atomEmptyTypeAndTypePadDivs() throws Exception {
+            FeedDocument feed = document("atom-type-quirks.xml");
+
+            assertThat(feed.items()).extracting(NewItem::title).containsExactly("Empty type", "TypePad");
+            assertThat(feed.items().get(1).summary()).contains("<p>TypePad <b>post</b></p>");
+        }
+
+        @Test
+        void atom03Modes() throws Exception {
+            FeedDocument feed = document("atom03-modes.xml");
+
+            assertThat(feed.items()).hasSize(3);
+            assertThat(feed.items().get(0).summary()).startsWith("<p>Wrapped base sixty-four, as tools wrote it.");
+            assertThat(feed.items().get(1).summary()).isEqualTo("<p>Escaped in CDATA</p>");
+            assertThat(feed.items().get(2).title()).isEqualTo("Encoded & titled");
+        }
+
         @Test
         void rssUnderAnXhtmlDoctypeWithItemsBesideTheChannel() throws Exception {
             List<NewItem> items = file("rss-xhtml-doctype.xml");
