@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.jdom2.Document;
 import org.jdom2.Element;
 import org.jdom2.IllegalAddException;
@@ -15,13 +16,16 @@ import org.jdom2.Namespace;
  * the {@code <channel>} rather than in it (RSS 0.90 and 1.0 put them there on purpose; some RSS 2.0
  * generators do by mistake); namespaces spelled otherwise than Rome expects (the iTunes one as Apple
  * once printed it, {@code http://www.itunes.com/DTDs/Podcast-1.0.dtd}; Media RSS without its trailing
- * slash), which feedparser matches case-insensitively; a channel titled only by {@code dc:title}.
+ * slash), which feedparser matches case-insensitively; a channel titled only by {@code dc:title}; Atom
+ * HTML text constructs holding markup unescaped (TypePad's {@code <content type="html"><div
+ * xmlns="http://www.w3.org/1999/xhtml">}), of which Rome would keep only the text directly inside: none.
  */
 final class DialectPrepass {
 
     static final Namespace ATOM_03 = Namespace.getNamespace("http://purl.org/atom/ns#");
     private static final String ATOM_03_STEM = "http://purl.org/atom/ns";
     private static final Namespace DC = Namespace.getNamespace("http://purl.org/dc/elements/1.1/");
+    private static final Set<String> TEXT_CONSTRUCTS = Set.of("title", "subtitle", "tagline", "summary", "content", "rights", "info");
     // Each namespace's usual spelling, by its lower-case form without a trailing slash.
     private static final Map<String, String> SPELLINGS = Map.of(
             "http://www.itunes.com/dtds/podcast-1.0.dtd", "http://www.itunes.com/dtds/podcast-1.0.dtd",
@@ -38,6 +42,10 @@ final class DialectPrepass {
             renameAtom03(root);
         }
         respell(root);
+        if (root.getName().equals("feed")) {
+            serialiseUnescapedHtml(root);
+            root.getChildren("entry", root.getNamespace()).forEach(DialectPrepass::serialiseUnescapedHtml);
+        }
         if (root.getName().equals("rss") || root.getName().equals("RDF")) {
             Element channel = root.getChildren().stream().filter(child -> child.getName().equals("channel")).findFirst().orElse(null);
             if (channel != null && channel.getChild("title", channel.getNamespace()) == null
@@ -93,6 +101,28 @@ final class DialectPrepass {
             }
             pending.addAll(element.getChildren());
         }
+    }
+
+    /**
+     * Each HTML text construct of a feed or entry that holds elements: its markup serialised into its text,
+     * as feedparser reads it (its strict parser keeps unknown elements inside content as markup).
+     */
+    private static void serialiseUnescapedHtml(Element feedOrEntry) {
+        for (Element construct : feedOrEntry.getChildren()) {
+            String type = construct.getAttributeValue("type");
+            if (type != null && construct.getNamespace().equals(feedOrEntry.getNamespace()) && TEXT_CONSTRUCTS.contains(construct.getName())
+                    && !construct.getChildren().isEmpty() && isHtmlType(type.strip().toLowerCase(Locale.ROOT))
+                    // Atom 0.3 mode="xml" means the markup is meant as such, and Rome serialises it itself.
+                    && (construct.getAttributeValue("mode") == null || "escaped".equalsIgnoreCase(construct.getAttributeValue("mode")))) {
+                String html = VocabularyFallbacks.xhtmlBody(construct);
+                construct.setText(html == null ? "" : html);
+            }
+        }
+    }
+
+    /** Atom 1.0's {@code html}, or Atom 0.3's {@code text/html} (xhtml constructs Rome serialises itself). */
+    private static boolean isHtmlType(String type) {
+        return type.equals("html") || type.equals("text/html");
     }
 
     /** RSS 2.0 {@code <item>}s that are children of {@code <rss>} moved to the end of its channel (made if missing). */
