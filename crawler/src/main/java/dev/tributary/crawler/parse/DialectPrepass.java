@@ -1,6 +1,11 @@
 package dev.tributary.crawler.parse;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -9,6 +14,7 @@ import org.jdom2.Document;
 import org.jdom2.Element;
 import org.jdom2.IllegalAddException;
 import org.jdom2.Namespace;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Mends, before Rome reads the document, dialects Rome's format parsers do not recognise: Atom 0.3
@@ -42,6 +48,9 @@ final class DialectPrepass {
             renameAtom03(root);
         }
         respell(root);
+        if (root.getName().equals("feed") && root.getNamespace().equals(ATOM_03)) {
+            decodeBase64(root);
+        }
         if (root.getName().equals("feed")) {
             serialiseUnescapedHtml(root);
             root.getChildren("entry", root.getNamespace()).forEach(DialectPrepass::serialiseUnescapedHtml);
@@ -100,6 +109,38 @@ final class DialectPrepass {
                 }
             }
             pending.addAll(element.getChildren());
+        }
+    }
+
+    /**
+     * Atom 0.3 {@code mode="base64"} decoded here, leniently (line breaks, missing padding), rather than
+     * by Rome, whose strict decoder fails the whole feed on one bad construct. Text that is not base64,
+     * or not UTF-8 once decoded, is left as written with its mode dropped, as feedparser leaves it.
+     */
+    private static void decodeBase64(Element root) {
+        List<Element> pending = new ArrayList<>(List.of(root));
+        while (!pending.isEmpty()) {
+            Element element = pending.removeLast();
+            if ("base64".equalsIgnoreCase(element.getAttributeValue("mode")) && element.getChildren().isEmpty()) {
+                String decoded = base64Utf8(element.getText());
+                if (decoded != null) {
+                    element.setText(decoded);
+                    element.setAttribute("mode", "escaped");
+                } else {
+                    element.removeAttribute("mode");
+                }
+            }
+            pending.addAll(element.getChildren());
+        }
+    }
+
+    private static @Nullable String base64Utf8(String text) {
+        try {
+            byte[] bytes = Base64.getMimeDecoder().decode(text.strip());
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (IllegalArgumentException | CharacterCodingException e) {
+            return null;
         }
     }
 

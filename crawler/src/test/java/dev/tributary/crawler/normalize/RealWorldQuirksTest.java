@@ -366,10 +366,14 @@ class RealWorldQuirksTest {
         void atom03Modes() throws Exception {
             FeedDocument feed = document("atom03-modes.xml");
 
-            assertThat(feed.items()).hasSize(3);
+            assertThat(feed.items()).hasSize(6);
             assertThat(feed.items().get(0).summary()).startsWith("<p>Wrapped base sixty-four, as tools wrote it.");
             assertThat(feed.items().get(1).summary()).isEqualTo("<p>Escaped in CDATA</p>");
             assertThat(feed.items().get(2).title()).isEqualTo("Encoded & titled");
+            // Issue 47: each of these made the whole feed unreadable, or showed the markup as text.
+            assertThat(feed.items().get(3).summary()).isEqualTo("<p>No padding</p>");
+            assertThat(feed.items().get(4).summary()).isEqualTo("not base64!!");
+            assertThat(feed.items().get(5).summary()).isEqualTo("<p>Escaped CDATA</p>");
         }
 
         @Test
