@@ -40,6 +40,10 @@ final class HtmlSummary {
     }
 
     static final String ELLIPSIS = "…";
+    private static final Pattern PAGE_START = Pattern.compile("\\s*(?:<\\?xml|<!doctype|<html)", Pattern.CASE_INSENSITIVE);
+    private static final Pattern BODY = Pattern.compile("<body[\\s>/]", Pattern.CASE_INSENSITIVE);
+    private static final Pattern DOCTYPE = Pattern.compile("\\s*(?:<\\?xml[^>]*>\\s*)?<!doctype[^\\[>]*(?:\\[[^\\]]*]\\s*)?>",
+            Pattern.CASE_INSENSITIVE);
     private static final Pattern CDATA = Pattern.compile("<!\\[CDATA\\[(.*?)]]>", Pattern.DOTALL);
     private static final Pattern SELF_CLOSED_CONTAINER = Pattern.compile(
             "<(iframe|script|style|textarea|title|noscript|noembed|noframes|xmp|video|audio|object|canvas|svg|a|div|span|p)(\\s[^<>]*?)?\\s*/>",
@@ -64,7 +68,7 @@ final class HtmlSummary {
     }
 
     Summary sanitise(Text text, URI base) {
-        String value = text.value();
+        String value = text.html() ? bodyOfPage(text.value()) : text.value();
         boolean inputCut = value.length() > maxInput;
         if (inputCut) {
             value = cutInput(value);
@@ -91,6 +95,25 @@ final class HtmlSummary {
             return html;
         }
         return SELF_CLOSED_CONTAINER.matcher(html).replaceAll("<$1$2></$1>");
+    }
+
+    /**
+     * A whole page given as HTML ({@code <!DOCTYPE html><html><head>...}, as some CMSs put in a description):
+     * from its {@code <body>} on, so that a large head (inline CSS and scripts, often tens of kilobytes) does
+     * not use up the input a summary reads and leave it empty; without a body tag, just without its
+     * DOCTYPE (whose internal subset would show as text).
+     */
+    static String bodyOfPage(String html) {
+        Matcher doctype = PAGE_START.matcher(html);
+        if (!doctype.lookingAt()) {
+            return html;
+        }
+        Matcher body = BODY.matcher(html);
+        if (body.find()) {
+            return html.substring(body.start());
+        }
+        Matcher declaration = DOCTYPE.matcher(html);
+        return declaration.lookingAt() ? html.substring(declaration.end()) : html;
     }
 
     /**

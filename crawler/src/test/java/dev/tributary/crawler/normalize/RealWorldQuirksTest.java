@@ -352,6 +352,7 @@ class RealWorldQuirksTest {
 
             assertThat(feed.items().get(0).summary()).contains("<p>Body <b>text</b></p>").doesNotContain("DOCTYPE");
             assertThat(feed.items().get(1).summary()).isEqualTo("<p>Just a paragraph</p>");
+            assertThat(feed.items().get(2).summary()).isEqualTo("<p>Subset</p>");
         }
 
         @Test
