@@ -43,6 +43,11 @@ import org.springframework.stereotype.Service;
  * is accepted and its entries published at once; an HTML page is searched for the feeds it
  * names (autodiscovery); anything else is refused with the reason. Its fetches take turns with
  * the crawl's at the {@link HostGate}, and at most {@code resolve-concurrency} run at once.
+ *
+ * <p>A subscription is never refused for politeness (issue 47): when the gate has no turn for the
+ * fetch (the host paused by another feed's {@code Retry-After}, or busy), or the site itself answers
+ * 429 or 503 with a {@code Retry-After}, the feed is accepted unfetched (pending) and the crawl fetches
+ * it first when the gate or that {@code Retry-After} allows; its errors then show on the source.
  */
 @Service
 public class FeedResolver {
@@ -97,7 +102,11 @@ public class FeedResolver {
             return known.get();
         }
         switches.requireOn(Feature.NEW_FEED_CRAWLING);
-        FetchResult page = fetched(given);
+        Attempt attempt = attempt(given);
+        if (attempt.result() == null) {
+            return pending(given, attempt.retryIn());
+        }
+        FetchResult page = attempt.result();
         try {
             FeedDocument document = ingest.read(page.body(), page.contentType(), page.documentBase(), clock.instant());
             return accept(given, page, document);
@@ -197,47 +206,77 @@ public class FeedResolver {
         return source;
     }
 
-    private FetchResult fetched(URI url) {
-        FetchOutcome outcome;
+    /** A subscribe-time fetch: what it fetched, or (result null) that it must wait {@code retryIn} and be crawled then. */
+    private record Attempt(@Nullable FetchResult result, Duration retryIn) {
+    }
+
+    private Attempt attempt(URI url) {
+        Politely outcome;
         try {
             outcome = politely(url);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new FeedRejectedException(RejectionReason.TIMEOUT, "interrupted while fetching");
         }
-        return switch (outcome) {
-            case null -> throw new FeedRejectedException(RejectionReason.TIMEOUT, "the site did not answer in time");
-            case FetchResult result -> result;
+        if (outcome.outcome() == null) {
+            if (outcome.gateRetryIn() != null) {
+                return new Attempt(null, outcome.gateRetryIn());
+            }
+            throw new FeedRejectedException(RejectionReason.TIMEOUT, "the site did not answer in time");
+        }
+        return switch (outcome.outcome()) {
+            case FetchResult result -> new Attempt(result, Duration.ZERO);
+            // The site asked for time: its word governs this feed's schedule, as it would the crawl's.
+            case FetchFailure failure when isThrottled(failure) ->
+                    new Attempt(null, schedule.firstFetchAfter(failure.retryAfter()));
             case FetchFailure failure -> throw new FeedRejectedException(RejectionReason.of(failure.reason()), failure.detail());
         };
     }
 
-    /** One fetch within the node's bound on them and the site's politeness; null if it took too long. */
-    private @Nullable FetchOutcome politely(URI url) throws InterruptedException {
+    private static boolean isThrottled(FetchFailure failure) {
+        return failure.status() != null && (failure.status() == 429 || failure.status() == 503)
+                && failure.retryAfter() != null && failure.retryAfter().isPositive();
+    }
+
+    /** A fetch's outcome (null if it took too long), or, when the gate gave no turn, when the host's queue has one. */
+    private record Politely(@Nullable FetchOutcome outcome, @Nullable Duration gateRetryIn) {
+    }
+
+    /** One fetch within the node's bound on them and the site's politeness. */
+    private Politely politely(URI url) throws InterruptedException {
         if (!fetches.tryAcquire(wait.toNanos(), TimeUnit.NANOSECONDS)) {
-            throw busy();
+            // This node's own bound on subscribe-time fetches, whatever the site: the person is asked to retry.
+            throw new FeedRejectedException(RejectionReason.TIMEOUT, "too many subscriptions being checked at once; try again shortly");
         }
         try {
             HostGate.Admission admission = gate.enter(HostGate.host(url), () -> fetcher.address(url), wait);
             if (!admission.admitted()) {
-                throw busy();
+                return new Politely(null, admission.retryIn());
             }
             try (HostGate.Turn held = admission.turn()) {
                 FetchOutcome outcome = fetcher.fetch(FetchRequest.of(url)).block(blockLimit);
                 if (outcome != null) {
                     held.answered(outcome);
                 }
-                return outcome;
+                return new Politely(outcome, null);
             } catch (IllegalStateException e) {
-                return null;
+                return new Politely(null, null);
             }
         } finally {
             fetches.release();
         }
     }
 
-    private static FeedRejectedException busy() {
-        return new FeedRejectedException(RejectionReason.TIMEOUT, "too many fetches from this site or this server at once; try again shortly");
+    /**
+     * The feed accepted unfetched, its first fetch in {@code retryIn}: the crawl fetches it then at
+     * its turn, and what it finds (entries, or an error) shows on the source. A url already
+     * registered keeps its own schedule.
+     */
+    private Stored<Source> pending(URI url, Duration retryIn) {
+        Stored<Source> source = sources.feed(url.toString());
+        states.register(source.id(), url, schedule.initialInterval(), retryIn);
+        log.info("feed {} {} accepted pending: first fetch in {}", source.id(), url, retryIn);
+        return source;
     }
 
     private Stored<Source> discover(URI given, FetchResult page, FeedFormatException notAFeed) {
@@ -253,7 +292,11 @@ public class FeedResolver {
                 if (known.isPresent()) {
                     return known.get();
                 }
-                FetchResult feed = fetched(url);
+                Attempt attempt = attempt(url);
+                if (attempt.result() == null) {
+                    return pending(url, attempt.retryIn());
+                }
+                FetchResult feed = attempt.result();
                 FeedDocument document = ingest.read(feed.body(), feed.contentType(), feed.documentBase(), clock.instant());
                 return accept(url, feed, document);
             } catch (FeedRejectedException e) {

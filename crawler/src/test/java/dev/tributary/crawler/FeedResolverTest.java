@@ -33,9 +33,10 @@ class FeedResolverTest {
     @Autowired CrawlStates states;
     @Autowired Items items;
     @Autowired HostGate gate;
+    @Autowired Crawl crawl;
 
     @Test
-    void subscribingByUrlTakesItsTurnAtTheServerWithTheCrawlAndIsToldToRetryWhenNoneComes() throws Exception {
+    void aSubscriptionTheGateHasNoTurnForIsAcceptedPendingAndCrawledWhenAllowed() throws Exception {
         server.feed(prefix + "/busy.xml", TestFeeds.numbered("Busy", 1, NEWEST));
         String address = "127.0.0.1:" + server.port();
         // Crawls of other names pointing at the same server hold its whole address budget.
@@ -46,15 +47,42 @@ class FeedResolverTest {
         }
         assertThat(crawls).as("the per-address budget").hasSize(4);
 
-        assertThatThrownBy(() -> resolver.resolve(url("/busy.xml")))
-                .isInstanceOfSatisfying(FeedRejectedException.class, e -> {
-                    assertThat(e.reason()).isEqualTo(RejectionReason.TIMEOUT);
-                    assertThat(e.getMessage()).contains("try again");
-                });
+        // Issue 47: never refused for the gate; taken unfetched, without a request sent.
+        Stored<Source> pending = resolver.resolve(url("/busy.xml"));
+
+        assertThat(pending.body().url()).isEqualTo(url("/busy.xml"));
         assertThat(server.requests(prefix + "/busy.xml")).isEmpty();
+        assertThat(states.find(pending.id())).hasValueSatisfying(state -> {
+            assertThat(state.fetchCount()).isZero();
+            assertThat(state.lastFetchedAt()).isNull();
+        });
+        assertThat(items.ofSource(pending.id(), null, null, 10)).isEmpty();
 
         crawls.forEach(HostGate.Turn::close);
+        crawl.refresh(pending.id());
+        assertThat(items.ofSource(pending.id(), null, null, 10)).hasSize(1);
         assertThat(resolver.resolve(url("/busy.xml")).body().title()).isEqualTo("Busy");
+    }
+
+    @Test
+    void aSiteAskingForTimeOnSubscribingIsFetchedFirstAfterItsRetryAfter() {
+        server.respond(prefix + "/throttled.xml", 429, Map.of("Retry-After", "120"), "slow down");
+        server.respond(prefix + "/unavailable.xml", 503, Map.of("Retry-After", "90"), "back soon");
+        server.respond(prefix + "/no-hint.xml", 429, Map.of(), "slow down");
+        Instant before = Instant.now();
+
+        Stored<Source> throttled = resolver.resolve(url("/throttled.xml"));
+        Stored<Source> unavailable = resolver.resolve(url("/unavailable.xml"));
+
+        assertThat(states.find(throttled.id())).hasValueSatisfying(state -> {
+            assertThat(state.fetchCount()).isZero();
+            assertThat(state.nextFetchAt()).isAfterOrEqualTo(before.plusSeconds(119)).isBefore(Instant.now().plusSeconds(121));
+        });
+        assertThat(states.find(unavailable.id())).hasValueSatisfying(state ->
+                assertThat(state.nextFetchAt()).isAfterOrEqualTo(before.plusSeconds(89)).isBefore(Instant.now().plusSeconds(91)));
+        // Without a Retry-After a 429 is the site's refusal, said as such.
+        assertThatThrownBy(() -> resolver.resolve(url("/no-hint.xml"))).isInstanceOfSatisfying(FeedRejectedException.class,
+                e -> assertThat(e.reason()).isEqualTo(RejectionReason.RATE_LIMITED));
     }
 
     // One server per test: the tests of private addresses assert that it got no request at all.

@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jsoup.Jsoup;
 import org.jsoup.internal.StringUtil;
@@ -39,6 +40,11 @@ final class HtmlSummary {
     }
 
     static final String ELLIPSIS = "…";
+    private static final Pattern PAGE_START = Pattern.compile("\\s*(?:<\\?xml|<!doctype|<html)", Pattern.CASE_INSENSITIVE);
+    private static final Pattern BODY = Pattern.compile("<body[\\s>/]", Pattern.CASE_INSENSITIVE);
+    private static final Pattern DOCTYPE = Pattern.compile("\\s*(?:<\\?xml[^>]*>\\s*)?<!doctype[^\\[>]*(?:\\[[^\\]]*]\\s*)?>",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern CDATA = Pattern.compile("<!\\[CDATA\\[(.*?)]]>", Pattern.DOTALL);
     private static final Pattern SELF_CLOSED_CONTAINER = Pattern.compile(
             "<(iframe|script|style|textarea|title|noscript|noembed|noframes|xmp|video|audio|object|canvas|svg|a|div|span|p)(\\s[^<>]*?)?\\s*/>",
             Pattern.CASE_INSENSITIVE);
@@ -62,12 +68,13 @@ final class HtmlSummary {
     }
 
     Summary sanitise(Text text, URI base) {
-        String value = text.value();
+        String value = text.html() ? bodyOfPage(text.value()) : text.value();
         boolean inputCut = value.length() > maxInput;
         if (inputCut) {
             value = cutInput(value);
         }
-        Document clean = text.html() ? cleaner.clean(Jsoup.parseBodyFragment(closeSelfClosed(value), base.toString())) : plain(value);
+        Document clean = text.html() ? cleaner.clean(Jsoup.parseBodyFragment(closeSelfClosed(unwrapCdata(value)), base.toString()))
+                : plain(value);
         Element body = clean.body();
         Truncation truncation = new Truncation(maxLength);
         NodeTraversor.filter(truncation, body);
@@ -88,6 +95,37 @@ final class HtmlSummary {
             return html;
         }
         return SELF_CLOSED_CONTAINER.matcher(html).replaceAll("<$1$2></$1>");
+    }
+
+    /**
+     * A whole page given as HTML ({@code <!DOCTYPE html><html><head>...}, as some CMSs put in a description):
+     * from its {@code <body>} on, so that a large head (inline CSS and scripts, often tens of kilobytes) does
+     * not use up the input a summary reads and leave it empty; without a body tag, just without its
+     * DOCTYPE (whose internal subset would show as text).
+     */
+    static String bodyOfPage(String html) {
+        Matcher doctype = PAGE_START.matcher(html);
+        if (!doctype.lookingAt()) {
+            return html;
+        }
+        Matcher body = BODY.matcher(html);
+        if (body.find()) {
+            return html.substring(body.start());
+        }
+        Matcher declaration = DOCTYPE.matcher(html);
+        return declaration.lookingAt() ? html.substring(declaration.end()) : html;
+    }
+
+    /**
+     * HTML with CDATA markers left in it (an Atom 0.3 {@code mode="escaped"} body escaped once too often):
+     * HTML has no CDATA, so a parser would show the markup inside as text. Unwrapped, it is the markup
+     * it was meant to be, and is sanitised as such.
+     */
+    static String unwrapCdata(String html) {
+        if (!html.contains("<![CDATA[")) {
+            return html;
+        }
+        return CDATA.matcher(html).replaceAll(section -> Matcher.quoteReplacement(section.group(1)));
     }
 
     private static Document plain(String value) {

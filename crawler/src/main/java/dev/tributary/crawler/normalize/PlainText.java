@@ -2,23 +2,39 @@ package dev.tributary.crawler.normalize;
 
 import dev.tributary.crawler.parse.ParsedFeed.Text;
 import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jsoup.Jsoup;
+import org.jsoup.nodes.Entities;
 import org.jsoup.parser.Parser;
-import org.jsoup.parser.Tag;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One line of plain text (titles, authors, tags): tags stripped, entities decoded, whitespace collapsed,
  * length capped. HTML is decoded once and its tags stripped once; plain text is taken as written, except
- * that HTML tags in it (feeds put {@code <b>} in "text" titles) are stripped and entity references
- * left after decoding ({@code &amp;amp;} double escapes) are decoded once more: no client should show {@code &amp;}.
+ * that text which looks like HTML by feedparser's test (feeds put {@code <b>...</b>} in "text" titles) is read
+ * as HTML, and entity references left after decoding ({@code &amp;amp;} double escapes) are decoded once more:
+ * no client should show {@code &amp;}. Angle brackets that are not such markup ({@code List<String>},
+ * {@code HTML5 <video> support}) are text and stay.
  */
 final class PlainText {
 
-    // A known HTML tag, so that "List<T>" or "a <b c" in plain text stays as written.
-    private static final Pattern TAG = Pattern.compile("</?([a-zA-Z][a-zA-Z0-9]{0,15})(?:[\\s/][^<>]*)?>");
+    // feedparser's looks_like_html: a close tag or an entity reference is needed, every tag must be one of
+    // its sanitiser's acceptable elements and every named entity a real one; so "List<String>" stays text.
+    private static final Pattern CLOSE_TAG = Pattern.compile("</(\\w+)>");
+    private static final Pattern ANY_ENTITY = Pattern.compile("&#?\\w+;");
+    private static final Pattern TAG_NAME = Pattern.compile("</?(\\w+)");
+    private static final Pattern NAMED_ENTITY = Pattern.compile("&(\\w+);");
+    private static final Set<String> ACCEPTABLE_ELEMENTS = Set.of("a", "abbr", "acronym", "address", "area", "article",
+            "aside", "audio", "b", "big", "blockquote", "br", "button", "canvas", "caption", "center", "cite", "code", "col",
+            "colgroup", "command", "datagrid", "datalist", "dd", "del", "details", "dfn", "dialog", "dir", "div", "dl", "dt",
+            "em", "fieldset", "figcaption", "figure", "font", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",
+            "header", "hr", "i", "img", "input", "ins", "kbd", "keygen", "label", "legend", "li", "m", "map", "menu", "meter",
+            "multicol", "nav", "nextid", "noscript", "ol", "optgroup", "option", "output", "p", "pre", "progress", "q", "rp",
+            "rt", "ruby", "s", "samp", "section", "select", "small", "sound", "source", "spacer", "span", "strike", "strong",
+            "sub", "sup", "table", "tbody", "td", "textarea", "tfoot", "th", "thead", "time", "tr", "tt", "u", "ul", "var",
+            "video");
     private static final Pattern ENTITY = Pattern.compile("&(?:[a-zA-Z][a-zA-Z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6});");
 
     private PlainText() {
@@ -34,7 +50,7 @@ final class PlainText {
         }
         // Beyond a few times the cap, the rest cannot survive the cut anyway: not worth parsing.
         String text = value.length() > maxLength * 4 ? value.substring(0, maxLength * 4) : value;
-        if (html && text.indexOf('<') >= 0 || !html && hasHtmlTag(text)) {
+        if (html && text.indexOf('<') >= 0 || !html && (looksLikeHtml(text) || hasMarkupDeclaration(text))) {
             text = Jsoup.parseBodyFragment(text).body().text();
         } else if (html && text.indexOf('&') >= 0) {
             text = Parser.unescapeEntities(text, false);
@@ -46,17 +62,33 @@ final class PlainText {
         return line.isEmpty() ? null : cut(line, maxLength);
     }
 
-    private static boolean hasHtmlTag(String text) {
-        if (text.indexOf('<') < 0) {
+    /** feedparser 6's {@code looks_like_html}, which it asks of RSS titles before treating them as HTML. */
+    static boolean looksLikeHtml(String text) {
+        if (!CLOSE_TAG.matcher(text).find() && !ANY_ENTITY.matcher(text).find()) {
             return false;
         }
-        Matcher tag = TAG.matcher(text);
+        Matcher tag = TAG_NAME.matcher(text);
         while (tag.find()) {
-            if (Tag.isKnownTag(tag.group(1).toLowerCase(Locale.ROOT))) {
-                return true;
+            if (!ACCEPTABLE_ELEMENTS.contains(tag.group(1).toLowerCase(Locale.ROOT))) {
+                return false;
             }
         }
-        return false;
+        Matcher entity = NAMED_ENTITY.matcher(text);
+        while (entity.find()) {
+            if (!Entities.isNamedEntity(entity.group(1))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A comment or a CDATA wrapper left escaped in the text ({@code &lt;![CDATA[...]]&gt;}): markup the
+     * feed's tool failed to unwrap, never words; read as HTML so only its content is kept.
+     */
+    private static boolean hasMarkupDeclaration(String text) {
+        int comment = text.indexOf("<!--");
+        return comment >= 0 && text.indexOf("-->", comment + 4) >= 0 || text.contains("<![CDATA[") && text.contains("]]>");
     }
 
     /** Runs of whitespace (and no-break spaces) become one space; control characters go. */

@@ -78,7 +78,8 @@ final class AtomMapping {
         if (content == null || content.getValue() == null) {
             return null;
         }
-        String type = content.getType() == null ? "text" : content.getType().toLowerCase(Locale.ROOT);
+        // No type, or an empty one (type=""), is text, as Atom's default and feedparser have it.
+        String type = content.getType() == null || content.getType().isBlank() ? "text" : content.getType().strip().toLowerCase(Locale.ROOT);
         if (type.equals("html") || type.equals("xhtml") || type.contains("html")) {
             return Text.of(content.getValue(), true);
         }

@@ -34,12 +34,16 @@ final class RssMapping {
     }
 
     static ParsedFeed map(Channel channel, URI feedUrl) {
+        // xml:base on <rss>, <channel> or <item> (feedparser honours it; Rome does not read it).
+        URI channelBase = XmlBases.marked(channel.getForeignMarkup());
+        URI base = channelBase != null ? channelBase : feedUrl;
         List<Entry> entries = new ArrayList<>(channel.getItems().size());
         for (Item item : channel.getItems()) {
-            entries.add(entry(item, feedUrl));
+            URI itemBase = XmlBases.marked(item.getForeignMarkup());
+            entries.add(entry(item, itemBase != null ? itemBase : base));
         }
         int ttl = channel.getTtl();
-        return new ParsedFeed(ParsedFeed.Format.RSS, feedUrl, Text.of(channel.getTitle(), true), channel.getLink(),
+        return new ParsedFeed(ParsedFeed.Format.RSS, base, Text.of(channel.getTitle(), false), channel.getLink(),
                 atomLink(channel, "hub"), atomLink(channel, "self"),
                 ttl > 0 && ttl <= MAX_TTL_MINUTES ? Duration.ofMinutes(ttl) : null, null, entries);
     }
@@ -54,7 +58,9 @@ final class RssMapping {
         if (summary == null && content == null) {
             summary = MediaRss.description(media);
         }
-        Text title = Text.of(item.getTitle(), true);
+        // An RSS title is text that may be HTML: the normaliser reads it as HTML only when it looks like
+        // HTML (as feedparser does), so "List<String>" in a title is not a tag to drop.
+        Text title = Text.of(item.getTitle(), false);
         return new Entry(id, link(item, guid), title != null ? title : MediaRss.title(media), summary, content,
                 item.getAuthor() != null ? item.getAuthor() : dc == null ? null : dc.getCreator(),
                 published(item, dc), null,

@@ -5,6 +5,8 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,6 +18,7 @@ import org.jspecify.annotations.Nullable;
 final class Utf8OrWindows1252 {
 
     private static final String WINDOWS_1252_HIGH = windows1252High();
+    private static final Pattern C1_REFERENCE = Pattern.compile("&#(?:0*(1[2-5][0-9])|[xX]0*([89][0-9a-fA-F]));");
 
     private Utf8OrWindows1252() {
     }
@@ -107,6 +110,49 @@ final class Utf8OrWindows1252 {
             }
         }
         return length;
+    }
+
+    /**
+     * The text with C1 control characters (U+0080..U+009F) read as the windows-1252 characters of those
+     * bytes: they are never meant, but are what a windows-1252 "smart quote" becomes when decoded as
+     * ISO-8859-1 by a tool upstream (feedparser and HTML5 map them so). The five bytes windows-1252
+     * leaves unassigned stay as they are. Returns its input itself when there is none.
+     */
+    static String mapC1(String text) {
+        return mapC1References(mapC1Characters(text));
+    }
+
+    /** {@code &#146;} and {@code &#x92;} as the characters {@link #mapC1} makes of them (the XML parser would give the controls). */
+    private static String mapC1References(String text) {
+        if (!text.contains("&#")) {
+            return text;
+        }
+        return C1_REFERENCE.matcher(text).replaceAll(reference -> {
+            int code = reference.group(1) != null ? Integer.parseInt(reference.group(1)) : Integer.parseInt(reference.group(2), 16);
+            char mapped = code >= 0x80 && code <= 0x9F ? WINDOWS_1252_HIGH.charAt(code - 0x80) : '\uFFFD';
+            return mapped == '\uFFFD' ? Matcher.quoteReplacement(reference.group()) : Matcher.quoteReplacement(String.valueOf(mapped));
+        });
+    }
+
+    private static String mapC1Characters(String text) {
+        StringBuilder out = null;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c >= 0x80 && c <= 0x9F) {
+                char mapped = WINDOWS_1252_HIGH.charAt(c - 0x80);
+                if (mapped != '\uFFFD') {
+                    if (out == null) {
+                        out = new StringBuilder(text.length()).append(text, 0, i);
+                    }
+                    out.append(mapped);
+                    continue;
+                }
+            }
+            if (out != null) {
+                out.append(c);
+            }
+        }
+        return out == null ? text : out.toString();
     }
 
     /** Bytes 0x80..0xFF in windows-1252; its five unassigned bytes are U+FFFD. */

@@ -62,8 +62,8 @@ final class VocabularyFallbacks {
         return element == null ? null : element.getText();
     }
 
-    /** The body's children serialised as (X)HTML, without their namespace declarations. */
-    private static @Nullable String xhtmlBody(@Nullable Element body) {
+    /** The element's children serialised as (X)HTML, without their XHTML namespace declarations. */
+    static @Nullable String xhtmlBody(@Nullable Element body) {
         if (body == null) {
             return null;
         }

@@ -14,8 +14,10 @@ import org.jspecify.annotations.Nullable;
  * <li>a 7-bit escape encoding (ISO-2022-JP...) named by the declaration or header, which nothing else can tell;
  * <li>the body itself when it is well-formed UTF-8: non-ASCII text is valid UTF-8 by accident almost
  *     never, while servers' default {@code charset=ISO-8859-1} and templates' {@code encoding="UTF-8"} lie often;
- * <li>the XML declaration's encoding, then the HTTP {@code charset}, each only if the body decodes in it
- *     without error (the declaration first: the author chose it, the server's default often nobody did);
+ * <li>the HTTP {@code charset}, then the XML declaration's encoding, each only if the body decodes in it
+ *     without error (the header first, as RFC 7303 says and feedparser does; but a header naming ISO-8859-1,
+ *     ASCII or windows-1252, which servers add by default and nobody chose, yields to a declaration naming
+ *     another encoding);
  * <li>UTF-8 with windows-1252 for stray bytes ({@link Utf8OrWindows1252}) when most non-ASCII bytes form UTF-8;
  * <li>a detector's guess ({@link CharsetDetection}), taken when no label was given, or when one was and
  *     the guess is a multi-byte encoding (whose structure makes it reliable);
@@ -45,7 +47,9 @@ final class XmlDecoding {
         }
         Charset declared = asciiCompatible(EncodingLabels.charset(declaredEncoding(body)));
         Charset header = asciiCompatible(EncodingLabels.charset(charsetName(contentType)));
-        for (Charset label : new Charset[] {declared, header}) {
+        Charset[] labels = isServerDefault(header) && declared != null && !declared.equals(header)
+                ? new Charset[] {declared, header} : new Charset[] {header, declared};
+        for (Charset label : labels) {
             if (label != null && EncodingLabels.isEscapeEncoding(label)) {
                 return new String(body, label);
             }
@@ -54,13 +58,18 @@ final class XmlDecoding {
         if (utf8 != null) {
             return utf8;
         }
-        for (Charset label : new Charset[] {declared, header}) {
+        for (Charset label : labels) {
             String text = label == null || EncodingLabels.isUtf8(label) ? null : Utf8OrWindows1252.strict(body, label);
             if (text != null) {
                 return text;
             }
         }
-        return undeclared(body, declared != null ? declared : header);
+        return undeclared(body, labels[0] != null ? labels[0] : labels[1]);
+    }
+
+    /** The charset servers send when nobody configured one: ISO-8859-1 or ASCII (both read as windows-1252), or windows-1252. */
+    private static boolean isServerDefault(@Nullable Charset header) {
+        return header != null && header.name().equalsIgnoreCase("windows-1252");
     }
 
     /** No label fits: the detector's guess if it is trustworthy here, else the failed label or the UTF-8/windows-1252 mix. */

@@ -30,7 +30,7 @@ final class XmlFeedReader {
     }
 
     ParsedFeed read(byte[] body, @Nullable String contentType, URI feedUrl) throws FeedFormatException {
-        String text = XmlRepair.repair(XmlDecoding.decode(body, contentType));
+        String text = XmlRepair.repair(Utf8OrWindows1252.mapC1(XmlDecoding.decode(body, contentType)));
         XmlProlog prolog = XmlProlog.scan(text);
         if (prolog.isHtml(text)) {
             throw new FeedFormatException(Reason.NOT_A_FEED, "An HTML page, not a feed.");

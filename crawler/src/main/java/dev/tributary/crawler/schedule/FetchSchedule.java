@@ -86,6 +86,14 @@ public final class FetchSchedule {
         return new Plan(current, jittered(backoff));
     }
 
+    /**
+     * When to fetch a feed first whose subscribe-time fetch the site answered with {@code Retry-After}:
+     * then, as the site asked, but no later than the error backoff's cap.
+     */
+    public Duration firstFetchAfter(Duration retryAfter) {
+        return clamp(retryAfter, Duration.ZERO, backoffCap);
+    }
+
     /** The first fetch of a feed found by a subscriber: soon, but spread. */
     public Duration initialInterval() {
         return min;

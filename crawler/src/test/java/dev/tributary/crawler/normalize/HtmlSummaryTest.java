@@ -20,6 +20,16 @@ class HtmlSummaryTest {
     }
 
     @Test
+    void aWholePageWithALargeHeadIsSummarisedFromItsBody() {
+        // Issue 47: 40 KB of inline CSS used up the input read, and the summary came out empty.
+        String page = "<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0 Transitional//EN\" \"x.dtd\"><html><head><title>Page</title><style>"
+                + "p { color: red; }\n".repeat(2500) + "</style></head><body class=\"post\"><p>The <b>post</b> itself</p></body></html>";
+
+        assertThat(html(page)).isEqualTo("<p>The <b>post</b> itself</p>");
+        assertThat(html("<!DOCTYPE html [ <!ENTITY x \"y\"> ]><p>Subset</p>")).isEqualTo("<p>Subset</p>");
+    }
+
+    @Test
     void keepsFormattingListsQuotesCodeAndHeadings() {
         String kept = "<h2>Title</h2><p><b>b</b> <strong>s</strong> <i>i</i> <em>e</em> <code>c</code></p>"
                 + "<ul><li>one</li></ul><blockquote>q</blockquote><pre>  p  </pre>";

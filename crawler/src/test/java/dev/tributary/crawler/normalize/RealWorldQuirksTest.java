@@ -69,6 +69,23 @@ class RealWorldQuirksTest {
         }
 
         @Test
+        void angleBracketsThatAreNotMarkupStayInRssTitles() throws Exception {
+            assertThat(rssItem("<title>Why List&lt;String&gt; is not a List&lt;Object&gt;</title>").title())
+                    .isEqualTo("Why List<String> is not a List<Object>");
+            assertThat(rssItem("<title>Rust: Vec&lt;u8&gt; and Box&lt;T&gt;</title>").title()).isEqualTo("Rust: Vec<u8> and Box<T>");
+            assertThat(rssItem("<title><![CDATA[HTML5 <video> & <audio> support]]></title>").title())
+                    .isEqualTo("HTML5 <video> & <audio> support");
+            // Markup feedparser recognises (a close tag of an HTML element) is still markup.
+            assertThat(rssItem("<title>&lt;em&gt;Really&lt;/em&gt; bold</title>").title()).isEqualTo("Really bold");
+        }
+
+        @Test
+        void angleBracketsInAtomTextTitlesStay() throws Exception {
+            assertThat(items(atom("<id>urn:1</id><title type=\"text\">A &lt;b&gt; feed</title>")).get(0).title())
+                    .isEqualTo("A <b> feed");
+        }
+
+        @Test
         void aCommentInATitleDoesNotCutIt() throws Exception {
             assertThat(rssItem("<title>Before &lt;!-- &lt;script&gt; --&gt; after</title>").title()).isEqualTo("Before after");
             assertThat(rssItem("<title>Before <!-- <script> --> after</title>").title()).isEqualTo("Before after");
@@ -269,6 +286,95 @@ class RealWorldQuirksTest {
             assertThat(items.get(1).summary()).isEqualTo("<p>Base sixty-four</p>");
             assertThat(items.get(2).author()).isEqualTo("Only An Author");
             assertThat(items.get(2).guid()).startsWith(Identity.HASH_PREFIX);
+        }
+
+        @Test
+        void rssTitlesWithAngleBrackets() throws Exception {
+            FeedDocument feed = normalizer.normalize(parser.parse(Testdata.bytes("quirks/rss-titles-angle-brackets.xml"),
+                    "text/xml", Testdata.FEED_URL), FETCHED);
+
+            assertThat(feed.title()).isEqualTo("Generics <T> weekly");
+            assertThat(feed.items()).extracting(NewItem::title).containsExactly("Why List<String> is not a List<Object>",
+                    "Rust: Vec<u8> and Box<T>", "HTML5 <video> & <audio> support", "Is a < b && b > c?",
+                    "Really bold & brave");
+        }
+
+        @Test
+        void atomTextTitlesWithAngleBrackets() throws Exception {
+            FeedDocument feed = normalizer.normalize(parser.parse(Testdata.bytes("quirks/atom-text-title-angle-brackets.xml"),
+                    "text/xml", Testdata.FEED_URL), FETCHED);
+
+            assertThat(feed.title()).isEqualTo("A <b> feed");
+            assertThat(feed.items()).extracting(NewItem::title).containsExactly("Vec<u8> in type=text");
+        }
+
+        private FeedDocument document(String name) throws Exception {
+            return normalizer.normalize(parser.parse(Testdata.bytes("quirks/" + name), "text/xml", Testdata.FEED_URL), FETCHED);
+        }
+
+        @Test
+        void xmlBaseOnRssChannelAndItem() throws Exception {
+            FeedDocument feed = document("rss-xml-base.xml");
+
+            assertThat(feed.siteUrl()).isEqualTo("https://base.example/blog/");
+            assertThat(feed.items().get(0).url()).isEqualTo("https://base.example/blog/2025/one.html");
+            assertThat(feed.items().get(0).summary()).contains("src=\"https://base.example/blog/img/one.png\"");
+            assertThat(feed.items().get(1).url()).isEqualTo("https://other.example/two/post.html");
+            assertThat(feed.items().get(1).summary()).contains("href=\"https://other.example/two/more.html\"");
+        }
+
+        @Test
+        void namespacesSpelledOtherwiseAndAChannelDcTitle() throws Exception {
+            FeedDocument feed = document("rss-namespace-spellings.xml");
+
+            assertThat(feed.title()).isEqualTo("Dublin Core Channel");
+            NewItem pod = feed.items().get(0);
+            assertThat(pod.author()).isEqualTo("Pod Person");
+            assertThat(pod.summary()).isEqualTo("Spoken words.");
+            assertThat(pod.tags()).containsExactly("Comedy");
+            NewItem clip = feed.items().get(1);
+            assertThat(clip.mediaType()).isEqualTo(MediaType.VIDEO);
+            assertThat(clip.media()).extracting(dev.tributary.pubsub.Media::url).contains("https://media.example/clip.mp4");
+            assertThat(clip.tags()).containsExactly("Music");
+        }
+
+        @Test
+        void c1ControlsAreWindows1252Punctuation() throws Exception {
+            FeedDocument feed = document("rss-c1-controls.xml");
+
+            assertThat(feed.items()).extracting(NewItem::title).containsExactly("Don’t “quote” – me", "It’s €5");
+            assertThat(feed.items().get(0).summary()).isEqualTo("<p>Smart ‘quotes’</p>");
+        }
+
+        @Test
+        void aDescriptionThatIsAWholePageKeepsItsBody() throws Exception {
+            FeedDocument feed = document("rss-doctype-in-description.xml");
+
+            assertThat(feed.items().get(0).summary()).contains("<p>Body <b>text</b></p>").doesNotContain("DOCTYPE");
+            assertThat(feed.items().get(1).summary()).isEqualTo("<p>Just a paragraph</p>");
+            assertThat(feed.items().get(2).summary()).isEqualTo("<p>Subset</p>");
+        }
+
+        @Test
+        void atomEmptyTypeAndTypePadDivs() throws Exception {
+            FeedDocument feed = document("atom-type-quirks.xml");
+
+            assertThat(feed.items()).extracting(NewItem::title).containsExactly("Empty type", "TypePad");
+            assertThat(feed.items().get(1).summary()).contains("<p>TypePad <b>post</b></p>");
+        }
+
+        @Test
+        void atom03Modes() throws Exception {
+            FeedDocument feed = document("atom03-modes.xml");
+
+            assertThat(feed.items()).hasSize(6);
+            assertThat(feed.items().get(0).summary()).startsWith("<p>Wrapped base sixty-four, as tools wrote it.");
+            assertThat(feed.items().get(1).summary()).isEqualTo("<p>Escaped in CDATA</p>");
+            assertThat(feed.items().get(2).title()).isEqualTo("Encoded & titled");
+            // Issue 47: each of these made the whole feed unreadable, or showed the markup as text.
+            assertThat(feed.items().get(3).summary()).isEqualTo("<p>No padding</p>");
+            assertThat(feed.items().get(4).summary()).isEqualTo("not base64!!");
+            assertThat(feed.items().get(5).summary()).isEqualTo("<p>Escaped CDATA</p>");
         }
 
         @Test

@@ -78,6 +78,19 @@ class CharsetRulesTest {
     }
 
     @Test
+    void theHttpCharsetWinsOverTheDeclaration() throws Exception {
+        // RFC 7303 and feedparser: the header first. Issue 47: this read "ÁÂ×" for "абв".
+        byte[] file = Testdata.bytes("encodings/koi8r-served-declared-latin1.xml");
+        byte[] inline = ("<?xml version=\"1.0\" encoding=\"iso-8859-1\"?>" + rssBody("абв")).getBytes(Charset.forName("KOI8-R"));
+
+        assertThat(firstTitle(file, "application/rss+xml; charset=koi8-r")).isEqualTo("Новости дня");
+        assertThat(firstTitle(inline, "text/xml; charset=KOI8-R")).isEqualTo("абв");
+        // The server default (ISO-8859-1) alone yields to a declaration naming something else.
+        byte[] declaredKoi8 = ("<?xml version=\"1.0\" encoding=\"koi8-r\"?>" + rssBody("абв")).getBytes(Charset.forName("KOI8-R"));
+        assertThat(firstTitle(declaredKoi8, "text/xml; charset=ISO-8859-1")).isEqualTo("абв");
+    }
+
+    @Test
     void theHeaderWinsWhenTheDeclarationDoesNotFitTheBytes() throws Exception {
         // A template says UTF-8, the server (rightly) says windows-1251.
         byte[] body = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>" + rssBody(RUSSIAN)).getBytes(Charset.forName("windows-1251"));

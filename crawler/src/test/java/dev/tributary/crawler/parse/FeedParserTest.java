@@ -29,7 +29,7 @@ class FeedParserTest {
         ParsedFeed feed = parser.parse(bytes("rss2-mediarss.xml"), "application/rss+xml; charset=utf-8", FEED_URL);
 
         assertThat(feed.format()).isEqualTo(ParsedFeed.Format.RSS);
-        assertThat(feed.title()).isEqualTo(new Text("The Daily Planet \u2013 World", true));
+        assertThat(feed.title()).isEqualTo(new Text("The Daily Planet \u2013 World", false));
         assertThat(feed.siteUrl()).isEqualTo("https://www.dailyplanet.example/world/");
         assertThat(feed.self()).isEqualTo("https://feeds.dailyplanet.example/world.rss");
         assertThat(feed.hub()).isEqualTo("https://pubsubhubbub.example/");
