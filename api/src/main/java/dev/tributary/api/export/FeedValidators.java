@@ -1,15 +1,16 @@
 package dev.tributary.api.export;
 
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Whether a conditional request for a feed may be answered 304. The ETag (a hash of the bytes)
  * changes with every change and rules when the client sends one. {@code If-Modified-Since}
- * alone has one-second precision while changes are stamped to the microsecond, so it answers
- * 304 only when the feed's last change is not after it: a change later in the same second as
- * the {@code Last-Modified} the client holds is never hidden (RFC 9110 §13.1.3 lets a server
- * ignore the header when it cannot be sure).
+ * alone is compared at the header's own one-second precision: a client echoing the
+ * {@code Last-Modified} it was served gets 304 (compared to the microsecond, it never did). A
+ * change later within that same second is seen only through the ETag, as with any server whose
+ * dates have one-second precision.
  */
 final class FeedValidators {
 
@@ -20,7 +21,8 @@ final class FeedValidators {
         if (ifNoneMatch != null) {
             return matches(etag, ifNoneMatch);
         }
-        return ifModifiedSinceMillis >= 0 && !lastModified.isAfter(Instant.ofEpochMilli(ifModifiedSinceMillis));
+        return ifModifiedSinceMillis >= 0
+                && !lastModified.truncatedTo(ChronoUnit.SECONDS).isAfter(Instant.ofEpochMilli(ifModifiedSinceMillis));
     }
 
     /** RFC 9110's weak comparison over the listed tags, or {@code *}. */
