@@ -1,9 +1,11 @@
 package dev.tributary.api.bench;
 
+import com.github.benmanes.caffeine.cache.Cache;
 import dev.tributary.pubsub.bench.Bench;
 import dev.tributary.pubsub.bench.Bench.Args;
 import dev.tributary.pubsub.bench.Bench.Series;
 import java.io.IOException;
+import java.lang.reflect.Field;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -58,7 +60,9 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code Questions} (this process's only client while it runs).
  *
  * <p>Options: {@code --items=10000}, {@code --rounds=5}, {@code --ids-page=10000},
- * {@code --batch=1000}.
+ * {@code --batch=1000}, {@code --cold=false} ({@code true}: before every sync, empty every
+ * in-process Caffeine cache of the API's beans, e.g. the Google Reader items' rendered JSON, so
+ * each sync also meets items this node has not rendered yet, as after a restart).
  */
 final class GoogleReaderSync {
 
@@ -108,6 +112,11 @@ final class GoogleReaderSync {
             statements.put(shape.name(), new Series(shape.name() + " sql"));
             requests.put(shape.name(), new Series(shape.name() + " requests"));
         });
+        boolean cold = Boolean.parseBoolean(options.text("cold", "false"));
+        List<Cache<?, ?>> caches = cold ? caches(context) : List.of();
+        if (cold) {
+            System.out.println(Bench.format("cold: %d in-process caches of the API's beans emptied before every sync", caches.size()));
+        }
         long errors = 0;
         int person = 0;
         for (int round = 0; round <= rounds; round++) {
@@ -117,6 +126,7 @@ final class GoogleReaderSync {
                 String user = Bench.format("bench_%06d", person);
                 String token = seeded.tokens().get(person);
                 person++;
+                caches.forEach(Cache::invalidateAll);
                 Sync sync = shape.batch() == 0 ? client.home(token) : client.reader(user, token, shape);
                 boolean complete = sync.items() == items && sync.ids().size() == items && (expected == null || expected.equals(sync.ids()));
                 if (expected == null) {
@@ -135,6 +145,25 @@ final class GoogleReaderSync {
             }
         }
         return report(shapes, rates, statements, requests, rounds, errors);
+    }
+
+    /** The Caffeine caches held in fields of the API's beans (bench only: read by reflection). */
+    private static List<Cache<?, ?>> caches(ConfigurableApplicationContext context)
+            throws IllegalAccessException {
+        List<Cache<?, ?>> found = new ArrayList<>();
+        for (String name : context.getBeanDefinitionNames()) {
+            Object bean = context.getBeanFactory().getSingleton(name);
+            if (bean == null || !bean.getClass().getName().startsWith("dev.tributary.api.")) {
+                continue;
+            }
+            for (Field field : bean.getClass().getDeclaredFields()) {
+                if (Cache.class.isAssignableFrom(field.getType())) {
+                    field.setAccessible(true);
+                    found.add((Cache<?, ?>) field.get(bean));
+                }
+            }
+        }
+        return found;
     }
 
     private static long report(List<Shape> shapes, Map<String, Series> rates, Map<String, Series> statements,
