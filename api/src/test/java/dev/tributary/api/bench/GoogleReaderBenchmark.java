@@ -32,6 +32,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *
  * <p>Options: {@code --users=2000}, {@code --items=5000}, {@code --inbox=1250},
  * {@code --connections=64}, {@code --rounds=3}, {@code --seconds=10}, {@code --warmup=3}.
+ * {@code --mode=sync} (or {@code ./bench/run greader-sync}) measures one app's first full sync of
+ * 10,000 unread instead: {@link GoogleReaderSync}.
  */
 public final class GoogleReaderBenchmark {
 
@@ -50,7 +52,7 @@ public final class GoogleReaderBenchmark {
                 "tributary.bench.constant-endpoint=true", "tributary.crawler.concurrency=0",
                 "tributary.fanout.workers=0", "tributary.api.rate-limit.enabled=false",
                 "logging.level.org.springframework.boot.thymeleaf=error", "logging.level.org.springdoc=error")) {
-            errors = run(context, options);
+            errors = "sync".equals(options.text("mode", "load")) ? GoogleReaderSync.run(context, options) : run(context, options);
         }
         if (errors > 0) {
             System.exit(1);

@@ -60,12 +60,20 @@ final class HttpSeed {
 
     /** Item pool, then people with tokens and full inboxes, then their unread counters; prints each step's time. */
     People seed(int users, int poolSize, int perInbox) {
+        return seed(users, poolSize, perInbox, false);
+    }
+
+    /** As {@link #seed(int, int, int)}; {@code allUnread}: every entry unread (a first sync reads them all), not four in five. */
+    People seed(int users, int poolSize, int perInbox, boolean allUnread) {
         long started = System.nanoTime();
         long[] pool = publishPool(poolSize);
         long[] people = insertAccounts(users);
         List<String> tokens = insertTokens(people);
         long accountsDone = System.nanoTime();
         long rows = fillInboxes(people, pool, Math.min(perInbox, pool.length));
+        if (allUnread) {
+            jdbc.update("UPDATE inbox SET is_read = FALSE"); // before the counters are built from the inbox
+        }
         jdbc.execute("ANALYZE TABLE inbox");
         long inboxDone = System.nanoTime();
         warmUnreadCounters(people);
