@@ -4,6 +4,7 @@ import static dev.tributary.api.greader.ReaderClient.longId;
 import static java.util.Map.entry;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tributary.api.fever.FeverTestIds;
 import dev.tributary.TributaryApplication;
 import dev.tributary.api.testing.ApiClient;
 import dev.tributary.api.testing.ApiResponse;
@@ -80,13 +81,13 @@ class PulledSourceReaderAppsTest {
 
         String key = feverKey(api, alice);
         assertThat(idList(fever(api, "&unread_item_ids", key, Map.of()).json().path("unread_item_ids").asString()))
-                .containsExactlyInAnyOrder(ids.get(1), ids.get(2));
+                .containsExactlyInAnyOrder(FeverTestIds.of(ids.get(1)), FeverTestIds.of(ids.get(2)));
         JsonNode items = fever(api, "&items", key, Map.of()).json();
         assertThat(items.path("total_items").asInt()).isEqualTo(3);
         assertThat(items.path("items").size()).isEqualTo(3);
-        fever(api, "", key, Map.of("mark", "item", "as", "read", "id", ids.get(2).toString()));
+        fever(api, "", key, Map.of("mark", "item", "as", "read", "id", String.valueOf(FeverTestIds.of(ids.get(2)))));
         assertThat(idList(fever(api, "&unread_item_ids", key, Map.of()).json().path("unread_item_ids").asString()))
-                .containsExactly(ids.get(1));
+                .containsExactly(FeverTestIds.of(ids.get(1)));
         assertThat(api.get("/api/v1/unread", alice.token()).json().path("total").asLong()).isEqualTo(1);
         JsonNode first = StreamSupport.stream(api.get("/api/v1/timelines/home?limit=10", alice.token()).json().spliterator(), false)
                 .filter(item -> item.path("id").asString().equals(ids.get(0).toString())).findFirst().orElseThrow();
