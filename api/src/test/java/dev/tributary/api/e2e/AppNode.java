@@ -41,6 +41,9 @@ record AppNode(Process process, int port, File log) {
         builder.environment().put("SPRING_DATASOURCE_USERNAME", env.getRequiredProperty("spring.datasource.username"));
         builder.environment().put("SPRING_DATASOURCE_PASSWORD", env.getProperty("spring.datasource.password", ""));
         builder.environment().put("SPRING_DATA_REDIS_URL", env.getRequiredProperty("spring.data.redis.url"));
+        // Every node of a deployment needs the key that sealed the signing keys (docs/security.md): this JVM's.
+        builder.environment().put("TRIBUTARY_SECRETS_KEYFILE",
+                Path.of(env.getRequiredProperty("tributary.secrets.key-file")).toAbsolutePath().toString());
         Process process = builder.start();
         started.add(process);
         AppNode node = new AppNode(process, http, log.toFile());
