@@ -1,6 +1,6 @@
 package dev.tributary.api.account;
 
-import dev.tributary.api.security.Hashes;
+import dev.tributary.api.web.Hashes;
 import dev.tributary.pubsub.Account;
 import dev.tributary.pubsub.People;
 import dev.tributary.pubsub.Stored;

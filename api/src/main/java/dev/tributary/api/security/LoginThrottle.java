@@ -1,5 +1,6 @@
 package dev.tributary.api.security;
 
+import dev.tributary.api.web.Hashes;
 import dev.tributary.api.account.Usernames;
 import dev.tributary.api.web.ApiSettings;
 import dev.tributary.api.web.ClientAddress;

@@ -1,5 +1,6 @@
 package dev.tributary.api.security;
 
+import dev.tributary.api.web.Hashes;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;

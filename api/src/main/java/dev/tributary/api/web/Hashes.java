@@ -1,4 +1,4 @@
-package dev.tributary.api.security;
+package dev.tributary.api.web;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
