@@ -79,11 +79,14 @@ public final class EntryNormalizer {
             return null;
         }
         Summary summary = summary(entry);
-        MediaSelection media = MediaSelection.of(entry.media(), entry.base());
+        FullContent.Kept content = contents.sanitise(entry.content(), entry.base());
+        // The whole post, where the feed gave it, says more of what the post is than its excerpt.
+        int textLength = content.content() == null ? summary.textLength() : content.textLength();
+        MediaSelection media = MediaSelection.of(entry.media(), entry.base()).orContentImages(content.images());
         return new NewItem(guid, PlainText.of(entry.title(), MAX_TITLE_LENGTH), summary.html(), url,
                 author(entry.author() != null ? entry.author() : feed.author()),
-                media.type(summary.textLength(), url != null), media.media(), tags(entry.categories()),
-                publishedAt(entry, fetchedAt), contents.sanitise(entry.content(), entry.base()));
+                media.type(textLength, url != null), media.media(), tags(entry.categories()),
+                publishedAt(entry, fetchedAt), content.content());
     }
 
     /** The summary's, else (when it is missing or shows nothing) the content's sanitised HTML. */

@@ -2,7 +2,9 @@ package dev.tributary.crawler.normalize;
 
 import dev.tributary.crawler.parse.ParsedFeed.Text;
 import dev.tributary.pubsub.ItemContent;
+import dev.tributary.pubsub.Media;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.List;
 import org.jsoup.Jsoup;
 import org.jsoup.internal.StringUtil;
@@ -27,6 +29,17 @@ final class FullContent {
     private static final List<String> LAZY_SOURCES = List.of("data-src", "data-lazy-src", "data-original", "data-url");
     private static final List<String> LAZY_SETS = List.of("srcset", "data-srcset", "data-lazy-srcset");
 
+    /**
+     * What was kept of an entry's content, and what its media type is weighed by.
+     *
+     * @param content the stored content, null if there is none
+     * @param textLength how many characters of visible text the content has
+     * @param images the content's images, in order, without tracking pixels (1×1 or smaller)
+     */
+    record Kept(@Nullable ItemContent content, int textLength, List<Media> images) {
+        static final Kept NONE = new Kept(null, 0, List.of());
+    }
+
     private final Cleaner cleaner = new Cleaner(SafeHtml.safelist());
     private final int maxBytes;
 
@@ -39,10 +52,10 @@ final class FullContent {
         this.maxBytes = maxBytes;
     }
 
-    /** The sanitised, bounded content; null when nothing visible is left. */
-    @Nullable ItemContent sanitise(@Nullable Text text, URI base) {
+    /** The sanitised, bounded content; none when nothing visible is left. */
+    Kept sanitise(@Nullable Text text, URI base) {
         if (text == null) {
-            return null;
+            return Kept.NONE;
         }
         String value = text.value();
         boolean cut = value.length() > MAX_INPUT;
@@ -63,7 +76,7 @@ final class FullContent {
         // An image whose every source was a non-http(s) url lost its src: nothing left to show.
         body.select("img:not([src])").remove();
         if (body.text().isBlank() && body.getElementsByTag("img").isEmpty()) {
-            return null;
+            return Kept.NONE;
         }
         clean.outputSettings().prettyPrint(false);
         String html = body.html();
@@ -72,7 +85,29 @@ final class FullContent {
             cut = true;
             html = body.html();
         }
-        return html.isBlank() ? null : new ItemContent(html, cut);
+        return html.isBlank() ? Kept.NONE : new Kept(new ItemContent(html, cut), body.text().length(), images(body));
+    }
+
+    /** The images a reader sees: a 1×1 (or smaller) one is a tracking pixel, not a picture. */
+    private static List<Media> images(Element body) {
+        List<Media> images = new ArrayList<>();
+        for (Element img : body.getElementsByTag("img")) {
+            Integer width = dimension(img.attr("width"));
+            Integer height = dimension(img.attr("height"));
+            if ((width == null || width > 1) && (height == null || height > 1) && images.size() < MediaSelection.MAX_MEDIA) {
+                images.add(new Media(img.attr("src"), null, width, height, null));
+            }
+        }
+        return images;
+    }
+
+    private static @Nullable Integer dimension(String value) {
+        try {
+            int parsed = Integer.parseInt(value.strip());
+            return parsed >= 0 && parsed <= 100_000 ? parsed : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     /**

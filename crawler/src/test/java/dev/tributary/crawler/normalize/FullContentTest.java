@@ -24,7 +24,7 @@ class FullContentTest {
     private final FullContent contents = new FullContent();
 
     private String html(String raw) {
-        return contents.sanitise(new Text(raw, true), BASE).html();
+        return contents.sanitise(new Text(raw, true), BASE).content().html();
     }
 
     @Test
@@ -44,7 +44,7 @@ class FullContentTest {
         NewItem item = new EntryNormalizer(100).normalize(feed(entry().id("1").summary("<p>Only this.</p>")), FETCHED).items().getFirst();
 
         assertThat(item.content()).isNull();
-        assertThat(contents.sanitise(new Text("<script>alert(1)</script><p> </p>", true), BASE)).isNull();
+        assertThat(contents.sanitise(new Text("<script>alert(1)</script><p> </p>", true), BASE).content()).isNull();
     }
 
     @Test
@@ -84,7 +84,7 @@ class FullContentTest {
         }
         raw.append("<div><p>Last paragraph, nested</p></div>");
 
-        ItemContent content = small.sanitise(new Text(raw.toString(), true), BASE);
+        ItemContent content = small.sanitise(new Text(raw.toString(), true), BASE).content();
 
         assertThat(content.truncated()).isTrue();
         assertThat(content.html().getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(1000).isGreaterThan(900);
@@ -94,7 +94,7 @@ class FullContentTest {
         Document reparsed = Jsoup.parseBodyFragment(content.html());
         reparsed.outputSettings().prettyPrint(false);
         assertThat(reparsed.body().html()).isEqualTo(content.html());
-        assertThat(new FullContent(100_000).sanitise(new Text(raw.toString(), true), BASE).truncated()).isFalse();
+        assertThat(new FullContent(100_000).sanitise(new Text(raw.toString(), true), BASE).content().truncated()).isFalse();
     }
 
     @Test
@@ -102,7 +102,7 @@ class FullContentTest {
         FullContent small = new FullContent(300);
         String raw = "<blockquote><p>" + "word ".repeat(200) + "</p><p>after</p></blockquote><p>tail</p>";
 
-        ItemContent content = small.sanitise(new Text(raw, true), BASE);
+        ItemContent content = small.sanitise(new Text(raw, true), BASE).content();
 
         assertThat(content.truncated()).isTrue();
         assertThat(content.html()).startsWith("<blockquote><p>word word").endsWith("word</p></blockquote>")
@@ -129,5 +129,25 @@ class FullContentTest {
         assertThat(item.summary()).isEqualTo("A short excerpt […]");
         assertThat(item.content().html()).contains("<h2>Charts</h2>", "<a href=\"https://example.com/data/\"",
                 "<img src=\"https://example.com/wp-content/chart.png\" alt=\"chart\">").doesNotContain("track", "script");
+    }
+
+    @Test
+    void aPostLedByAPictureIsAnImagePostAndATrackingPixelIsNoPicture() {
+        EntryNormalizer normalizer = new EntryNormalizer(1000);
+        NewItem photo = normalizer.normalize(feed(entry().id("1").link("/p/1").summary("Sunset.")
+                .content("<p><img src=\"/photos/sunset.jpg\" width=\"1200\" height=\"800\" alt=\"\"></p><p>Sunset over the bay.</p>"
+                        + "<img src=\"https://feeds.example/~r/pixel\" width=\"1\" height=\"1\">")), FETCHED).items().getFirst();
+        NewItem essay = normalizer.normalize(feed(entry().id("2").link("/p/2").summary("An essay.")
+                .content("<p><img src=\"/photos/header.jpg\"></p><p>" + "A long essay. ".repeat(40) + "</p>")), FETCHED).items().getFirst();
+        NewItem pixelOnly = normalizer.normalize(feed(entry().id("3").link("/p/3").summary("A short note with a link, nothing else.")
+                .content("<p>A short note with a link, nothing else.</p><img src=\"https://feeds.example/~r/pixel\" width=\"1\" height=\"1\">")),
+                FETCHED).items().getFirst();
+
+        assertThat(photo.mediaType()).isEqualTo(dev.tributary.pubsub.MediaType.IMAGE);
+        assertThat(photo.media()).extracting(dev.tributary.pubsub.Media::url).containsExactly("https://example.com/photos/sunset.jpg");
+        assertThat(photo.media().getFirst().width()).isEqualTo(1200);
+        assertThat(essay.mediaType()).isEqualTo(dev.tributary.pubsub.MediaType.TEXT);
+        assertThat(pixelOnly.mediaType()).isEqualTo(dev.tributary.pubsub.MediaType.TEXT);
+        assertThat(pixelOnly.media()).isEmpty();
     }
 }
