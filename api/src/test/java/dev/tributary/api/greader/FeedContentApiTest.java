@@ -80,6 +80,8 @@ class FeedContentApiTest {
                 entry("output", "json"), entry("i", ReaderClient.longId(Long.parseLong(id))))).json().path("items").get(0);
         assertThat(readerItem.path("content").path("content").asString()).isEqualTo(content);
         assertThat(readerItem.path("summary").path("content").asString()).isEqualTo("The charts of the week, in short […]");
+        String readerAtom = reader.ok("/reader/atom/user/-/state/com.google/reading-list", auth).body();
+        assertThat(readerAtom).contains("<content type=\"html\">&lt;h2&gt;Charts&lt;/h2&gt;").doesNotContain("track()");
 
         JsonNode feverItems = fever(api, feverKey(api, alice), "&items").path("items");
         assertThat(feverItems.size()).isEqualTo(1);
