@@ -2,8 +2,8 @@
 // own). Everything goes through the public API with the browser's session.
 
 import {ApiError, call, get, page} from './api.js';
-import {busy, el, showError, time} from './dom.js';
-import {itemCard} from './items.js';
+import {busy, el, sanitize, showError, time} from './dom.js';
+import {itemCard, safeUrl} from './items.js';
 import {me} from './layout.js';
 import {confirmAction} from './confirm.js';
 
@@ -51,6 +51,7 @@ async function load() {
     // On this page the like toggle and the thread below stand in for the card's counters.
     state.card.querySelector('.item-actions .likes')?.remove();
     state.card.classList.add('full');
+    showContent(item, state.card);
     document.querySelector('#item').replaceChildren(state.card);
     loading.hidden = true;
     reactions.hidden = false;
@@ -58,6 +59,25 @@ async function load() {
     renderCommentCount();
     markOpened(item, state.card);
     await loadComments(`${itemPath}/comments`, {limit: COMMENTS_PER_PAGE});
+}
+
+/**
+ * The feed's own full content, where it gave one, in place of the summary: this page is where an
+ * item is read, and the summary is only its start. Sanitised again here, as summaries are.
+ */
+function showContent(item, card) {
+    if (!item.content) {
+        return;
+    }
+    const content = el('div', {class: 'item-summary item-content'}, sanitize(item.content),
+        item.content_truncated ? el('p', {class: 'item-article-note'}, 'The post goes on at ',
+            item.url ? el('a', {href: safeUrl(item.url), target: '_blank', rel: 'noopener noreferrer'}, 'its page') : 'its page', '.') : null);
+    const summary = card.querySelector('.item-summary');
+    if (summary) {
+        summary.replaceWith(content);
+    } else {
+        (card.querySelector('.item-title') ?? card.firstChild).after(content);
+    }
 }
 
 /**

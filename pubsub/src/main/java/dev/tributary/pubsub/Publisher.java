@@ -54,10 +54,12 @@ public class Publisher {
     private final SourceAudiences audiences;
     private final PulledFeed pulled;
     private final FeedStories feedStories;
+    private final ItemContents contents;
 
     Publisher(EntityStore store, IndexReader indexes, Sources sources, FanoutQueue fanout, Transactions tx, Inbox inbox,
             CurrentItems currentItems, StarredItems starred, LinkShares shares, SourceAudiences audiences,
-            PulledFeed pulled, FeedStories feedStories, ObjectProvider<Clock> clock) {
+            PulledFeed pulled, FeedStories feedStories, ItemContents contents, ObjectProvider<Clock> clock) {
+        this.contents = contents;
         this.feedStories = feedStories;
         this.audiences = audiences;
         this.pulled = pulled;
@@ -124,6 +126,9 @@ public class Publisher {
             SourceAudiences.Publishing publishing = audiences.lockForPublish(sourceId);
             boolean pull = publishing.pulled();
             Map<IndexKey, Entity<Item>> existing = lockedByGuid(sourceId, byGuid.keySet());
+            // Only the digests: whether a republished entry's content changed, without reading it.
+            Map<Long, byte[]> storedContents = contents.digests(existing.values().stream()
+                    .filter(item -> !item.body().deleted()).map(Entity::id).toList());
             Instant now = now();
             List<NewItem> fresh = new ArrayList<>();
             List<Long> updated = new ArrayList<>();
@@ -133,8 +138,10 @@ public class Publisher {
                 Entity<Item> stored = existing.get(IndexKey.of(sourceId, entry.guid()));
                 if (stored == null) {
                     fresh.add(entry);
-                } else if (!stored.body().deleted() && stored.body().differsFrom(entry)) {
+                } else if (!stored.body().deleted() && (stored.body().differsFrom(entry)
+                        || ItemContents.differs(storedContents.get(stored.id()), entry.content()))) {
                     store.put(PubsubKinds.ITEM, stored.id(), stored.body().updatedFrom(entry));
+                    contents.save(stored.id(), entry.content());
                     updated.add(stored.id());
                     carried.add(stored.id());
                 } else {
@@ -150,6 +157,11 @@ public class Publisher {
                     ? feedStories.assign(sourceId, source, byGuid.values(), fresh) : Map.of();
             List<Entity<Item>> created = store.insertAll(PubsubKinds.ITEM,
                     fresh.stream().map(entry -> Item.from(sourceId, entry, now, stories.get(entry.guid()))).toList());
+            for (int i = 0; i < created.size(); i++) {
+                if (fresh.get(i).content() != null) {
+                    contents.save(created.get(i).id(), fresh.get(i).content());
+                }
+            }
             if (source.kind() == SourceKind.USER) {
                 shares.recordAll(source.ownerId(), sourceId, created);
             }
@@ -237,6 +249,7 @@ public class Publisher {
             pulled.tombstoned(body.sourceId(), itemId);
             fanout.retract(itemId, body.sourceId(), body.mediaType());
             shares.removeAll(List.of(itemId));
+            contents.removeAll(List.of(itemId));
             inbox.itemsChanged(List.of(itemId));
             return true;
         });
@@ -275,6 +288,7 @@ public class Publisher {
                 fanout.retract(item.id(), item.body().sourceId(), item.body().mediaType());
                 purged.add(item.id());
             }
+            contents.removeAll(purged);
             inbox.itemsChanged(purged);
             return purged;
         });

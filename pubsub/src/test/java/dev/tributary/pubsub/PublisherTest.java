@@ -64,6 +64,45 @@ class PublisherTest {
         assertThat(fanout.pending()).isZero();
     }
 
+    @Autowired ItemContents contents;
+
+    @Test
+    void theFeedsContentIsStoredOnceAndUpdatedInPlaceAndGoesWithTheTombstone() {
+        long feed = fixtures.feed();
+        long reader = fixtures.person();
+        fixtures.subscribe(feed, List.of(reader));
+        NewItem plain = entry("c");
+        String big = "<p>" + "long enough to be worth deflating, ".repeat(2000) + "</p>";
+        NewItem withContent = withContent(plain, new ItemContent(big, false));
+        long id = publisher.publish(feed, List.of(withContent)).created().getFirst();
+        fanout.drain();
+
+        PublishResult same = publisher.publish(feed, List.of(withContent));
+        PublishResult edited = publisher.publish(feed, List.of(withContent(plain, new ItemContent("<p>edited</p>", true))));
+        fanout.drain();
+
+        assertThat(same.unchanged()).isEqualTo(1);
+        assertThat(edited.updated()).containsExactly(id);
+        assertThat(contents.find(id)).contains(new ItemContent("<p>edited</p>", true));
+        assertThat(fixtures.inbox(reader)).containsExactly(id);
+        assertThat(unread.unread(reader).total()).isEqualTo(1);
+
+        PublishResult dropped = publisher.publish(feed, List.of(plain));
+        assertThat(dropped.updated()).containsExactly(id);
+        assertThat(contents.find(id)).isEmpty();
+
+        publisher.publish(feed, List.of(withContent));
+        assertThat(contents.findAll(List.of(id, id + 1))).containsOnlyKeys(id);
+        assertThat(contents.find(id).orElseThrow().html()).isEqualTo(big);
+        publisher.tombstone(id);
+        assertThat(contents.find(id)).isEmpty();
+    }
+
+    private static NewItem withContent(NewItem entry, ItemContent content) {
+        return new NewItem(entry.guid(), entry.title(), entry.summary(), entry.url(), entry.author(), entry.mediaType(),
+                entry.media(), entry.tags(), entry.publishedAt(), content);
+    }
+
     @Test
     void aNewDateAloneIsNoChangeAndTheFirstDateStays() {
         long feed = fixtures.feed();

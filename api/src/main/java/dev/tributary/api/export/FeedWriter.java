@@ -22,6 +22,8 @@ import dev.tributary.api.item.SourceRef;
 import dev.tributary.api.item.SourceRefs;
 import dev.tributary.api.web.Ids;
 import dev.tributary.pubsub.Item;
+import dev.tributary.pubsub.ItemContent;
+import dev.tributary.pubsub.ItemContents;
 import dev.tributary.pubsub.Media;
 import dev.tributary.pubsub.Stored;
 import java.net.URISyntaxException;
@@ -46,7 +48,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * Writes a {@link FeedDocument} as RSS 2.0 or Atom 1.0 with Rome: guid, link, dates, author,
- * the (already sanitised) summary as HTML, tags as categories, media as enclosures and Media RSS.
+ * the (already sanitised) summary as HTML, the feed's own full content when it gave one, tags as categories, media as enclosures and Media RSS.
  * The same items always give the same bytes, so the ETag is the hash of the bytes.
  */
 @Component
@@ -57,17 +59,20 @@ class FeedWriter {
     private static final Namespace ATOM = Namespace.getNamespace("atom", "http://www.w3.org/2005/Atom");
 
     private final SourceRefs sources;
+    private final ItemContents contents;
 
-    FeedWriter(SourceRefs sources) {
+    FeedWriter(SourceRefs sources, ItemContents contents) {
         this.sources = sources;
+        this.contents = contents;
     }
 
     RenderedFeed write(FeedDocument document, FeedFormat format) {
         Map<Long, SourceRef> refs = sources.of(document.items().stream().map(i -> i.body().sourceId()).distinct().toList());
         SyndFeed feed = feed(document, format);
+        Map<Long, ItemContent> full = contents.findAll(document.items().stream().map(Stored::id).toList());
         List<SyndEntry> entries = new ArrayList<>(document.items().size());
         for (Stored<Item> item : document.items()) {
-            entries.add(entry(item, refs.get(item.body().sourceId()), document.site()));
+            entries.add(entry(item, refs.get(item.body().sourceId()), document.site(), full.get(item.id())));
         }
         feed.setEntries(entries);
         byte[] body = output(feed, format, XmlText.clean(document.selfUrl())).getBytes(StandardCharsets.UTF_8);
@@ -96,7 +101,7 @@ class FeedWriter {
         return feed;
     }
 
-    private static SyndEntry entry(Stored<Item> entity, @Nullable SourceRef source, String site) {
+    private static SyndEntry entry(Stored<Item> entity, @Nullable SourceRef source, String site, @Nullable ItemContent full) {
         Item item = entity.body();
         SyndEntry entry = new SyndEntryImpl();
         entry.setUri(guid(entity.id()));
@@ -114,6 +119,13 @@ class FeedWriter {
             summary.setType("html");
             summary.setValue(XmlText.clean(item.summary()));
             entry.setDescription(summary);
+        }
+        if (full != null) {
+            // The feed's own full content: content:encoded in RSS, content in Atom, as the source feed had it.
+            SyndContent content = new SyndContentImpl();
+            content.setType("html");
+            content.setValue(XmlText.clean(full.html()));
+            entry.setContents(List.of(content));
         }
         entry.setCategories(item.tags().stream().map(FeedWriter::category).toList());
         entry.setEnclosures(item.media().stream().map(FeedWriter::enclosure).toList());

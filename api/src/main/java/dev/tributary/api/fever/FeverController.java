@@ -9,6 +9,8 @@ import dev.tributary.pubsub.Folder;
 import dev.tributary.pubsub.Folders;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.Item;
+import dev.tributary.pubsub.ItemContent;
+import dev.tributary.pubsub.ItemContents;
 import dev.tributary.pubsub.Source;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Stars;
@@ -58,9 +60,11 @@ class FeverController {
     private final Subscriptions subscriptions;
     private final Sources sources;
     private final SourceRefs names;
+    private final ItemContents contents;
 
     FeverController(FeverKeys keys, HomeFeed home, Stars stars, Folders folders, Subscriptions subscriptions,
-            Sources sources, SourceRefs names) {
+            Sources sources, SourceRefs names, ItemContents contents) {
+        this.contents = contents;
         this.keys = keys;
         this.home = home;
         this.stars = stars;
@@ -165,19 +169,22 @@ class FeverController {
             Long maxId = FeverParams.id(params.getFirst("max_id")).filter(id -> id > 0).map(FeverIds::lowestItemIdAt).orElse(null);
             entries = home.inboxPage(user, null, maxId, PAGE);
         }
-        Set<Long> saved = stars.starredAmong(user, entries.stream().map(TimelineEntry::id).toList());
+        List<Long> ids = entries.stream().map(TimelineEntry::id).toList();
+        Set<Long> saved = stars.starredAmong(user, ids);
+        Map<Long, ItemContent> full = contents.findAll(ids);
         answer.put("total_items", home.inboxSize(user));
-        answer.put("items", entries.stream().map(entry -> item(entry, saved.contains(entry.id()))).toList());
+        answer.put("items", entries.stream().map(entry -> item(entry, saved.contains(entry.id()), full.get(entry.id()))).toList());
     }
 
-    private static Map<String, Object> item(TimelineEntry entry, boolean saved) {
+    /** {@code html} is the feed's full content when it gave one (what Fever apps show as the article), else the summary. */
+    private static Map<String, Object> item(TimelineEntry entry, boolean saved, @Nullable ItemContent content) {
         Item body = entry.item().body();
         Map<String, Object> item = new LinkedHashMap<>();
         item.put("id", FeverIds.of(entry.id()));
         item.put("feed_id", FeverIds.of(body.sourceId()));
         item.put("title", nonNull(body.title()));
         item.put("author", nonNull(body.author()));
-        item.put("html", nonNull(body.summary()));
+        item.put("html", content != null ? content.html() : nonNull(body.summary()));
         item.put("url", nonNull(body.url()));
         item.put("is_saved", saved ? 1 : 0);
         item.put("is_read", entry.read() ? 1 : 0);

@@ -6,6 +6,8 @@ import dev.tributary.pubsub.Folder;
 import dev.tributary.pubsub.Folders;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.Item;
+import dev.tributary.pubsub.ItemContent;
+import dev.tributary.pubsub.ItemContents;
 import dev.tributary.pubsub.Items;
 import dev.tributary.pubsub.Media;
 import dev.tributary.pubsub.Stars;
@@ -58,8 +60,11 @@ class ReaderAtomController {
     private final Stars stars;
     private final Items items;
     private final Folders folders;
+    private final ItemContents contents;
 
-    ReaderAtomController(ReaderStreams streams, ReaderFeeds feeds, HomeFeed home, Stars stars, Items items, Folders folders) {
+    ReaderAtomController(ReaderStreams streams, ReaderFeeds feeds, HomeFeed home, Stars stars, Items items, Folders folders,
+            ItemContents contents) {
+        this.contents = contents;
         this.streams = streams;
         this.feeds = feeds;
         this.home = home;
@@ -93,6 +98,7 @@ class ReaderAtomController {
         Map<Long, List<Folder>> filed = folders.foldersBySource(user);
         Map<Long, Stored<Item>> byId = new HashMap<>();
         loaded.forEach(item -> byId.put(item.id(), item));
+        Map<Long, ItemContent> full = contents.findAll(byId.keySet());
 
         ByteArrayOutputStream out = new ByteArrayOutputStream(1000 + page.ids().size() * 1500);
         XMLStreamWriter xml = XML.createXMLStreamWriter(out, "UTF-8");
@@ -122,7 +128,7 @@ class ReaderAtomController {
                 continue;
             }
             entry(xml, item, isRead == null || isRead, starred.contains(id), origins.get(item.body().sourceId()),
-                    filed.getOrDefault(item.body().sourceId(), List.of()));
+                    filed.getOrDefault(item.body().sourceId(), List.of()), full.get(id));
         }
         xml.writeEndElement();
         xml.writeEndDocument();
@@ -131,7 +137,7 @@ class ReaderAtomController {
     }
 
     private void entry(XMLStreamWriter xml, Stored<Item> stored, boolean read, boolean starred, @Nullable FeedRef origin,
-            List<Folder> labels) throws XMLStreamException {
+            List<Folder> labels, @Nullable ItemContent content) throws XMLStreamException {
         Item item = stored.body();
         xml.writeStartElement(ATOM, "entry");
         xml.writeAttribute("gr", GR, "crawl-timestamp-msec", Long.toString(item.receivedAt().toEpochMilli()));
@@ -173,6 +179,13 @@ class ReaderAtomController {
         xml.writeAttribute("type", "html");
         xml.writeCharacters(xmlSafe(item.summary() == null ? "" : item.summary()));
         xml.writeEndElement();
+        if (content != null) {
+            // The feed's own full content: newsboat shows an entry's content in preference to its summary.
+            xml.writeStartElement(ATOM, "content");
+            xml.writeAttribute("type", "html");
+            xml.writeCharacters(xmlSafe(content.html()));
+            xml.writeEndElement();
+        }
         xml.writeStartElement(ATOM, "author");
         text(xml, "name", item.author() == null || item.author().isBlank() ? "(author unknown)" : item.author());
         xml.writeEndElement();

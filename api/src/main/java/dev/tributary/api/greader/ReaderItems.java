@@ -11,6 +11,8 @@ import dev.tributary.pubsub.Folder;
 import dev.tributary.pubsub.Folders;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.Item;
+import dev.tributary.pubsub.ItemContent;
+import dev.tributary.pubsub.ItemContents;
 import dev.tributary.pubsub.Items;
 import dev.tributary.pubsub.Media;
 import dev.tributary.pubsub.RedisFailures;
@@ -87,13 +89,16 @@ class ReaderItems {
     private final Items items;
     private final JsonMapper json;
     private final FullArticles articles;
+    private final ItemContents contents;
     private final Cache<Key, Rendered> rendered = Caffeine.newBuilder().maximumWeight(CACHE_BYTES)
             .weigher((Key key, Rendered r) -> r.head().length + r.tags().length + 64).expireAfterWrite(TTL).build();
     private final Cache<Long, Labels> labels = Caffeine.newBuilder().maximumSize(100_000).expireAfterWrite(TTL).build();
     private final Cache<Long, Flags> flags = Caffeine.newBuilder().maximumSize(20_000).expireAfterWrite(TTL).build();
 
-    ReaderItems(ReaderFeeds feeds, Folders folders, Stars stars, HomeFeed home, Items items, JsonMapper json, FullArticles articles) {
+    ReaderItems(ReaderFeeds feeds, Folders folders, Stars stars, HomeFeed home, Items items, JsonMapper json, FullArticles articles,
+            ItemContents contents) {
         this.articles = articles;
+        this.contents = contents;
         this.feeds = feeds;
         this.folders = folders;
         this.stars = stars;
@@ -177,9 +182,11 @@ class ReaderItems {
         Map<Long, FeedRef> origins = feeds.describe(loaded.stream().map(item -> item.body().sourceId()).distinct().toList());
         // An article kept after the head was rendered shows once the head is rendered again (within the minute it is kept).
         Map<Long, Article> full = articles.keptAll(loaded.stream().map(Stored::id).toList());
+        Map<Long, ItemContent> feedContents = contents.findAll(loaded.stream().map(Stored::id).toList());
         for (Stored<Item> item : loaded) {
             Rendered fresh = new Rendered(stamps.epoch(), itemStamps.get(item.id()),
-                    head(item, origins.get(item.body().sourceId()), full.get(item.id())), item.body().sourceId(),
+                    head(item, origins.get(item.body().sourceId()), full.get(item.id()), feedContents.get(item.id())),
+                    item.body().sourceId(),
                     commaList(item.body().tags()));
             heads.put(item.id(), fresh);
             if (stamps.epoch() != null) {
@@ -243,7 +250,8 @@ class ReaderItems {
     }
 
     /** The item's JSON object without its categories and closing brace. */
-    private byte[] head(Stored<Item> stored, @Nullable FeedRef origin, @Nullable Article article) {
+    private byte[] head(Stored<Item> stored, @Nullable FeedRef origin, @Nullable Article article,
+            @Nullable ItemContent feedContent) {
         Item body = stored.body();
         Map<String, Object> item = new LinkedHashMap<>();
         item.put("id", ItemIds.longForm(stored.id()));
@@ -260,6 +268,9 @@ class ReaderItems {
         if (article != null) {
             // Apps show content in preference to summary: the whole article rather than the feed's teaser.
             item.put("content", Map.of("direction", "ltr", "content", article.html()));
+        } else if (feedContent != null) {
+            // Else the feed's own full content, as every reader app shows it.
+            item.put("content", Map.of("direction", "ltr", "content", feedContent.html()));
         }
         item.put("author", body.author() == null ? "" : body.author());
         if (origin != null) {

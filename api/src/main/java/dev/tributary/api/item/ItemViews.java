@@ -175,7 +175,7 @@ public class ItemViews {
         Map<Long, SourceRef> refs = shown.refs();
         ReactionCount count = shown.counts().getOrDefault(entity.id(), ReactionCount.NONE);
         return new ItemView(Ids.format(entity.id()), refs.getOrDefault(item.sourceId(), UNKNOWN_SOURCE),
-                item.author(), item.title(), item.summary(), item.url(), item.mediaType().wireName(),
+                item.author(), item.title(), item.summary(), null, null, item.url(), item.mediaType().wireName(),
                 item.media().stream().map(ItemViews::media).toList(), item.tags(), item.publishedAt(),
                 item.receivedAt(), read, count.likes(), count.comments(),
                 sharedByView(shown.sharedBy().get(entity.id()), refs),

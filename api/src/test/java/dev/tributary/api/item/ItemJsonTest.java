@@ -15,7 +15,7 @@ class ItemJsonTest {
 
     private final JsonMapper json = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
     private final ItemView shared = new ItemView("42", new SourceRef("7", "feed", "A \"quoted\" feed", null), "author",
-            "Title with false} inside", "<p>starred\":false}</p>", "https://example.test/a", "text", List.of(), List.of("x"),
+            "Title with false} inside", "<p>starred\":false}</p>", null, null, "https://example.test/a", "text", List.of(), List.of("x"),
             Instant.parse("2026-11-20T10:00:00Z"), Instant.parse("2026-11-20T10:01:00Z"), false, 3, 1, null, List.of(), false);
     private final List<SourceRef> copies = List.of(new SourceRef("8", "feed", "Another", null), new SourceRef("9", "feed", "Third", null));
 
@@ -26,7 +26,7 @@ class ItemJsonTest {
             for (boolean starred : new boolean[] {false, true}) {
                 for (List<SourceRef> alsoIn : List.of(List.<SourceRef>of(), copies)) {
                     ItemView theirs = new ItemView(shared.id(), shared.source(), shared.author(), shared.title(), shared.summary(),
-                            shared.url(), shared.mediaType(), shared.media(), shared.tags(), shared.publishedAt(),
+                            null, null, shared.url(), shared.mediaType(), shared.media(), shared.tags(), shared.publishedAt(),
                             shared.receivedAt(), read, shared.likesCount(), shared.commentsCount(), null, alsoIn, starred);
                     byte[] spliced = ItemJson.forReader(read ? rendered.read() : rendered.unread(),
                             alsoIn.isEmpty() ? null : json.writeValueAsBytes(alsoIn), starred);
@@ -46,7 +46,7 @@ class ItemJsonTest {
     @Test
     void aViewCarryingAReadersAlsoInIsRefusedAsShared() {
         ItemView withCopies = new ItemView(shared.id(), shared.source(), shared.author(), shared.title(), shared.summary(),
-                shared.url(), shared.mediaType(), shared.media(), shared.tags(), shared.publishedAt(), shared.receivedAt(),
+                null, null, shared.url(), shared.mediaType(), shared.media(), shared.tags(), shared.publishedAt(), shared.receivedAt(),
                 false, 0, 0, null, copies, false);
         assertThatThrownBy(() -> ItemJson.of(withCopies, json)).isInstanceOf(IllegalStateException.class);
     }

@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Turns a parsed feed into items: identity, absolute urls, sanitised summary, media type, tags, dates. Pure.
+ * Turns a parsed feed into items: identity, absolute urls, sanitised summary and full content, media type, tags,
+ * dates. Pure.
  *
  * <p>Entries sharing a guid collapse into the first in document order (feeds list the newest first,
  * so a later duplicate is the stale copy). Thread-safe; build one per summary length and share it.
@@ -45,6 +46,7 @@ public final class EntryNormalizer {
     private static final Pattern NAME_WITH_EMAIL = Pattern.compile("^(.+?)\\s*[(<]\\s*(?:mailto:)?\\S+@\\S+?\\s*[)>]$");
 
     private final HtmlSummary summaries;
+    private final FullContent contents = new FullContent();
 
     /** @param maxSummaryLength the most characters of text a summary keeps (an ellipsis marks a cut) */
     public EntryNormalizer(int maxSummaryLength) {
@@ -77,11 +79,14 @@ public final class EntryNormalizer {
             return null;
         }
         Summary summary = summary(entry);
-        MediaSelection media = MediaSelection.of(entry.media(), entry.base());
+        FullContent.Kept content = contents.sanitise(entry.content(), entry.base());
+        // The whole post, where the feed gave it, says more of what the post is than its excerpt.
+        int textLength = content.content() == null ? summary.textLength() : content.textLength();
+        MediaSelection media = MediaSelection.of(entry.media(), entry.base()).orContentImages(content.images());
         return new NewItem(guid, PlainText.of(entry.title(), MAX_TITLE_LENGTH), summary.html(), url,
                 author(entry.author() != null ? entry.author() : feed.author()),
-                media.type(summary.textLength(), url != null), media.media(), tags(entry.categories()),
-                publishedAt(entry, fetchedAt));
+                media.type(textLength, url != null), media.media(), tags(entry.categories()),
+                publishedAt(entry, fetchedAt), content.content());
     }
 
     /** The summary's, else (when it is missing or shows nothing) the content's sanitised HTML. */

@@ -75,6 +75,17 @@ final class MediaSelection {
                 kinds[MediaType.AUDIO.ordinal()], kinds[MediaType.IMAGE.ordinal()], other, thumbnail);
     }
 
+    /**
+     * This selection, or, when the entry carries no media of its own, its content's images as its
+     * media: a post led by a picture is an image post though its feed attached nothing.
+     */
+    MediaSelection orContentImages(List<Media> images) {
+        if (!media.isEmpty() || images.isEmpty()) {
+            return this;
+        }
+        return new MediaSelection(List.copyOf(images), false, false, true, false, false);
+    }
+
     List<Media> media() {
         return media;
     }
