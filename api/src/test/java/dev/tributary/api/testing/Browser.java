@@ -183,16 +183,14 @@ public final class Browser implements AutoCloseable {
     }
 
     /**
-     * Sizes the window so that the page's viewport is {@code width}×{@code height} CSS pixels (what
-     * a phone's screen shows), whatever the window's own frame takes.
+     * Makes the page's viewport exactly {@code width}×{@code height} CSS pixels, as a screen of that
+     * size shows it, through the DevTools protocol: headless Chromium keeps a window at least 500
+     * pixels wide, so {@link #resize} cannot make a phone. Below 760 pixels wide it is a mobile
+     * screen (touch, the viewport meta tag honoured). It lasts across pages.
      */
     public Browser resizeViewport(int width, int height) {
-        resize(width, height);
-        long frameWidth = ((Number) script("return window.outerWidth - window.innerWidth")).longValue();
-        long frameHeight = ((Number) script("return window.outerHeight - window.innerHeight")).longValue();
-        if (frameWidth > 0 || frameHeight > 0) {
-            resize(width + (int) frameWidth, height + (int) frameHeight);
-        }
+        driver.executeCdpCommand("Emulation.setDeviceMetricsOverride", java.util.Map.of("width", width, "height", height,
+                "deviceScaleFactor", 1, "mobile", width < 760));
         return this;
     }
 
