@@ -80,17 +80,40 @@ function ago(date) {
     return absolute.format(date);
 }
 
-/** A short message at the bottom of the screen. */
-export function toast(message) {
+let undoNote = null;
+
+/**
+ * A short message at the bottom of the screen. With `undo` (a function), it carries an Undo button
+ * for a few seconds; a newer undoable message replaces the older one (its action can no longer be
+ * undone from here, as in a mail client).
+ */
+export function toast(message, {undo} = {}) {
     const note = el('div', {class: 'toast', role: 'status'}, message);
+    if (undo) {
+        undoNote?.remove();
+        undoNote = note;
+        const button = el('button', {type: 'button', class: 'toast-undo'}, 'Undo');
+        button.addEventListener('click', () => {
+            note.remove();
+            undo();
+        });
+        note.append(' ', button);
+    }
     document.body.append(note);
-    setTimeout(() => note.remove(), 4000);
+    setTimeout(() => note.remove(), undo ? 8000 : 4000);
 }
 
 /** Shows an error in an element (role=alert), or hides it when `error` is null. */
 export function showError(target, error) {
     target.hidden = !error;
-    target.textContent = error ? [error.message, error.fieldErrors].filter(Boolean).join(' — ') : '';
+    // A field error the message already says (a one-field problem's detail names it) is said once.
+    const fields = error?.fieldErrors;
+    const said = fields && normalised(error.message).includes(normalised(fields));
+    target.textContent = error ? [error.message, said ? null : fields].filter(Boolean).join(' — ') : '';
+}
+
+function normalised(text) {
+    return String(text ?? '').toLowerCase().replace(/[\s.]+/g, ' ').trim();
 }
 
 /** Runs `action` with the button disabled, reporting a failure in `errorTarget` (or a toast). */

@@ -4,17 +4,21 @@
 import './layout.js';
 import {call, post} from './api.js';
 import {busy, toast} from './dom.js';
-import {anySet, fromSearch, markerCovers, matches, toSearch} from './home/filters.js';
-import {folderName, inFolder, loadSources, refreshCounts, showCounts, showSelection, sourceTitle} from './home/sidebar.js';
+import {anySet, compareIds, fromSearch, markerCovers, matches, toSearch} from './home/filters.js';
+import {countMark, folderName, inFolder, loadSources, refreshCounts, showCounts, showSelection, sourceTitle, viewName} from './home/sidebar.js';
 import * as timeline from './home/timeline.js';
 import {openStream} from './home/live.js';
 import {setUpComposer} from './home/composer.js';
 import {setUpKeys} from './home/keys.js';
+import {setUpDrawers, showSidebar} from './home/drawer.js';
 
 const form = document.querySelector('#filters');
 const clear = document.querySelector('#clear-filters');
 const markAll = document.querySelector('#mark-all-read');
 const markScope = document.querySelector('#mark-all-scope');
+const markAge = document.querySelector('#mark-all-age');
+const heading = document.querySelector('#home-heading');
+const readModeSelect = document.querySelector('#read-mode');
 
 let filters = fromSearch(location.search);
 let sources = null;
@@ -32,6 +36,7 @@ function apply(next) {
 function show() {
     syncForm();
     showSelection(filters);
+    heading.textContent = viewName(filters);
     describeMarkAll();
     timeline.load(filters, {hasSources: () => sources === null || sources.length > 0});
 }
@@ -87,33 +92,56 @@ function describeMarkAll() {
     }
 }
 
+const DAY = 24 * 60 * 60 * 1000;
+const AGES = {day: DAY, week: 7 * DAY};
+
 markAll.addEventListener('click', () => busy(markAll, async () => {
     const loaded = timeline.items();
-    if (!loaded.length) {
-        toast('Nothing to mark.');
+    // "Older than a day / a week": from the newest item shown that is at least that old, down.
+    const cutoff = AGES[markAge.value] ? Date.now() - AGES[markAge.value] : null;
+    const newest = cutoff === null ? loaded[0] : loaded.find(item => Date.parse(item.published_at) <= cutoff);
+    if (!newest) {
+        toast(cutoff === null ? 'Nothing to mark.' : 'Nothing shown is that old.');
         return;
     }
+    const covered = loaded.filter(item => compareIds(item.id, newest.id) <= 0);
+    const wereUnread = covered.filter(item => !item.read);
     let marked;
     if (markerCovers(filters)) {
-        const result = await post('/api/v1/markers', filters.sourceId ? {up_to_id: loaded[0].id, source_id: filters.sourceId}
-            : filters.folderId ? {up_to_id: loaded[0].id, folder_id: filters.folderId} : {up_to_id: loaded[0].id});
+        const result = await post('/api/v1/markers', filters.sourceId ? {up_to_id: newest.id, source_id: filters.sourceId}
+            : filters.folderId ? {up_to_id: newest.id, folder_id: filters.folderId} : {up_to_id: newest.id});
         marked = result.marked;
-        loaded.forEach(timeline.showRead);
+        covered.forEach(timeline.showRead);
     } else {
-        marked = await markEach(loaded.filter(item => !item.read));
+        marked = await markEach(wereUnread, true);
     }
-    toast(`Marked ${marked} item${marked === 1 ? '' : 's'} read.`);
     await refreshCounts();
+    // Undo marks unread again the items this page showed as unread (the API's marker does not say
+    // which others it marked).
+    toast(`Marked ${marked} item${marked === 1 ? '' : 's'} read.`, {
+        undo: async () => {
+            try {
+                const restored = await markEach(wereUnread, false);
+                toast(`Marked ${restored} item${restored === 1 ? '' : 's'} unread again.`);
+            } catch (failure) {
+                toast(failure.message);
+            }
+        },
+    });
 }));
 
-/** Marks items read one by one, a few at a time; stops at the first refusal, after showing what was done. */
-async function markEach(unread) {
+/** Marks items read (or unread) one by one, a few at a time; stops at the first refusal, after showing what was done. */
+async function markEach(items, read) {
     let marked = 0;
-    const queue = [...unread];
+    const queue = [...items];
     const worker = async () => {
         for (let item = queue.shift(); item; item = queue.shift()) {
-            await call('POST', `/api/v1/items/${encodeURIComponent(item.id)}/read`);
-            timeline.showRead(item);
+            await call(read ? 'POST' : 'DELETE', `/api/v1/items/${encodeURIComponent(item.id)}/read`);
+            if (read) {
+                timeline.showRead(item);
+            } else {
+                timeline.showUnread(item);
+            }
             marked++;
         }
     };
@@ -125,7 +153,16 @@ async function markEach(unread) {
     return marked;
 }
 
-timeline.configure({onReadChange: () => refreshCounts(), inFolder});
+readModeSelect.value = timeline.readMode();
+readModeSelect.addEventListener('change', () => timeline.setReadMode(readModeSelect.value));
+
+timeline.configure({
+    onReadChange: (item, read) => {
+        countMark(item, read);
+        refreshCounts();
+    },
+    inFolder,
+});
 openStream({
     item: item => timeline.addLive(item, {streamed: true}),
     delete: id => timeline.remove(id),
@@ -136,12 +173,17 @@ setUpComposer(item => {
     return matches(item, filters, inFolder);
 });
 setUpKeys();
+setUpDrawers();
 history.replaceState(null, '', `/${toSearch(filters)}`);
 show();
 refreshCounts();
-loadSources(selection => apply({...filters, ...selection})).then(loaded => {
+loadSources(selection => {
+    showSidebar(false);
+    apply({...filters, ...selection});
+}).then(loaded => {
     sources = loaded;
     showSelection(filters);
+    heading.textContent = viewName(filters);
     describeMarkAll();
     timeline.showEmpty();
 });

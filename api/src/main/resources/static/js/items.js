@@ -2,7 +2,7 @@
 // explicit end.
 
 import {call, page} from './api.js';
-import {busy, el, sanitize, time} from './dom.js';
+import {busy, el, sanitize, time, toast} from './dom.js';
 
 const MEDIA_LABELS = {text: 'Text', link: 'Link', image: 'Image', video: 'Video', audio: 'Audio'};
 
@@ -13,7 +13,7 @@ export function sourceHref(source) {
 
 /**
  * A card for an item (API.md's `item`). `options.onReadChange(item, read)` is told when the
- * reader marks it read or unread from the card, `options.onStarChange(item, starred, card)` when
+ * reader marks it read or unread from the card (with `options.undoable`, each mark offers an undo), `options.onStarChange(item, starred, card)` when
  * they star or unstar it.
  */
 export function itemCard(item, options = {}) {
@@ -163,6 +163,16 @@ export async function setRead(item, read, card, options = {}) {
         button.setAttribute('aria-pressed', String(read));
     }
     options.onReadChange?.(item, read);
+    if (options.undoable) {
+        // Every mark can be taken back for a few seconds; taking it back offers no undo of its own.
+        toast(`${read ? 'Marked read' : 'Marked unread'}: ${shortTitle(item)}`,
+            {undo: () => setRead(item, !read, card, {...options, undoable: false})});
+    }
+}
+
+function shortTitle(item) {
+    const text = item.title || item.url || 'the item';
+    return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 
 function starLabel(starred) {

@@ -1,4 +1,5 @@
-// What every signed-in page does: mark its place in the navigation and name who is signed in.
+// What every signed-in page does: mark its place in the navigation, name who is signed in, and
+// switch light and dark (theme.js applied the kept choice before the page was painted).
 
 import {get} from './api.js';
 
@@ -16,3 +17,28 @@ me.then(person => {
         link.hidden = false;
     }
 }).catch(() => {});
+
+const themeToggle = document.querySelector('#theme-toggle');
+const systemDark = window.matchMedia('(prefers-color-scheme: dark)');
+
+function dark() {
+    const chosen = document.documentElement.dataset.theme;
+    return chosen ? chosen === 'dark' : systemDark.matches;
+}
+
+function showTheme() {
+    themeToggle?.setAttribute('aria-pressed', String(dark()));
+}
+
+themeToggle?.addEventListener('click', () => {
+    const next = dark() ? 'light' : 'dark';
+    document.documentElement.dataset.theme = next;
+    try {
+        localStorage.setItem('tributary.theme', next);
+    } catch (unavailable) {
+        // Storage off: the choice lasts for this page.
+    }
+    showTheme();
+});
+systemDark.addEventListener('change', showTheme);
+showTheme();

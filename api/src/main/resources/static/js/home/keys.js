@@ -1,8 +1,8 @@
-// Keyboard shortcuts: j/k move the selection, m toggles read, s toggles the star, o opens, ? shows the help. Keys
+// Keyboard shortcuts: j/k move the selection (moving onto an item opens it, as the read mode says), m toggles read, s toggles the star, o opens, ? shows the help. Keys
 // typed into a field, or pressed with a modifier (browser shortcuts), are left alone.
 
 import {safeUrl} from '../items.js';
-import {moveSelection, selected, toggleSelected, toggleStarSelected} from './timeline.js';
+import {moveSelection, opened, selected, toggleSelected, toggleStarSelected} from './timeline.js';
 
 const help = document.querySelector('#keys-help');
 
@@ -51,6 +51,7 @@ function openSelected() {
     const link = item.url ? safeUrl(item.url) : '#';
     // An item without a followable link (a post, a javascript: url) opens its own page.
     window.open(link !== '#' ? link : `/items/${encodeURIComponent(item.id)}`, '_blank', 'noopener');
+    opened(entry);
 }
 
 function toggleHelp() {

@@ -1,42 +1,89 @@
-// The sidebar: the person's folders and subscriptions, each a link that filters the timeline by
-// that folder or source, with the unread counts beside them.
+// The sidebar: the person's folders, each holding its feeds, then the feeds in no folder; each a
+// link that filters the timeline by that folder or source, with its unread count. Names sort
+// naturally (feed 2 before feed 10); folders fold (kept in this browser); "only feeds with unread"
+// hides the rest. A thousand feeds stay smooth: only the rows in view are in the page, placed at
+// their offset in a list as tall as all of them.
 
 import {get} from '../api.js';
 import {el} from '../dom.js';
 import {toSearch} from './filters.js';
 
-const list = document.querySelector('#source-list');
-const folderList = document.querySelector('#folder-list');
+const scroller = document.querySelector('#home-sidebar');
+const tree = document.querySelector('#feed-tree');
 const allSources = document.querySelector('#all-sources');
 const total = document.querySelector('#unread-total');
+// The phone's drawer button carries the total too: the sidebar is out of sight there.
+const drawerTotal = document.querySelector('#drawer-unread');
 const trimmed = document.querySelector('#unread-trimmed');
 const loading = document.querySelector('#sources-loading');
+const unreadOnly = document.querySelector('#sidebar-unread-only');
+
+const COLLAPSED_KEY = 'tributary.collapsed-folders';
+const UNREAD_ONLY_KEY = 'tributary.sidebar-unread-only';
+// Rows drawn beyond each edge of the view, so a quick scroll shows no gap.
+const OVERSCAN = 8;
+const natural = new Intl.Collator(undefined, {numeric: true, sensitivity: 'base'});
+const phone = window.matchMedia('(max-width: 760px)');
 
 let sources = [];
+let folders = [];
 // Folder id → the ids of the sources filed in it.
 const folderSources = new Map();
 let lastCounts = null;
 // Responses to /unread can come back out of order; only the newest request's answer is shown.
 let countsRequest = 0;
+let selection = {sourceId: '', folderId: ''};
+let currentFilters = null;
+let pickHandler = () => {};
+let rows = [];
+// Row key → the element drawn for it: rows that stay in view are kept (focus stays put).
+let drawn = new Map();
+let drawScheduled = false;
+const collapsed = new Set(readJson(COLLAPSED_KEY, []));
+
+function readJson(key, fallback) {
+    try {
+        return JSON.parse(localStorage.getItem(key)) ?? fallback;
+    } catch (unreadable) {
+        return fallback;
+    }
+}
+
+function keep(key, value) {
+    try {
+        localStorage.setItem(key, JSON.stringify(value));
+    } catch (unavailable) {
+        // Storage off: the choice lasts for this page.
+    }
+}
 
 /**
  * Loads the folders and subscriptions; `onPick({sourceId, folderId})` is called when one is clicked
  * (both '' for all).
  */
 export async function loadSources(onPick) {
-    allSources.addEventListener('click', event => pick(event, {sourceId: '', folderId: ''}, onPick));
+    pickHandler = onPick;
+    allSources.addEventListener('click', event => pick(event, {sourceId: '', folderId: ''}));
+    unreadOnly.checked = readJson(UNREAD_ONLY_KEY, false) === true;
+    unreadOnly.addEventListener('change', () => {
+        keep(UNREAD_ONLY_KEY, unreadOnly.checked);
+        rebuild();
+    });
+    scroller.addEventListener('scroll', scheduleDraw, {passive: true});
+    window.addEventListener('scroll', scheduleDraw, {passive: true});
+    window.addEventListener('resize', () => {
+        rebuild();
+    });
     try {
-        const [folders, subscriptions] = await Promise.all([get('/api/v1/folders'), get('/api/v1/subscriptions')]);
+        const [folderList, subscriptions] = await Promise.all([get('/api/v1/folders'), get('/api/v1/subscriptions')]);
         // A subscription's own title (the person's name for it) stands in for the source's.
         sources = subscriptions.map(subscription => ({...subscription.source, title: subscription.title || subscription.source.title}))
-            .sort((a, b) => title(a).localeCompare(title(b)));
+            .sort((a, b) => natural.compare(title(a), title(b)));
+        folders = [...folderList].sort((a, b) => natural.compare(a.name, b.name));
         folderSources.clear();
         folders.forEach(folder => folderSources.set(folder.id, new Set()));
         subscriptions.forEach(subscription => (subscription.folders ?? [])
             .forEach(folder => folderSources.get(folder.id)?.add(subscription.source.id)));
-        folderList.replaceChildren(...folders.map(folder => folderEntry(folder, onPick)));
-        folderList.hidden = folders.length === 0;
-        list.append(...sources.map(source => sourceEntry(source, onPick)));
         loading.hidden = true;
     } catch (error) {
         loading.textContent = `Your subscriptions could not be loaded: ${error.message}`;
@@ -44,6 +91,8 @@ export async function loadSources(onPick) {
     }
     if (lastCounts) {
         showCounts(lastCounts);
+    } else {
+        rebuild();
     }
     return sources;
 }
@@ -53,62 +102,192 @@ export function inFolder(folderId, sourceId) {
     return folderSources.get(folderId)?.has(sourceId) ?? false;
 }
 
-function folderEntry(folder, onPick) {
-    const link = el('a', {class: 'source-link folder-link', href: '/', dataset: {folder: folder.id}}, folder.name);
-    link.addEventListener('click', event => pick(event, {sourceId: '', folderId: folder.id}, onPick));
-    return el('li', {class: 'folder', dataset: {folder: folder.id}},
-        link,
-        el('span', {class: 'count folder-count', dataset: {folder: folder.id}}, '0'));
+function sourceCount(sourceId) {
+    return lastCounts?.by_source?.[sourceId] ?? 0;
 }
 
-function sourceEntry(source, onPick) {
-    const link = el('a', {class: 'source-link', href: '/', dataset: {source: source.id}}, title(source));
-    link.addEventListener('click', event => pick(event, {sourceId: source.id, folderId: ''}, onPick));
-    return el('li', {dataset: {source: source.id}},
+function folderCount(folderId) {
+    return lastCounts?.by_folder?.[folderId] ?? 0;
+}
+
+/** The rows as the tree shows them now: folded folders hide their feeds; "only unread" hides empty ones. */
+function rebuild() {
+    const only = unreadOnly.checked;
+    // The selected folder or feed stays, even at 0, so the person sees where they are.
+    const shows = (count, selected) => !only || count > 0 || selected;
+    rows = [];
+    const filed = new Set();
+    for (const folder of folders) {
+        const members = folderSources.get(folder.id);
+        members.forEach(id => filed.add(id));
+        if (!shows(folderCount(folder.id), selection.folderId === folder.id)) {
+            continue;
+        }
+        const open = !collapsed.has(folder.id);
+        rows.push({key: `f${folder.id}`, folder, open});
+        if (open) {
+            for (const source of sources) {
+                if (members.has(source.id) && shows(sourceCount(source.id), selection.sourceId === source.id)) {
+                    rows.push({key: `f${folder.id}s${source.id}`, source, nested: true});
+                }
+            }
+        }
+    }
+    for (const source of sources) {
+        if (!filed.has(source.id) && shows(sourceCount(source.id), selection.sourceId === source.id)) {
+            rows.push({key: `s${source.id}`, source});
+        }
+    }
+    // Rows are drawn afresh (counts, selection); keyboard focus on one comes back to its new self.
+    const focused = tree.contains(document.activeElement) ? document.activeElement : null;
+    const focusedKey = focused ? [...drawn].find(([, element]) => element.contains(focused))?.[0] : null;
+    const focusedClass = focused?.classList.contains('folder-toggle') ? '.folder-toggle' : '.source-link';
+    for (const row of drawn.values()) {
+        row.remove();
+    }
+    drawn = new Map();
+    draw();
+    if (focusedKey) {
+        drawn.get(focusedKey)?.querySelector(focusedClass)?.focus({preventScroll: true});
+    }
+}
+
+function rowHeight() {
+    // Phones get touch-sized rows (44 px); the CSS sets the same heights.
+    return phone.matches ? 44 : 32;
+}
+
+function scheduleDraw() {
+    if (!drawScheduled) {
+        drawScheduled = true;
+        requestAnimationFrame(() => {
+            drawScheduled = false;
+            draw();
+        });
+    }
+}
+
+/** Draws the rows that are in view (of the sidebar and of the window), and removes the others. */
+function draw() {
+    const height = rowHeight();
+    tree.style.height = `${rows.length * height}px`;
+    const box = tree.getBoundingClientRect();
+    const frame = scroller.getBoundingClientRect();
+    const top = Math.max(frame.top, 0) - box.top;
+    const bottom = Math.min(frame.bottom, window.innerHeight) - box.top;
+    const first = Math.max(0, Math.floor(top / height) - OVERSCAN);
+    const last = Math.min(rows.length, Math.ceil(Math.max(bottom, 0) / height) + OVERSCAN);
+    const wanted = new Map();
+    for (let i = first; i < last; i++) {
+        const row = rows[i];
+        const element = drawn.get(row.key) ?? render(row);
+        element.style.top = `${i * height}px`;
+        wanted.set(row.key, element);
+        if (!element.isConnected) {
+            tree.append(element);
+        }
+    }
+    for (const [key, element] of drawn) {
+        if (!wanted.has(key)) {
+            element.remove();
+        }
+    }
+    drawn = wanted;
+}
+
+function render(row) {
+    if (row.folder) {
+        const folder = row.folder;
+        const toggle = el('button', {type: 'button', class: 'folder-toggle', 'aria-expanded': String(row.open),
+            'aria-label': `${row.open ? 'Fold' : 'Unfold'} ${folder.name}`}, row.open ? '▾' : '▸');
+        toggle.addEventListener('click', () => fold(folder.id));
+        const link = el('a', {class: 'source-link folder-link', href: hrefFor('', folder.id), dataset: {folder: folder.id}}, folder.name);
+        link.addEventListener('click', event => pick(event, {sourceId: '', folderId: folder.id}));
+        mark(link, selection.folderId === folder.id && !selection.sourceId);
+        return el('li', {class: 'tree-row folder', dataset: {folder: folder.id}},
+            toggle, link, countBadge('folder-count', {folder: folder.id}, folderCount(folder.id)));
+    }
+    const source = row.source;
+    const link = el('a', {class: 'source-link', href: hrefFor(source.id, ''), dataset: {source: source.id}, title: title(source)},
+        title(source));
+    link.addEventListener('click', event => pick(event, {sourceId: source.id, folderId: ''}));
+    mark(link, selection.sourceId === source.id);
+    return el('li', {class: `tree-row${row.nested ? ' nested' : ''}`, dataset: {source: source.id}},
         link,
         source.status && source.status !== 'ok' ? el('span', {class: `badge ${source.status}`}, source.status) : null,
-        el('span', {class: 'count source-count', dataset: {source: source.id}}, '0'));
+        countBadge('source-count', {source: source.id}, sourceCount(source.id)));
 }
 
-function pick(event, selection, onPick) {
+function countBadge(kind, dataset, value) {
+    return el('span', {class: `count ${kind}${value > 0 ? ' unread' : ''}`, dataset}, String(value));
+}
+
+function fold(folderId) {
+    if (collapsed.has(folderId)) {
+        collapsed.delete(folderId);
+    } else {
+        collapsed.add(folderId);
+    }
+    keep(COLLAPSED_KEY, [...collapsed]);
+    rebuild();
+    tree.querySelector(`.folder[data-folder="${CSS.escape(folderId)}"] .folder-toggle`)?.focus();
+}
+
+function hrefFor(sourceId, folderId) {
+    return currentFilters ? `/${toSearch({...currentFilters, sourceId, folderId})}` : '/';
+}
+
+function mark(link, selected) {
+    link.classList.toggle('selected', selected);
+    if (selected) {
+        link.setAttribute('aria-current', 'true');
+    } else {
+        link.removeAttribute('aria-current');
+    }
+}
+
+function pick(event, picked) {
     // Modified clicks (new tab, new window) follow the link as is.
     if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) {
         return;
     }
     event.preventDefault();
-    onPick(selection);
+    pickHandler(picked);
 }
 
 function title(source) {
     return source.title || source.url || 'Untitled source';
 }
 
-/** The source's title, for messages ("Mark all from …"). */
+/** The source's title, for messages ("Mark all from …") and the heading. */
 export function sourceTitle(sourceId) {
     const source = sources.find(candidate => candidate.id === sourceId);
     return source ? title(source) : 'this source';
 }
 
-/** The folder's name, for messages. */
+/** The folder's name, for messages and the heading. */
 export function folderName(folderId) {
-    const link = folderList.querySelector(`.folder-link[data-folder="${CSS.escape(folderId)}"]`);
-    return link ? link.textContent : 'this folder';
+    return folders.find(folder => folder.id === folderId)?.name ?? 'this folder';
+}
+
+/** What the timeline shows, for the heading and the tab: a feed's or folder's name, else Home. */
+export function viewName(filters) {
+    if (filters.sourceId && sources.some(source => source.id === filters.sourceId)) {
+        return sourceTitle(filters.sourceId);
+    }
+    if (filters.folderId && folders.some(folder => folder.id === filters.folderId)) {
+        return folderName(filters.folderId);
+    }
+    return 'Home';
 }
 
 /** Points every sidebar link at the filters it would give, and highlights the selected source or folder. */
 export function showSelection(filters) {
-    for (const link of document.querySelectorAll('.source-link')) {
-        const sourceId = link.dataset.source ?? '';
-        const folderId = link.dataset.folder ?? '';
-        link.href = `/${toSearch({...filters, sourceId, folderId})}`;
-        const selected = sourceId === filters.sourceId && folderId === filters.folderId;
-        link.classList.toggle('selected', selected);
-        if (selected) {
-            link.setAttribute('aria-current', 'true');
-        } else {
-            link.removeAttribute('aria-current');
-        }
-    }
+    currentFilters = filters;
+    selection = {sourceId: filters.sourceId, folderId: filters.folderId};
+    allSources.href = hrefFor('', '');
+    mark(allSources, !filters.sourceId && !filters.folderId);
+    rebuild();
 }
 
 /** Shows unread counts (API.md's unread JSON). */
@@ -116,14 +295,33 @@ export function showCounts(unread) {
     lastCounts = unread;
     countsRequest++;
     setCount(total, unread.total ?? 0);
+    setCount(drawerTotal, unread.total ?? 0);
     showTrimmed(unread.trimmed_unread ?? 0);
-    document.title = `${unread.total ? `(${unread.total}) ` : ''}Home – Tributary`;
-    for (const count of list.querySelectorAll('.source-count')) {
-        setCount(count, unread.by_source?.[count.dataset.source] ?? 0);
+    document.title = `${unread.total ? `(${unread.total}) ` : ''}${currentFilters ? viewName(currentFilters) : 'Home'} – Tributary`;
+    rebuild();
+}
+
+/**
+ * Moves the counts at once for a mark just made on this page (the server's numbers follow with
+ * refreshCounts, and replace these).
+ */
+export function countMark(item, read) {
+    if (!lastCounts) {
+        return;
     }
-    for (const count of folderList.querySelectorAll('.folder-count')) {
-        setCount(count, unread.by_folder?.[count.dataset.folder] ?? 0);
+    const delta = read ? -1 : 1;
+    const sourceId = item.source?.id;
+    const next = {...lastCounts, by_source: {...lastCounts.by_source}, by_folder: {...lastCounts.by_folder}};
+    next.total = Math.max(0, (next.total ?? 0) + delta);
+    if (sourceId) {
+        next.by_source[sourceId] = Math.max(0, (next.by_source[sourceId] ?? 0) + delta);
+        for (const [folderId, members] of folderSources) {
+            if (members.has(sourceId)) {
+                next.by_folder[folderId] = Math.max(0, (next.by_folder[folderId] ?? 0) + delta);
+            }
+        }
     }
+    showCounts(next);
 }
 
 /** Says that older unread entries left the inbox (its size limit or age), so the total is not all there ever was. */

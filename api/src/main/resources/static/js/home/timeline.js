@@ -1,5 +1,6 @@
 // The timeline itself: pages of item cards newest first, "Load more" within the home timeline's
-// bounded window, live additions and removals without duplicates, and the keyboard selection.
+// bounded window, live additions and removals without duplicates, the keyboard selection, and
+// marking read as the person reads (the read mode: on open, on scroll, or by hand).
 
 import {page} from '../api.js';
 import {busy, el, showError} from '../dom.js';
@@ -25,10 +26,62 @@ let generation = 0;
 let pending = null;
 let hasSourcesNow = () => true;
 
+const READ_MODES = ['open', 'scroll', 'manual'];
+const READ_MODE_KEY = 'tributary.read-mode';
+
+/**
+ * How reading marks read, kept in this browser (the API has no per-person settings store):
+ * 'open' (the default, as Miniflux: opening an item marks it), 'scroll' (opening, and also
+ * scrolling past it) or 'manual' (only the button, `m`, or mark all).
+ */
+export function readMode() {
+    const mode = localStorage.getItem(READ_MODE_KEY);
+    return READ_MODES.includes(mode) ? mode : 'open';
+}
+
+export function setReadMode(mode) {
+    if (READ_MODES.includes(mode)) {
+        localStorage.setItem(READ_MODE_KEY, mode);
+    }
+}
+
+// Cards scrolled past the top of the screen (under the sticky header) count as read in 'scroll' mode.
+const scrolledPast = 'IntersectionObserver' in window ? new IntersectionObserver(changes => {
+    if (readMode() !== 'scroll') {
+        return;
+    }
+    for (const change of changes) {
+        if (!change.isIntersecting && change.boundingClientRect.bottom <= (change.rootBounds?.top ?? 0)) {
+            const entry = shown.get(change.target.dataset.id);
+            if (entry && !entry.item.read) {
+                setRead(entry.item, true, entry.card, options);
+            }
+        }
+    }
+}) : null;
+
 /** `hooks.onReadChange(item, read)` is told of every read change made on this page. */
 export function configure(hooks) {
-    options = hooks;
+    options = {...hooks, undoable: true};
     more.addEventListener('click', () => busy(more, loadMore, error));
+    // Opening an item (its title, its link, "Read full article") marks it read. Capture, so that
+    // "Read full article" is seen before its own handler flips it to "Hide".
+    const onOpen = event => {
+        const opener = event.target.closest?.('.item-title a, .full-article[aria-expanded="false"]');
+        const card = opener?.closest('.item');
+        if (card && (event.type === 'click' || event.button === 1)) {
+            opened(shown.get(card.dataset.id));
+        }
+    };
+    list.addEventListener('click', onOpen, true);
+    list.addEventListener('auxclick', onOpen, true);
+}
+
+/** The person opened an item: unless they mark by hand, it is read now. */
+export function opened(entry) {
+    if (entry && !entry.item.read && readMode() !== 'manual') {
+        setRead(entry.item, true, entry.card, options);
+    }
 }
 
 /** Loads the first page for `current` filters, replacing what is shown. */
@@ -47,6 +100,7 @@ export async function load(current, {hasSources}) {
             return;
         }
         shown.clear();
+        scrolledPast?.disconnect();
         list.replaceChildren();
         append(result);
         const late = pending;
@@ -90,6 +144,7 @@ function track(item) {
     const card = itemCard(item, options);
     card.tabIndex = -1;
     shown.set(item.id, {item, card});
+    scrolledPast?.observe(card);
     return card;
 }
 
@@ -150,6 +205,7 @@ export function addLive(item, {streamed = false} = {}) {
 export function remove(id) {
     const entry = shown.get(id);
     if (entry) {
+        scrolledPast?.unobserve(entry.card);
         entry.card.remove();
         shown.delete(id);
         end.hidden = Boolean(next) || shown.size === 0;
@@ -175,7 +231,20 @@ export function showRead(item) {
     button.setAttribute('aria-pressed', 'true');
 }
 
-/** Moves the keyboard selection by `step` cards (the first j selects the first card). */
+/** Shows `item` (marked unread on the server, by an undo) as unread. */
+export function showUnread(item) {
+    const entry = shown.get(item.id);
+    if (!entry || !entry.item.read) {
+        return;
+    }
+    entry.item.read = false;
+    entry.card.classList.remove('read');
+    const button = entry.card.querySelector('.mark-read');
+    button.textContent = 'Mark read';
+    button.setAttribute('aria-pressed', 'false');
+}
+
+/** Moves the keyboard selection by `step` cards (the first j selects the first card); moving onto an item opens it. */
 export function moveSelection(step) {
     const cards = [...list.querySelectorAll('.item')];
     if (!cards.length) {
@@ -187,6 +256,9 @@ export function moveSelection(step) {
     cards[target].classList.add('selected');
     cards[target].focus({preventScroll: true});
     cards[target].scrollIntoView({block: 'nearest'});
+    if (target !== current) {
+        opened(shown.get(cards[target].dataset.id));
+    }
 }
 
 /** The selected item, if any. */

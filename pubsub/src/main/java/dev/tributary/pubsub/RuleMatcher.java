@@ -97,7 +97,12 @@ final class RuleMatcher {
             try {
                 Pattern.compile(pattern, Pattern.CASE_INSENSITIVE);
             } catch (PatternSyntaxException e) {
-                throw new InvalidRuleException("pattern", "is not a valid regular expression: " + e.getMessage());
+                // RE2J quotes the pattern as compiled, with the case-insensitive flag it added as "(?i)":
+                // the person is shown their own pattern.
+                String quoted = e.getPattern() != null && e.getPattern().startsWith("(?i)") && !pattern.startsWith("(?i)")
+                        ? e.getPattern().substring(4) : e.getPattern();
+                throw new InvalidRuleException("pattern", "is not a valid regular expression: " + e.getDescription()
+                        + (quoted == null || quoted.isEmpty() ? "" : " in `" + quoted + "`"));
             }
         }
     }

@@ -50,4 +50,14 @@ class RuleMatcherTest {
         assertThatThrownBy(() -> RuleMatcher.of(RuleField.ANY, RuleSyntax.TEXT, " "))
                 .isInstanceOf(InvalidRuleException.class).hasMessageContaining("must not be empty");
     }
+
+    @Test
+    void aSyntaxErrorQuotesThePersonsPatternNotTheCaseFlagAddedToIt() {
+        assertThatThrownBy(() -> RuleMatcher.of(RuleField.ANY, RuleSyntax.REGEX, "(abc"))
+                .isInstanceOf(InvalidRuleException.class)
+                .satisfies(refused -> assertThat(((InvalidRuleException) refused).problem())
+                        .startsWith("is not a valid regular expression: missing closing )")
+                        .doesNotContain("(?i)")
+                        .doesNotContain("error parsing regexp"));
+    }
 }

@@ -43,6 +43,7 @@ import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.method.annotation.HandlerMethodValidationException;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+import org.springframework.web.servlet.resource.NoResourceFoundException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.exc.InvalidFormatException;
@@ -58,6 +59,19 @@ import tools.jackson.databind.exc.UnrecognizedPropertyException;
 class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
+
+    private final BrowserErrorPages pages;
+
+    ApiExceptionHandler(BrowserErrorPages pages) {
+        this.pages = pages;
+    }
+
+    /** An unknown path: a page in the site's layout for a browser, the problem for everyone else. */
+    @Override
+    protected ResponseEntity<Object> handleNoResourceFoundException(NoResourceFoundException ex, HttpHeaders headers,
+            HttpStatusCode status, WebRequest request) {
+        return pages.wantsPage(request) ? pages.notFound() : super.handleNoResourceFoundException(ex, headers, status, request);
+    }
     /** What a malformed query parameter is called wherever the stack refuses one. */
     static final String MALFORMED_PARAMETER = "has a parameter without a name or with a malformed %-escape, "
             + "or more parameters than the server reads";

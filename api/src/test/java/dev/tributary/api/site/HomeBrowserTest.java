@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.Select;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
@@ -232,6 +233,8 @@ class HomeBrowserTest {
         browser.waitForText("#unread-total", "8");
         browser.waitForText(".source-count[data-source='" + mixedId + "']", "5");
         assertThat(browser.text(".source-count[data-source='" + otherId + "']")).isEqualTo("3");
+        // Marking by hand: moving with j/k marks nothing (reading marks read is its own test).
+        new Select(browser.find("#read-mode")).selectByValue("manual");
 
         // One by its button (the newest: the feed subscribed last).
         assertThat(cardTitles(browser).getFirst()).isEqualTo("Second entry 3");
@@ -425,5 +428,111 @@ class HomeBrowserTest {
                 .isEmpty();
         assertThat(browser.all(".item-summary a")).allMatch(a -> !String.valueOf(a.getAttribute("href")).startsWith("javascript"));
         assertThat(browser.consoleErrors()).isEmpty();
+    }
+    @Test
+    void readingMarksReadAtOnceAndEveryMarkCanBeUndone(Browser browser) {
+        ApiClient api = new ApiClient(port);
+        Person person = signUp(browser, api);
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        String sourceId = subscribe(api, person, feed(rss("Ages", String.join("\n",
+                entry("ages-fresh", "Fresh news", "<p>Today.</p>", null, null, now.minus(1, ChronoUnit.HOURS)),
+                entry("ages-recent", "Recent news", "<p>Two days ago.</p>", null, null, now.minus(2, ChronoUnit.DAYS)),
+                entry("ages-old", "Old news", "<p>Ten days ago.</p>", null, null, now.minus(10, ChronoUnit.DAYS))))));
+        awaitTimeline(api, person, 3);
+        browser.open("/");
+        browser.waitUntil("three cards", () -> cardTitles(browser).size() == 3);
+        browser.waitForText("#unread-total", "3");
+        assertThat(browser.find("#read-mode").getAttribute("value")).as("on open by default, as Miniflux").isEqualTo("open");
+        // The link opens the original in a new tab; the test keeps the page where it is.
+        browser.script("document.addEventListener('click', event => { if (event.target.closest('.item-title a')) event.preventDefault(); })");
+
+        // Clicking a title marks that item read, and the counts drop at once.
+        String first = cardTitles(browser).getFirst();
+        browser.click("#timeline .item:first-child .item-title a");
+        browser.waitForText("#unread-total", "2");
+        assertThat(browser.find("#timeline .item:first-child").getAttribute("class")).contains("read");
+        assertThat(browser.text(".source-count[data-source='" + sourceId + "']")).isEqualTo("2");
+        assertThat(unreadTotal(api, person)).isEqualTo(2);
+
+        // Undo marks it unread again, through the API.
+        browser.waitForText(".toast", "Marked read: " + first);
+        browser.click(".toast .toast-undo");
+        browser.waitForText("#unread-total", "3");
+        assertThat(browser.find("#timeline .item:first-child").getAttribute("class")).doesNotContain("read");
+        assertThat(unreadTotal(api, person)).isEqualTo(3);
+
+        // j moves onto an item, which opens it: read.
+        browser.press("j");
+        browser.waitForText("#unread-total", "2");
+        browser.press("j");
+        browser.waitForText("#unread-total", "1");
+        assertThat(browser.all("#timeline .item.read")).hasSize(2);
+        assertThat(unreadTotal(api, person)).isEqualTo(1);
+
+        // By hand: moving marks nothing; the choice is kept across a reload.
+        new Select(browser.find("#read-mode")).selectByValue("manual");
+        browser.script("document.activeElement.blur()");
+        browser.press("j");
+        browser.waitUntil("the third card selected",
+                () -> browser.find("#timeline .item:nth-child(3)").getAttribute("class").contains("selected"));
+        assertThat(unreadTotal(api, person)).isEqualTo(1);
+        browser.open("/");
+        browser.waitUntil("three cards again", () -> cardTitles(browser).size() == 3);
+        assertThat(browser.find("#read-mode").getAttribute("value")).isEqualTo("manual");
+        browser.waitForText("#unread-total", "1");
+
+        // Mark all older than a week: only the ten-day-old item; undo brings it back.
+        assertThat(api.delete("/api/v1/items/" + itemId(api, person, "Fresh news") + "/read", person.token()).status()).isEqualTo(204);
+        assertThat(api.delete("/api/v1/items/" + itemId(api, person, "Recent news") + "/read", person.token()).status()).isEqualTo(204);
+        browser.open("/");
+        browser.waitForText("#unread-total", "3");
+        new Select(browser.find("#mark-all-age")).selectByValue("week");
+        browser.click("#mark-all-read");
+        browser.waitForText("#unread-total", "2");
+        assertThat(readFlag(api, person, "Old news")).isTrue();
+        assertThat(readFlag(api, person, "Recent news")).isFalse();
+        assertThat(readFlag(api, person, "Fresh news")).isFalse();
+        browser.waitForText(".toast", "Marked 1 item read.");
+        browser.click(".toast .toast-undo");
+        browser.waitForText("#unread-total", "3");
+        assertThat(readFlag(api, person, "Old news")).isFalse();
+
+        // Older than a day: the two older ones.
+        new Select(browser.find("#mark-all-age")).selectByValue("day");
+        browser.click("#mark-all-read");
+        browser.waitForText("#unread-total", "1");
+        assertThat(readFlag(api, person, "Fresh news")).isFalse();
+        assertThat(browser.consoleErrors()).isEmpty();
+    }
+
+    @Test
+    void scrollingPastAnItemMarksItReadInScrollMode(Browser browser) {
+        ApiClient api = new ApiClient(port);
+        Person person = signUp(browser, api);
+        subscribe(api, person, feed(TestFeeds.numbered("Scroll", 8, Instant.now().minus(1, ChronoUnit.HOURS))));
+        awaitTimeline(api, person, 8);
+        browser.script("localStorage.setItem('tributary.read-mode', 'scroll')");
+        browser.open("/");
+        browser.waitUntil("eight cards", () -> cardTitles(browser).size() == 8);
+        browser.waitForText("#unread-total", "8");
+        assertThat(browser.find("#read-mode").getAttribute("value")).isEqualTo("scroll");
+        // Scrolled so that the first card is wholly above the screen: it was read on the way past.
+        browser.script("const card = document.querySelector('#timeline .item');"
+                + "window.scrollTo(0, card.getBoundingClientRect().bottom + window.scrollY + 5)");
+        browser.waitUntil("the first card read", () -> browser.find("#timeline .item:first-child").getAttribute("class").contains("read"));
+        browser.waitUntil("the count down", () -> Long.parseLong(browser.text("#unread-total")) < 8);
+        assertThat(browser.find("#timeline .item:last-child").getAttribute("class")).doesNotContain("read");
+        assertThat(unreadTotal(api, person)).isLessThan(8);
+        assertThat(browser.consoleErrors()).isEmpty();
+    }
+
+    private static String itemId(ApiClient api, Person person, String title) {
+        return api.get("/api/v1/timelines/home?limit=100", person.token()).json().valueStream()
+                .filter(item -> item.path("title").asString().equals(title)).findFirst().orElseThrow().path("id").asString();
+    }
+
+    private static boolean readFlag(ApiClient api, Person person, String title) {
+        return api.get("/api/v1/timelines/home?limit=100", person.token()).json().valueStream()
+                .filter(item -> item.path("title").asString().equals(title)).findFirst().orElseThrow().path("read").asBoolean();
     }
 }

@@ -83,6 +83,26 @@ class SitePagesTest {
         assertThat(purify.body()).contains("DOMPurify");
     }
 
+    @Test
+    void anUnknownAddressIsAPageForABrowserAndAProblemForAnApiClient() {
+        BrowserSession browser = signedIn();
+        String html = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+
+        ApiResponse page = browser.send("GET", "/nope", null, "Accept", html);
+        assertThat(page.status()).as(page.toString()).isEqualTo(404);
+        assertThat(page.header("Content-Type")).startsWith("text/html");
+        assertThat(page.body()).contains("<h1>Not found</h1>").contains("/css/app.css").contains("class=\"site-header\"")
+                .doesNotContain("\"status\"");
+        assertThat(page.header("Content-Security-Policy")).contains("script-src 'self'");
+
+        for (String[] client : List.of(new String[] {"/nope", "*/*"}, new String[] {"/nope", "application/json"},
+                new String[] {"/api/v1/nope", html})) {
+            ApiResponse problem = browser.send("GET", client[0], null, "Accept", client[1]);
+            assertThat(problem.status()).as("%s with %s", client[0], client[1]).isEqualTo(404);
+            assertThat(problem.header("Content-Type")).as("%s with %s", client[0], client[1]).startsWith("application/problem+json");
+        }
+    }
+
     private BrowserSession signedIn() {
         TestUser person = new ApiClient(port).newUser("pages");
         BrowserSession browser = new BrowserSession(port);

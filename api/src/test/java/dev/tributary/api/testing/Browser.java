@@ -182,6 +182,18 @@ public final class Browser implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Makes the page's viewport exactly {@code width}×{@code height} CSS pixels, as a screen of that
+     * size shows it, through the DevTools protocol: headless Chromium keeps a window at least 500
+     * pixels wide, so {@link #resize} cannot make a phone. Below 760 pixels wide it is a mobile
+     * screen (touch, the viewport meta tag honoured). It lasts across pages.
+     */
+    public Browser resizeViewport(int width, int height) {
+        driver.executeCdpCommand("Emulation.setDeviceMetricsOverride", java.util.Map.of("width", width, "height", height,
+                "deviceScaleFactor", 1, "mobile", width < 760));
+        return this;
+    }
+
     /** How many CSS pixels the page is wider than the window (0: no horizontal scrolling). */
     public long horizontalOverflow() {
         return ((Number) script("return document.documentElement.scrollWidth - document.documentElement.clientWidth"))
@@ -207,6 +219,38 @@ public final class Browser implements AutoCloseable {
     public List<String> consoleErrorsBesidesApiRefusals() {
         return consoleErrors().stream().filter(message -> !(message.contains("/api/v1/")
                 && message.contains("Failed to load resource: the server responded with a status of 4"))).toList();
+    }
+
+    /** Runs {@code javascript} that calls its last argument (a callback) when done, and answers what it was given. */
+    public Object asyncScript(String javascript, Object... arguments) {
+        return ((JavascriptExecutor) driver).executeAsyncScript(javascript, arguments);
+    }
+
+    /**
+     * Emulates the system's colour scheme ({@code "dark"}, {@code "light"}, or {@code ""} for none)
+     * as {@code prefers-color-scheme} sees it, through the DevTools protocol.
+     */
+    public Browser emulateColorScheme(String scheme) {
+        driver.executeCdpCommand("Emulation.setEmulatedMedia",
+                java.util.Map.of("features", List.of(java.util.Map.of("name", "prefers-color-scheme", "value", scheme))));
+        return this;
+    }
+
+    /** Runs {@code javascript} in every page this browser opens from now on, before the page's own scripts. */
+    public Browser beforeEachPage(String javascript) {
+        driver.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", java.util.Map.of("source", javascript));
+        return this;
+    }
+
+    /** Saves what the window shows as a PNG (a test artefact, for people to look at). */
+    public Path saveScreenshot(Path file) {
+        try {
+            Files.createDirectories(file.getParent());
+            Files.write(file, screenshot());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return file;
     }
 
     byte[] screenshot() {

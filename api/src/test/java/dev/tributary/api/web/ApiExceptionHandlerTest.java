@@ -75,7 +75,7 @@ class ApiExceptionHandlerTest {
     }
 
     private final MockMvc mvc = MockMvcBuilders.standaloneSetup(new BuggyController())
-            .setControllerAdvice(new ApiExceptionHandler()).build();
+            .setControllerAdvice(new ApiExceptionHandler(new BrowserErrorPages(new org.thymeleaf.TemplateEngine()))).build();
 
     @Test
     void anIllegalArgumentIsABugNotABadRequest() throws Exception {
