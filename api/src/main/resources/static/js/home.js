@@ -5,7 +5,7 @@ import './layout.js';
 import {call, post} from './api.js';
 import {busy, toast} from './dom.js';
 import {anySet, compareIds, fromSearch, markerCovers, matches, toSearch} from './home/filters.js';
-import {countMark, folderName, inFolder, loadSources, refreshCounts, showCounts, showSelection, sourceTitle, viewName} from './home/sidebar.js';
+import {countMark, folderName, inFolder, loadSources, refreshCounts, showSelection, sourceTitle, viewName} from './home/sidebar.js';
 import * as timeline from './home/timeline.js';
 import {openStream} from './home/live.js';
 import {setUpComposer} from './home/composer.js';
@@ -166,7 +166,9 @@ timeline.configure({
 openStream({
     item: item => timeline.addLive(item, {streamed: true}),
     delete: id => timeline.remove(id),
-    unread: showCounts,
+    // An event's counts may be older than a mark this page made since (events carry no version):
+    // it only says the counts moved, and the page asks for the current ones.
+    unread: () => refreshCounts(),
 });
 setUpComposer(item => {
     timeline.addLive(item);
