@@ -144,6 +144,28 @@ class PublicPathsRateLimitApiTest {
         assertThat(real.header("RateLimit-Limit")).isEqualTo("1000");
     }
 
+    @Test
+    void aDeadTokenIsA401InvalidTokenEvenOverTheAddressLimit() {
+        TestUser eve = newUser();
+        String doomed = api.createToken(eve.username(), eve.password(), "doomed", "read");
+        String id = api.get("/api/v1/tokens", eve.token()).json().valueStream()
+                .filter(t -> t.path("name").asString().equals("doomed")).findFirst().orElseThrow().path("id").asString();
+        assertThat(api.delete("/api/v1/tokens/" + id, eve.token()).status()).isEqualTo(204);
+        forgetBuckets();
+        for (int i = 0; i < 3; i++) {
+            assertThat(api.get("/api/v1/me", null).status()).isEqualTo(401);
+        }
+        assertTooMany(api.get("/api/v1/me", null));
+
+        ApiResponse dead = api.get("/api/v1/me", doomed);
+
+        assertThat(dead.status()).as(dead.toString()).isEqualTo(401);
+        assertThat(dead.header("WWW-Authenticate")).startsWith("Bearer error=\"invalid_token\"");
+        assertThat(dead.contentType()).startsWith("application/problem+json");
+        assertThat(dead.header("RateLimit-Remaining")).as("it still counts").isEqualTo("0");
+        assertTooMany(api.get("/api/v1/me", null));
+    }
+
     private void assertLimitedAfter(int allowed, Supplier<ApiResponse> request, int status) {
         for (int i = 0; i < allowed; i++) {
             ApiResponse answer = request.get();
