@@ -75,7 +75,7 @@ class ApiExceptionHandlerTest {
     }
 
     private final MockMvc mvc = MockMvcBuilders.standaloneSetup(new BuggyController())
-            .setControllerAdvice(new ApiExceptionHandler()).build();
+            .setControllerAdvice(new ApiExceptionHandler(new ProblemWriter(tools.jackson.databind.json.JsonMapper.builder().build()))).build();
 
     @Test
     void anIllegalArgumentIsABugNotABadRequest() throws Exception {
