@@ -59,7 +59,7 @@ class SiteSecurityConfiguration {
                         denied.handle(request, response, failure);
                     }
                 }))
-                // Only the public feeds and the contract document: pages get no CORS.
+                // The public feeds, the contract document and client registration only: pages get no CORS.
                 .cors(cors -> cors.configurationSource(PublicCors.source()))
                 .headers(headers -> headers
                         .contentSecurityPolicy(csp -> csp.policyDirectives(CONTENT_SECURITY_POLICY))
