@@ -72,8 +72,12 @@ class PublicPathsRateLimitApiTest {
         forgetBuckets();
 
         assertLimitedAfter(3, () -> get("/.well-known/oauth-authorization-server"), 200);
-        assertTooMany(api.send(api.builder("/oauth2/token", null).header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString("grant_type=refresh_token&refresh_token=x&client_id=nobody"))));
+        ApiResponse fromAnApp = api.send(api.builder("/oauth2/token", null).header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Origin", "https://spa.example")
+                .POST(HttpRequest.BodyPublishers.ofString("grant_type=refresh_token&refresh_token=x&client_id=nobody")));
+        assertTooMany(fromAnApp);
+        assertThat(fromAnApp.header("Access-Control-Allow-Origin")).as("a browser app can read the 429").isNotNull();
+        assertThat(fromAnApp.header("Access-Control-Allow-Credentials")).isNull();
         assertThat(get("/login").status()).as("browsers' sign-in has its own budget").isEqualTo(200);
     }
 
