@@ -33,7 +33,7 @@ class AccountController {
     record Registration(
             @NotNull @Pattern(regexp = Usernames.REGEX, message = "must be 3 to 30 of a-z, 0-9 and _") String username,
             @NotNull @Size(min = 8, max = 72, message = "must be 8 to 72 characters") String password,
-            @Nullable @Email @Size(max = 254) String email) {
+            @Nullable @Email @Size(min = 3, max = 254) String email) {
     }
 
     /** A registered account as others may see it. */

@@ -1,5 +1,6 @@
 package dev.tributary.api.contract;
 
+import dev.tributary.api.oauth.ClientAuthMethods;
 import dev.tributary.api.security.AccountEndpoints;
 import dev.tributary.api.web.Scope;
 import dev.tributary.pubsub.SourceKind;
@@ -174,7 +175,8 @@ class ApiContract implements OpenApiCustomizer {
                 .toList();
         Map<String, List<String>> byProperty = Map.of("media_type", media, "media", media,
                 "kind", Arrays.stream(SourceKind.values()).map(SourceKind::wireName).toList(),
-                "scopes", Arrays.stream(Scope.values()).map(Scope::wireName).toList());
+                "scopes", Arrays.stream(Scope.values()).map(Scope::wireName).toList(),
+                "token_endpoint_auth_method", ClientAuthMethods.ALL);
         openApi.getComponents().getSchemas().forEach((name, schema) -> {
             Map<String, Schema<?>> properties = (Map<String, Schema<?>>) (Map<?, ?>) schema.getProperties();
             if (properties == null) {
@@ -186,7 +188,12 @@ class ApiContract implements OpenApiCustomizer {
                         : byProperty.get(property);
                 Schema<Object> target = (Schema<Object>) (spec.getItems() != null ? spec.getItems() : spec);
                 if (values != null && target.get$ref() == null && (target.getEnum() == null || target.getEnum().isEmpty())) {
-                    target.setEnum(new ArrayList<>(values));
+                    List<Object> allowed = new ArrayList<>(values);
+                    if (target.getTypes() != null && target.getTypes().contains("null")) {
+                        // A nullable property's enum must list null too, or a validator refuses the null it allows.
+                        allowed.add(null);
+                    }
+                    target.setEnum(allowed);
                 }
             });
         });

@@ -31,6 +31,10 @@ final class AdvertisedMetadata {
                 "introspection_endpoint_auth_methods_supported")) {
             claims.put(methods, AppController.AUTH_METHODS);
         }
+        // RFC 9207: every redirect from the authorization endpoint names the issuer (IssuerInAuthorizationResponse).
+        claims.put("authorization_response_iss_parameter_supported", true);
+        // RFC 8414 wants an absolute URL: the issuer's, as every other endpoint in the metadata.
+        claims.put("registration_endpoint", claims.get("issuer") + ClientRegistrationController.PATH);
         claims.remove("dpop_signing_alg_values_supported");
         claims.remove("tls_client_certificate_bound_access_tokens");
     }

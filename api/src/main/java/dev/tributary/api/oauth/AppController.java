@@ -22,10 +22,7 @@ import org.springframework.web.bind.annotation.RestController;
 class AppController {
 
     /** The client authentication methods an app may register, and so the ones the server advertises. */
-    static final List<String> AUTH_METHODS = List.of(
-            ClientAuthenticationMethod.CLIENT_SECRET_BASIC.getValue(),
-            ClientAuthenticationMethod.CLIENT_SECRET_POST.getValue(),
-            ClientAuthenticationMethod.NONE.getValue());
+    static final List<String> AUTH_METHODS = ClientAuthMethods.ALL;
 
     private final Apps apps;
 

@@ -3,6 +3,7 @@ package dev.tributary.api.oauth;
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.proc.SecurityContext;
 import java.time.Clock;
+import dev.tributary.api.security.PublicCors;
 import java.util.List;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -57,13 +58,15 @@ class AuthorizationServerConfiguration {
             RegisteredClientRepository clients, OAuth2AuthorizationService authorizations, RetiredRefreshTokens retired,
             PlatformTransactionManager transactionManager, JdbcClient jdbc, Issuer issuer) {
         OAuth2AuthorizationServerConfigurer server = new OAuth2AuthorizationServerConfigurer();
+        IssuerInAuthorizationResponse issuerInResponse = new IssuerInAuthorizationResponse();
         TransactionTemplate transactions = new TransactionTemplate(transactionManager);
         transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
         http.securityMatcher(server.getEndpointsMatcher())
                 // After Spring's context filter (right after SecurityContextHolderFilter), before the endpoints.
                 .addFilterAfter(issuer.contextFilter(), HeaderWriterFilter.class)
                 .with(server, as -> as
-                        .authorizationEndpoint(endpoint -> endpoint.consentPage(CONSENT_PAGE))
+                        .authorizationEndpoint(endpoint -> endpoint.consentPage(CONSENT_PAGE)
+                                .authorizationResponseHandler(issuerInResponse).errorResponseHandler(issuerInResponse))
                         .tokenEndpoint(endpoint -> endpoint.authenticationProviders(providers ->
                                 withRotation(providers, authorizations, retired, transactions, jdbc)))
                         .authorizationServerMetadataEndpoint(metadata -> metadata
@@ -73,6 +76,8 @@ class AuthorizationServerConfiguration {
                                         settings.getTokenRevocationEndpoint(), settings.getTokenEndpoint()))
                                 .authenticationProvider(new PublicClientAuthentication.Provider(clients))))
                 .authorizeHttpRequests(requests -> requests.anyRequest().authenticated())
+                // Public clients in a browser discover, exchange, refresh and revoke from their own origin.
+                .cors(cors -> cors.configurationSource(PublicCors.source()))
                 // A browser sent to authorize an app without a session signs in first, then comes back.
                 .exceptionHandling(errors -> errors.defaultAuthenticationEntryPointFor(
                         new LoginUrlAuthenticationEntryPoint("/login"),

@@ -2,6 +2,7 @@ package dev.tributary.api.ratelimit;
 
 import dev.tributary.api.web.Caller;
 import dev.tributary.api.security.CallerAuthentication;
+import dev.tributary.api.security.PublicCors;
 import dev.tributary.api.web.ClientAddress;
 import dev.tributary.api.web.PresentedCredential;
 import dev.tributary.api.web.ProblemWriter;
@@ -21,6 +22,10 @@ import org.springframework.http.HttpStatus;
 import org.springframework.security.authentication.AnonymousAuthenticationToken;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.web.cors.CorsConfiguration;
+import org.springframework.web.cors.CorsUtils;
+import org.springframework.web.cors.DefaultCorsProcessor;
+import org.springframework.web.cors.UrlBasedCorsConfigurationSource;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -40,6 +45,7 @@ class RateLimitFilter extends OncePerRequestFilter {
 
     private static final Logger log = LoggerFactory.getLogger(RateLimitFilter.class);
     private static final long LOG_EVERY_MILLIS = 60_000;
+    private static final UrlBasedCorsConfigurationSource CORS = PublicCors.source();
 
     private final Buckets buckets;
     private final RateLimitSettings settings;
@@ -82,6 +88,13 @@ class RateLimitFilter extends OncePerRequestFilter {
         if (bucket != null) {
             headers(response, bucket);
             if (bucket.exceeded()) {
+                if (beforeSecurity) {
+                    // Spring Security's CORS filter is not reached: a browser app must still be able to read the 429.
+                    CorsConfiguration cors = CORS.getCorsConfiguration(request);
+                    if (cors != null && CorsUtils.isCorsRequest(request)) {
+                        new DefaultCorsProcessor().processRequest(cors, request, response);
+                    }
+                }
                 problems.write(request, response, HttpStatus.TOO_MANY_REQUESTS, "too-many-requests",
                         "Over the limit of " + bucket.limit() + " " + budget.noun() + " per " + settings.window().toSeconds()
                                 + " s; try again in " + bucket.resetSeconds() + " s.");

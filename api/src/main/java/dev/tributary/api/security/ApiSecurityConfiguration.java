@@ -14,8 +14,6 @@ import org.springframework.security.crypto.factory.PasswordEncoderFactories;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.csrf.HttpSessionCsrfTokenRepository;
-import org.springframework.web.cors.CorsConfiguration;
-import org.springframework.web.cors.UrlBasedCorsConfigurationSource;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
@@ -69,26 +67,8 @@ class ApiSecurityConfiguration implements WebMvcConfigurer {
                 // Only requests that ride on the browser session can be forged cross-site; bearer ones can't.
                 .csrf(csrf -> csrf.csrfTokenRepository(new HttpSessionCsrfTokenRepository())
                         .requireCsrfProtectionMatcher(SessionCallers.needsCsrfToken))
-                .cors(cors -> cors.configurationSource(apiCors()));
+                .cors(cors -> cors.configurationSource(PublicCors.source()));
         return http.build();
-    }
-
-    /**
-     * Third-party web apps call the API from their own origins with bearer tokens. No credentials:
-     * another origin can never ride on a Tributary browser session.
-     */
-    private static UrlBasedCorsConfigurationSource apiCors() {
-        CorsConfiguration cors = new CorsConfiguration();
-        cors.addAllowedOriginPattern("*");
-        cors.setAllowedMethods(List.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"));
-        cors.setAllowedHeaders(List.of("Authorization", "Content-Type", "If-None-Match", "Last-Event-ID"));
-        cors.setExposedHeaders(List.of("Link", "ETag", "Retry-After", "RateLimit-Limit", "RateLimit-Remaining",
-                "RateLimit-Reset", "Location"));
-        cors.setAllowCredentials(false);
-        cors.setMaxAge(3600L);
-        UrlBasedCorsConfigurationSource source = new UrlBasedCorsConfigurationSource();
-        source.registerCorsConfiguration("/api/**", cors);
-        return source;
     }
 
     @Override

@@ -13,6 +13,10 @@ import org.springframework.security.authentication.ProviderManager;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.access.AccessDeniedHandler;
+import org.springframework.security.web.access.AccessDeniedHandlerImpl;
+import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
+import org.springframework.security.web.util.matcher.RequestMatcher;
 import org.springframework.security.web.authentication.SavedRequestAwareAuthenticationSuccessHandler;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter.ReferrerPolicy;
 
@@ -35,16 +39,28 @@ class SiteSecurityConfiguration {
             + "img-src 'self' data: https: http:; media-src 'self' https: http:; connect-src 'self'; "
             + "object-src 'none'; frame-src 'none'; frame-ancestors 'none'; base-uri 'none'";
 
+    private static final RequestMatcher FEEDS = PathPatternRequestMatcher.withDefaults().matcher("/feeds/**");
+
     @Bean
     @Order(3)
     SecurityFilterChain siteSecurity(HttpSecurity http, PasswordLogin login, PersonSessions personSessions,
-            Revocations revocations) {
+            Revocations revocations, SecurityProblems problems) {
+        AccessDeniedHandler denied = new AccessDeniedHandlerImpl();
         SavedRequestAwareAuthenticationSuccessHandler toSavedRequest = new SavedRequestAwareAuthenticationSuccessHandler();
         http.authorizeHttpRequests(requests -> requests
                         .requestMatchers("/oauth2/consent").authenticated()
                         .requestMatchers(HttpMethod.GET, SitePaths.signedIn()).authenticated()
                         .anyRequest().permitAll())
-                .csrf(csrf -> csrf.ignoringRequestMatchers("/websub/**", "/fever/**", "/reader/**", "/accounts/ClientLogin"))
+                .csrf(csrf -> csrf.ignoringRequestMatchers("/websub/**", "/fever/**", "/reader/**", "/accounts/ClientLogin",
+                        "/oauth2/register"))
+                // A method a feed does not take is a 405, not the 403 of a missing CSRF token.
+                .exceptionHandling(errors -> errors.accessDeniedHandler((request, response, failure) -> {
+                    if (!FEEDS.matches(request) || !problems.methodNotAllowed(request, response)) {
+                        denied.handle(request, response, failure);
+                    }
+                }))
+                // The public feeds, the contract document and client registration only: pages get no CORS.
+                .cors(cors -> cors.configurationSource(PublicCors.source()))
                 .headers(headers -> headers
                         .contentSecurityPolicy(csp -> csp.policyDirectives(CONTENT_SECURITY_POLICY))
                         .referrerPolicy(referrer -> referrer.policy(ReferrerPolicy.SAME_ORIGIN)))

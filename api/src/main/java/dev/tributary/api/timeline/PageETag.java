@@ -1,5 +1,6 @@
 package dev.tributary.api.timeline;
 
+import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.item.ItemView;
 import dev.tributary.pubsub.TimelineEntry;
 import java.nio.ByteBuffer;
@@ -7,6 +8,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.regex.Pattern;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -34,10 +36,18 @@ final class PageETag {
         return "W/\"" + HexFormat.of().formatHex(sha256(buffer.array()), 0, 16) + "\"";
     }
 
-    /** Whether an {@code If-None-Match} header names this tag (or is {@code *}). */
+    /** RFC 9110 §13.1.2: {@code *}, or entity tags ({@code W/} optional, quoted, no quote inside) separated by commas. */
+    private static final Pattern IF_NONE_MATCH = Pattern.compile(
+            "\\s*(\\*|(W/)?\"[\\x21\\x23-\\x7E\\x80-\\xFF]*\"(\\s*,\\s*(W/)?\"[\\x21\\x23-\\x7E\\x80-\\xFF]*\")*)\\s*");
+
+    /** Whether an {@code If-None-Match} header names this tag (or is {@code *}); a malformed header is a 400. */
     static boolean matches(@Nullable String ifNoneMatch, String etag) {
         if (ifNoneMatch == null || ifNoneMatch.isBlank()) {
             return false;
+        }
+        if (!IF_NONE_MATCH.matcher(ifNoneMatch).matches()) {
+            // A garbled header would otherwise never match and silently cost the client a full page.
+            throw ApiProblem.invalid("If-None-Match", "must be * or a comma-separated list of entity tags such as W/\"…\"");
         }
         String opaque = opaque(etag);
         for (String candidate : ifNoneMatch.split(",")) {

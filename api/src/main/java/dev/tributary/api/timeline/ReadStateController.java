@@ -1,6 +1,7 @@
 package dev.tributary.api.timeline;
 
 import dev.tributary.api.ratelimit.ReadAlong;
+import jakarta.validation.constraints.NotNull;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.Ids;
@@ -39,8 +40,8 @@ class ReadStateController {
         this.counts = counts;
     }
 
-    /** What {@code POST /api/v1/markers} takes: ids as strings, like every id on the wire. */
-    record Marker(@Nullable String upToId, @Nullable String sourceId, @Nullable String folderId) {
+    /** What {@code POST /api/v1/markers} takes: ids as strings, like every id on the wire; {@code up_to_id} is required. */
+    record Marker(@NotNull String upToId, @Nullable String sourceId, @Nullable String folderId) {
     }
 
     /** How many entries a marker changed. */

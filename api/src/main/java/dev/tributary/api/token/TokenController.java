@@ -2,8 +2,6 @@ package dev.tributary.api.token;
 
 import dev.tributary.api.account.StoredAccount;
 import dev.tributary.api.web.Caller;
-import dev.tributary.api.security.LoginRefusedException;
-import dev.tributary.api.security.PasswordLogin;
 import dev.tributary.api.web.Scope;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Ids;
@@ -13,9 +11,7 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -26,7 +22,6 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
@@ -43,12 +38,10 @@ class TokenController {
     private static final Set<Scope> FEVER_SCOPES = EnumSet.of(Scope.READ, Scope.WRITE);
 
     private final PersonalTokens tokens;
-    private final PasswordLogin login;
     private final PersonalTokenAuthenticator authenticator;
 
-    TokenController(PersonalTokens tokens, PasswordLogin login, PersonalTokenAuthenticator authenticator) {
+    TokenController(PersonalTokens tokens, PersonalTokenAuthenticator authenticator) {
         this.tokens = tokens;
-        this.login = login;
         this.authenticator = authenticator;
     }
 
@@ -67,9 +60,9 @@ class TokenController {
 
     @PostMapping
     @ResponseStatus(HttpStatus.CREATED)
-    CreatedToken create(@RequestHeader(name = "Authorization", required = false) @Nullable String authorization,
-            @Valid @RequestBody NewToken request, HttpServletRequest http) {
-        StoredAccount account = basicLogin(authorization, http.getRemoteAddr());
+    CreatedToken create(@Valid @RequestBody NewToken request, HttpServletRequest http) {
+        // Signed in by BasicLoginFirst before the body was read or validated.
+        StoredAccount account = BasicLoginFirst.account(http);
         Set<Scope> scopes = scopes(request.scopes());
         if (Boolean.TRUE.equals(request.fever()) && !scopes.containsAll(FEVER_SCOPES)) {
             // A Fever app has no way to show an error for a refused mark: a key that could only
@@ -96,30 +89,6 @@ class TokenController {
         byte[] hash = tokens.revoke(caller.userId(), Ids.path(id, "token"))
                 .orElseThrow(() -> ApiProblem.notFound("token"));
         authenticator.revoked(hash);
-    }
-
-    private StoredAccount basicLogin(@Nullable String authorization, String address) {
-        if (authorization == null || !authorization.regionMatches(true, 0, "Basic ", 0, 6)) {
-            throw ApiProblem.unauthorized("Creating a token takes the account's username and password as HTTP Basic.");
-        }
-        String decoded;
-        try {
-            decoded = new String(Base64.getDecoder().decode(authorization.substring(6).strip()), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException notBase64) {
-            throw ApiProblem.unauthorized("The HTTP Basic credentials are not valid base64.");
-        }
-        int colon = decoded.indexOf(':');
-        if (colon < 0) {
-            throw ApiProblem.unauthorized("The HTTP Basic credentials need the form username:password.");
-        }
-        try {
-            return login.authenticate(decoded.substring(0, colon), decoded.substring(colon + 1), address);
-        } catch (LoginRefusedException refused) {
-            if (refused.retryAfter() != null) {
-                throw ApiProblem.tooManyRequests(refused.getMessage(), refused.retryAfter().toSeconds() + 1);
-            }
-            throw ApiProblem.unauthorized(refused.getMessage());
-        }
     }
 
     private static Set<Scope> scopes(List<String> names) {

@@ -18,6 +18,8 @@ import dev.tributary.pubsub.RedisFailures;
 import dev.tributary.pubsub.SourceNotFoundException;
 import dev.tributary.pubsub.TooManyStarsException;
 import jakarta.validation.ConstraintViolationException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +37,8 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.validation.FieldError;
+import org.springframework.web.HttpMediaTypeNotAcceptableException;
+import org.springframework.web.context.request.ServletWebRequest;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.apache.tomcat.util.http.InvalidParameterException;
@@ -60,10 +64,16 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
 
-    private final BrowserErrorPages pages;
+    /** What a malformed query parameter is called wherever the stack refuses one. */
+    static final String MALFORMED_PARAMETER = "has a parameter without a name or with a malformed %-escape, "
+            + "or more parameters than the server reads";
 
-    ApiExceptionHandler(BrowserErrorPages pages) {
+    private final BrowserErrorPages pages;
+    private final ProblemWriter problems;
+
+    ApiExceptionHandler(BrowserErrorPages pages, ProblemWriter problems) {
         this.pages = pages;
+        this.problems = problems;
     }
 
     /** An unknown path: a page in the site's layout for a browser, the problem for everyone else. */
@@ -72,9 +82,28 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
             HttpStatusCode status, WebRequest request) {
         return pages.wantsPage(request) ? pages.notFound() : super.handleNoResourceFoundException(ex, headers, status, request);
     }
-    /** What a malformed query parameter is called wherever the stack refuses one. */
-    static final String MALFORMED_PARAMETER = "has a parameter without a name or with a malformed %-escape, "
-            + "or more parameters than the server reads";
+
+    /**
+     * 406, or an {@code Accept} header that does not parse ({@code ;;;}): written straight as a
+     * problem, since Spring would look for a representation the client accepts, find none and
+     * send an empty body.
+     */
+    @Override
+    protected @Nullable ResponseEntity<Object> handleHttpMediaTypeNotAcceptable(HttpMediaTypeNotAcceptableException ex,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        if (!(request instanceof ServletWebRequest servlet) || servlet.getResponse() == null
+                || servlet.getResponse().isCommitted()) {
+            return super.handleHttpMediaTypeNotAcceptable(ex, headers, status, request);
+        }
+        try {
+            problems.write(servlet.getRequest(), servlet.getResponse(), HttpStatus.NOT_ACCEPTABLE, "not-acceptable",
+                    "This resource is available as application/json (errors as application/problem+json) only; "
+                            + "the Accept header names neither, or does not parse.");
+        } catch (IOException failed) {
+            throw new UncheckedIOException(failed);
+        }
+        return null;
+    }
 
     @Override
     protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException ex, HttpHeaders headers,

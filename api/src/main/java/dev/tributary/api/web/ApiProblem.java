@@ -67,6 +67,13 @@ public class ApiProblem extends ErrorResponseException {
         return new ApiProblem(HttpStatus.UNAUTHORIZED, "unauthorized", detail);
     }
 
+    /** 401 for HTTP Basic credentials that are missing or wrong, with the {@code WWW-Authenticate: Basic} challenge RFC 9110 requires. */
+    public static ApiProblem unauthorizedBasic(String detail) {
+        ApiProblem problem = new ApiProblem(HttpStatus.UNAUTHORIZED, "unauthorized", detail);
+        problem.getHeaders().set("WWW-Authenticate", "Basic realm=\"tributary\", charset=\"UTF-8\"");
+        return problem;
+    }
+
     /** 422 with a stable {@code reason} key beside the sentence (e.g. why a feed was refused). */
     public static ApiProblem unprocessable(String key, String reason, String detail) {
         ApiProblem problem = new ApiProblem(HttpStatus.UNPROCESSABLE_CONTENT, key, detail);

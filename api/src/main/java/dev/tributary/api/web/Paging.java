@@ -14,8 +14,15 @@ public record Paging(@Nullable Long maxId, @Nullable Long sinceId, @Nullable Lon
 
     /** Parses the raw query parameters; a bad one is a 400 naming it. */
     public static Paging of(@Nullable String limit, @Nullable String maxId, @Nullable String sinceId, @Nullable String minId) {
-        return new Paging(Ids.optional("max_id", maxId), Ids.optional("since_id", sinceId),
-                Ids.optional("min_id", minId), limit(limit));
+        return new Paging(cursor("max_id", maxId), cursor("since_id", sinceId), cursor("min_id", minId), limit(limit));
+    }
+
+    /** A cursor sent empty ({@code since_id=}) is refused as the contract's id pattern does, not read as absent. */
+    private static @Nullable Long cursor(String field, @Nullable String value) {
+        if (value != null && value.isEmpty()) {
+            throw ApiProblem.invalid(field, "must be an id (a positive decimal number); leave the parameter out for none");
+        }
+        return Ids.optional(field, value);
     }
 
     private static int limit(@Nullable String value) {

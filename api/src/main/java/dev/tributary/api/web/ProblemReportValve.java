@@ -30,6 +30,17 @@ class ProblemReportValve extends ErrorReportValve {
         host.getPipeline().addValve(new ProblemReportValve());
     }
 
+    /** Whether Tomcat refused the request for its line or headers overflowing the header buffer. */
+    private static boolean tooLarge(Throwable throwable) {
+        for (Throwable cause = throwable; cause != null; cause = cause.getCause()) {
+            if (cause instanceof IllegalArgumentException && cause.getMessage() != null
+                    && cause.getMessage().contains("too large")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static boolean ioAllowed(Response response) {
         AtomicBoolean allowed = new AtomicBoolean();
         response.getCoyoteResponse().action(ActionCode.IS_IO_ALLOWED, allowed);
@@ -42,10 +53,23 @@ class ProblemReportValve extends ErrorReportValve {
         if (status < 400 || response.getContentWritten() > 0 || !response.setErrorReported() || !ioAllowed(response)) {
             return;
         }
+        if (status == 400 && tooLarge(throwable)) {
+            // Tomcat says 400 for a request line or headers past server.max-http-request-header-size;
+            // HTTP has a status for each. The request line is parsed before any header: with no URI or
+            // no header read yet, it was the line (the URL) that overflowed.
+            org.apache.coyote.Request parsed = request.getCoyoteRequest();
+            status = parsed.requestURI().isNull() || parsed.getMimeHeaders().size() == 0 ? 414 : 431;
+            response.setStatus(status);
+        }
         HttpStatus known = HttpStatus.resolve(status);
         String title = known == null ? "Error" : known.getReasonPhrase();
-        String detail = status >= 500 ? "Something went wrong on our side; it has been logged."
-                : "The request is malformed: the server refused it before it reached the API.";
+        String detail = switch (status) {
+            case 414 -> "The URL is longer than the server reads.";
+            case 431 -> "The request's headers are larger than the server reads.";
+            case 505 -> "The request's HTTP version is not one the server speaks (HTTP/1.1 or HTTP/2); send it as HTTP/1.1.";
+            default -> status >= 500 ? "Something went wrong on our side; it has been logged."
+                    : "The request is malformed: the server refused it before it reached the API.";
+        };
         try {
             response.setContentType("application/problem+json");
             response.setCharacterEncoding("UTF-8");

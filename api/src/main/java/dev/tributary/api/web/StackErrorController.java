@@ -1,5 +1,6 @@
 package dev.tributary.api.web;
 
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -32,7 +33,9 @@ class StackErrorController implements ErrorController {
     @RequestMapping("${server.error.path:/error}")
     void error(HttpServletRequest request, HttpServletResponse response) throws IOException {
         Object exception = request.getAttribute(RequestDispatcher.ERROR_EXCEPTION);
-        int status = exception instanceof InvalidParameterException ? 400 : status(request);
+        // Asked for by name (GET /error), not forwarded to: there is no error to report, and no such resource.
+        int status = request.getDispatcherType() != DispatcherType.ERROR ? 404
+                : exception instanceof InvalidParameterException ? 400 : status(request);
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.valueOf(status), detail(status));
         problem.setType(ApiProblem.typeOf(status));
         if (exception instanceof InvalidParameterException) {

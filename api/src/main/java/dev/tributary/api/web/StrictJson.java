@@ -4,6 +4,7 @@ import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomize
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.MapperFeature;
 import tools.jackson.databind.cfg.CoercionAction;
 import tools.jackson.databind.cfg.CoercionInputShape;
@@ -21,6 +22,8 @@ class StrictJson {
     @Bean
     JsonMapperBuilderCustomizer strictScalars() {
         return builder -> builder
+                // {"name": "a", "name": "b"} is refused (400), not read as its last value.
+                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
                 .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
                 .withCoercionConfig(LogicalType.Textual, strings -> strings

@@ -236,6 +236,21 @@ class OpenApiContractTest {
     }
 
     @Test
+    void requestSchemasStateWhatTheServerRequires() {
+        JsonNode schemas = document.path("components").path("schemas");
+
+        assertThat(strings(schemas.path("AppView").path("properties").path("token_endpoint_auth_method").path("enum")))
+                .containsExactly("client_secret_basic", "client_secret_post", "none");
+        assertThat(schemas.path("NewApp").path("properties").path("token_endpoint_auth_method").path("enum").valueStream()
+                .map(value -> value.isNull() ? null : value.asString()).toList())
+                .as("optional, so null is listed too").containsExactly("client_secret_basic", "client_secret_post", "none", null);
+        assertThat(strings(schemas.path("Marker").path("required"))).contains("up_to_id");
+        assertThat(types(schemas.path("Marker").path("properties").path("up_to_id"))).containsExactly("string");
+        assertThat(schemas.path("Registration").path("properties").path("email").path("minLength").asInt())
+                .as("an empty email is refused").isPositive();
+    }
+
+    @Test
     void mediaTypesTagsAndOperationIdsAreWhatAGeneratedClientNeeds() {
         JsonNode paths = document.path("paths");
         assertThat(paths.path("/api/v1/subscriptions.opml").path("get").path("responses").path("200").path("content")

@@ -72,8 +72,12 @@ class PublicPathsRateLimitApiTest {
         forgetBuckets();
 
         assertLimitedAfter(3, () -> get("/.well-known/oauth-authorization-server"), 200);
-        assertTooMany(api.send(api.builder("/oauth2/token", null).header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString("grant_type=refresh_token&refresh_token=x&client_id=nobody"))));
+        ApiResponse fromAnApp = api.send(api.builder("/oauth2/token", null).header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Origin", "https://spa.example")
+                .POST(HttpRequest.BodyPublishers.ofString("grant_type=refresh_token&refresh_token=x&client_id=nobody")));
+        assertTooMany(fromAnApp);
+        assertThat(fromAnApp.header("Access-Control-Allow-Origin")).as("a browser app can read the 429").isNotNull();
+        assertThat(fromAnApp.header("Access-Control-Allow-Credentials")).isNull();
         assertThat(get("/login").status()).as("browsers' sign-in has its own budget").isEqualTo(200);
     }
 
@@ -142,6 +146,28 @@ class PublicPathsRateLimitApiTest {
         ApiResponse real = reader(auth);
         assertThat(real.status()).isEqualTo(200);
         assertThat(real.header("RateLimit-Limit")).isEqualTo("1000");
+    }
+
+    @Test
+    void aDeadTokenIsA401InvalidTokenEvenOverTheAddressLimit() {
+        TestUser eve = newUser();
+        String doomed = api.createToken(eve.username(), eve.password(), "doomed", "read");
+        String id = api.get("/api/v1/tokens", eve.token()).json().valueStream()
+                .filter(t -> t.path("name").asString().equals("doomed")).findFirst().orElseThrow().path("id").asString();
+        assertThat(api.delete("/api/v1/tokens/" + id, eve.token()).status()).isEqualTo(204);
+        forgetBuckets();
+        for (int i = 0; i < 3; i++) {
+            assertThat(api.get("/api/v1/me", null).status()).isEqualTo(401);
+        }
+        assertTooMany(api.get("/api/v1/me", null));
+
+        ApiResponse dead = api.get("/api/v1/me", doomed);
+
+        assertThat(dead.status()).as(dead.toString()).isEqualTo(401);
+        assertThat(dead.header("WWW-Authenticate")).startsWith("Bearer error=\"invalid_token\"");
+        assertThat(dead.contentType()).startsWith("application/problem+json");
+        assertThat(dead.header("RateLimit-Remaining")).as("it still counts").isEqualTo("0");
+        assertTooMany(api.get("/api/v1/me", null));
     }
 
     private void assertLimitedAfter(int allowed, Supplier<ApiResponse> request, int status) {

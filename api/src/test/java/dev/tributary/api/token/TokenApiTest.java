@@ -115,6 +115,32 @@ class TokenApiTest {
     }
 
     @Test
+    void aWrongOrMissingBasicPasswordIsChallenged() {
+        TestUser ivy = api.newUser("chal");
+        String body = "{\"name\": \"x\", \"scopes\": [\"read\"]}";
+
+        for (ApiResponse refused : List.of(createToken(ApiClient.basic(ivy.username(), "not the password"), body),
+                api.post("/api/v1/tokens", null, body), createToken("Basic !!!notbase64", body))) {
+            assertThat(refused.status()).as(refused.toString()).isEqualTo(401);
+            assertThat(refused.header("WWW-Authenticate")).startsWith("Basic realm=");
+            assertThat(refused.contentType()).startsWith("application/problem+json");
+        }
+    }
+
+    @Test
+    void theCredentialsAreCheckedBeforeTheBody() {
+        TestUser jo = api.newUser("first");
+
+        ApiResponse badBodyNoLogin = createToken(ApiClient.basic(jo.username(), "wrong"), "{\"name\": \"\", \"scopes\": []}");
+        ApiResponse brokenJsonNoLogin = api.post("/api/v1/tokens", null, "{\"name\": ");
+        ApiResponse badBodyGoodLogin = createToken(ApiClient.basic(jo.username(), jo.password()), "{\"name\": \"\", \"scopes\": []}");
+
+        assertThat(badBodyNoLogin.status()).as(badBodyNoLogin.toString()).isEqualTo(401);
+        assertThat(brokenJsonNoLogin.status()).as(brokenJsonNoLogin.toString()).isEqualTo(401);
+        assertThat(badBodyGoodLogin.status()).as(badBodyGoodLogin.toString()).isEqualTo(400);
+    }
+
+    @Test
     void badTokenRequestsAreClear4xx() {
         TestUser gina = api.newUser("bad");
         String basic = ApiClient.basic(gina.username(), gina.password());

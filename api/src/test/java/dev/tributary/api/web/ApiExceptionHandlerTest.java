@@ -75,7 +75,8 @@ class ApiExceptionHandlerTest {
     }
 
     private final MockMvc mvc = MockMvcBuilders.standaloneSetup(new BuggyController())
-            .setControllerAdvice(new ApiExceptionHandler(new BrowserErrorPages(new org.thymeleaf.TemplateEngine()))).build();
+            .setControllerAdvice(new ApiExceptionHandler(new BrowserErrorPages(new org.thymeleaf.TemplateEngine()),
+                    new ProblemWriter(tools.jackson.databind.json.JsonMapper.builder().build()))).build();
 
     @Test
     void anIllegalArgumentIsABugNotABadRequest() throws Exception {
