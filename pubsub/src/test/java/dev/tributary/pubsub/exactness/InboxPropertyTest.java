@@ -1,4 +1,4 @@
-package dev.tributary.pubsub.issue45;
+package dev.tributary.pubsub.exactness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
