@@ -419,6 +419,9 @@ class ApiContract implements OpenApiCustomizer {
         }
         // Feeds are counted per address too (RateLimitSettings.feedRequests).
         if (api || path.startsWith("/feeds/")) {
+            // Tomcat's limits, before any handler: a URL or a header block larger than it reads.
+            add(responses, "414", "UriTooLong");
+            add(responses, "431", "HeadersTooLarge");
             add(responses, "429", "TooManyRequests");
             // Any request of a node whose stores cannot answer now (StoreUnavailableFilter, ApiExceptionHandler).
             add(responses, "503", "Unavailable");
@@ -453,6 +456,8 @@ class ApiContract implements OpenApiCustomizer {
         descriptions.put("Forbidden", "The token lacks the scope, or the caller may not do this");
         descriptions.put("NotFound", "No such thing, or not the caller's to see");
         descriptions.put("TooLarge", "The body is larger than the limit (2 MB by default)");
+        descriptions.put("UriTooLong", "The URL (its query included) is longer than the server reads (8 KB)");
+        descriptions.put("HeadersTooLarge", "The request's headers are larger than the server reads (8 KB)");
         descriptions.put("UnsupportedMediaType", "The body is not of a content type this operation reads");
         descriptions.put("TooManyRequests", "Over a rate limit (the request budget, a person's posts or comments, password "
                 + "checks, an address's live streams); Retry-After says when to try again");

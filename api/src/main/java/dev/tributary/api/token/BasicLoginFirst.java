@@ -38,9 +38,24 @@ class BasicLoginFirst implements HandlerInterceptor, WebMvcConfigurer {
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
         if ("POST".equals(request.getMethod())) {
-            request.setAttribute(ACCOUNT, basicLogin(request.getHeader("Authorization"), request.getRemoteAddr()));
+            try {
+                request.setAttribute(ACCOUNT, basicLogin(request.getHeader("Authorization"), request.getRemoteAddr()));
+            } catch (ApiProblem refused) {
+                if (fromPageScript(request)) {
+                    // A browser answered 401 with a Basic challenge opens its own sign-in dialog over
+                    // the page (the settings page then waits on it): the page shows the problem itself.
+                    refused.getHeaders().remove("WWW-Authenticate");
+                }
+                throw refused;
+            }
         }
         return true;
+    }
+
+    /** A page's own fetch: browsers send Sec-Fetch-Mode on every request, {@code navigate} only for pages themselves. */
+    private static boolean fromPageScript(HttpServletRequest request) {
+        String mode = request.getHeader("Sec-Fetch-Mode");
+        return mode != null && !mode.equals("navigate") || request.getHeader("X-Requested-With") != null;
     }
 
     /** The account {@link #preHandle} signed in. */

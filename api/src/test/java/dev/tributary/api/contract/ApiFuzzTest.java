@@ -121,7 +121,10 @@ class ApiFuzzTest {
         if (answer.status() >= 500) {
             return "a server error";
         }
-        boolean authorised = token != null || answer.status() != 401;
+        // POST /api/v1/tokens takes the password as HTTP Basic, and checks it before the body (issue 49):
+        // the probe's bearer token is no credential there, so its 401 comes first, as without a token.
+        boolean basicOnly = probe.operation().equals("POST /api/v1/tokens");
+        boolean authorised = token != null && !basicOnly || answer.status() != 401;
         if (probe.expected() != null && authorised && answer.status() != probe.expected()) {
             return "expected " + probe.expected();
         }
