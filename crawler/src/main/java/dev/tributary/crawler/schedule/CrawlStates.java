@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -148,14 +149,16 @@ public class CrawlStates {
         // A deadlock victim is claimed again from scratch: the lease token is drawn anew inside.
         return tx.write("claim due feeds", () -> {
             long token = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
-            List<CrawlState> claimed = new ArrayList<>();
+            // By feed: a lease shorter than this claim takes makes a feed leased in an early round due
+            // again in a later one, and a feed is handed out once.
+            Map<Long, CrawlState> claimed = new LinkedHashMap<>();
             for (int round = 0; round < CLAIM_ROUNDS && claimed.size() < limit; round++) {
                 List<CrawlState> due = due(limit - claimed.size());
                 List<CrawlState> read = readOnly(due);
                 // Read: no longer idle, even if its reader came by a path that did not wake it.
                 lease(ids(read), owner, leaseTtl, true, token);
                 Map<Long, Long> sole = sources.soleReaders(ids(read));
-                read.forEach(state -> claimed.add(withToken(state, token, sole.get(state.sourceId()))));
+                read.forEach(state -> claimed.put(state.sourceId(), withToken(state, token, sole.get(state.sourceId()))));
                 if (read.size() == due.size()) {
                     break;
                 }
@@ -163,7 +166,7 @@ public class CrawlStates {
                 // or a loop claiming one slot at a time would clear one per claim.
                 sweep();
             }
-            return claimed;
+            return List.copyOf(claimed.values());
         });
     }
 
