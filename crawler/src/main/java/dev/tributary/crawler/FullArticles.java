@@ -234,8 +234,8 @@ public class FullArticles implements DisposableBean {
             throw refused(itemId, result.finalUrl(), reason, e.getMessage());
         }
         String url = stored(result.finalUrl(), page);
-        ArticleStore.Row row = new ArticleStore.Row(itemId, clock.instant(), url, extracted.title(), extracted.html(),
-                extracted.truncated(), null, null);
+        ArticleStore.Row row = new ArticleStore.Row(itemId, clock.instant(), url, extracted.title(), extracted.byline(),
+                extracted.html(), extracted.truncated(), null, null);
         store.save(row);
         fetched.increment();
         log.debug("article of item {} fetched from {}: {} characters", itemId, url, extracted.html().length());
@@ -245,7 +245,7 @@ public class FullArticles implements DisposableBean {
     /** Keeps the failure (later readers hear it without a fetch) and answers it. */
     private ArticleUnavailableException refused(long itemId, URI url, RejectionReason reason, String detail) {
         String sentence = detail.length() <= 500 ? detail : detail.substring(0, 499) + "…";
-        store.save(new ArticleStore.Row(itemId, clock.instant(), stored(url, url), null, null, false, reason.name(), sentence));
+        store.save(new ArticleStore.Row(itemId, clock.instant(), stored(url, url), null, null, null, false, reason.name(), sentence));
         failed.increment();
         return new ArticleUnavailableException(reason, sentence);
     }
@@ -296,7 +296,7 @@ public class FullArticles implements DisposableBean {
     }
 
     private static Article article(ArticleStore.Row row) {
-        return new Article(row.itemId(), row.html(), row.title(), row.url(), row.fetchedAt(), row.truncated());
+        return new Article(row.itemId(), row.html(), row.title(), row.byline(), row.url(), row.fetchedAt(), row.truncated());
     }
 
     private static RejectionReason reason(@Nullable String name) {

@@ -1,5 +1,7 @@
 package dev.tributary.crawler.article;
 
+import dev.tributary.crawler.normalize.Embeds;
+import dev.tributary.crawler.normalize.LazyImages;
 import dev.tributary.crawler.normalize.SafeHtml;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -8,6 +10,7 @@ import java.nio.charset.Charset;
 import java.nio.charset.IllegalCharsetNameException;
 import java.nio.charset.StandardCharsets;
 import java.nio.charset.UnsupportedCharsetException;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,14 +28,15 @@ import org.jspecify.annotations.Nullable;
 /**
  * An entry's page to its article: HTML only (by the response's type, or by its first bytes when
  * the server names none); the main content found by Readability4J (a port of Mozilla's
- * Readability.js, Firefox's Reader View); then the summaries' allow-list ({@link SafeHtml}) with
- * every url made absolute against the page's final url; then cut to {@code maxBytes} of UTF-8
+ * Readability.js, Firefox's Reader View), lazy images made real first ({@link LazyImages}) and the
+ * byline read ({@link Byline}); then the content's allow-list ({@link SafeHtml#withEmbeds()}: video
+ * players kept, other frames dropped) with every url made absolute against the page's final url; then cut to {@code maxBytes} of UTF-8
  * after the last whole block that fits. Pure: no I/O, no shared mutable state.
  */
 public final class ArticleExtractor {
 
     /** An article ready to keep. */
-    public record Extracted(String html, @Nullable String title, boolean truncated) {
+    public record Extracted(String html, @Nullable String title, @Nullable String byline, boolean truncated) {
     }
 
     /** Why a page gave no article. */
@@ -63,8 +67,10 @@ public final class ArticleExtractor {
      */
     static final int MAX_ELEMENTS = 50_000;
     static final int MAX_DEPTH = 150;
-    private static final String NOT_SHOWN = "head, title, script, style, noscript, template, iframe, frame, object, embed, svg,"
+    private static final String NOT_SHOWN = "head, title, script, style, noscript, template, frame, object, embed, svg,"
             + " math, canvas, form, button, select, textarea, input, option, datalist";
+
+    private static final List<String> URL_ATTRIBUTES = List.of("href", "src", "cite", "poster");
 
     private final int maxBytes;
 
@@ -86,16 +92,21 @@ public final class ArticleExtractor {
         }
         Element content;
         String title;
+        String byline;
         try {
             Document page = Jsoup.parse(new ByteArrayInputStream(body), charset(contentType), base.toString());
             String tooComplex = tooComplex(page);
             if (tooComplex != null) {
                 throw new NoArticleException(Refusal.NO_ARTICLE, "the page is too complex to read as an article (" + tooComplex + ")");
             }
+            LazyImages.realise(page.body());
             absoluteUrls(page);
+            String declared = Byline.declared(page);
+            String relAuthor = Byline.relAuthor(page);
             var article = new Readability4J(base.toString(), page).parse();
             content = article.getArticleContent();
             title = article.getTitle();
+            byline = Byline.choose(declared, article.getByline(), relAuthor);
         } catch (IOException | RuntimeException | StackOverflowError unreadable) {
             // A page nested deeper than the extractor's recursion reaches is as unreadable as a broken one.
             throw new NoArticleException(Refusal.NO_ARTICLE, "the page could not be read as an article");
@@ -105,17 +116,19 @@ public final class ArticleExtractor {
         }
         // The allow-list drops these elements but keeps their text: their text is not the article's.
         content.select(NOT_SHOWN).remove();
+        Embeds.dropForeign(content);
         Document dirty = Document.createShell(base.toString());
         dirty.body().appendChild(content);
-        Document clean = new Cleaner(SafeHtml.safelist()).clean(dirty);
+        Document clean = new Cleaner(SafeHtml.withEmbeds()).clean(dirty);
         clean.outputSettings().prettyPrint(false);
         Element cleanBody = clean.body();
+        Embeds.dropEmpty(cleanBody);
         cleanBody.getElementsByTag("img").stream().filter(img -> !img.hasAttr("src")).forEach(Node::remove);
-        if (cleanBody.text().isBlank() && cleanBody.getElementsByTag("img").isEmpty()) {
+        if (cleanBody.text().isBlank() && cleanBody.select("img, iframe, video, audio").isEmpty()) {
             throw new NoArticleException(Refusal.NO_ARTICLE, "no article found on the page");
         }
         boolean truncated = cut(cleanBody, maxBytes);
-        return new Extracted(cleanBody.html(), title(title), truncated);
+        return new Extracted(cleanBody.html(), title(title), byline, truncated);
     }
 
     /**
@@ -123,13 +136,18 @@ public final class ArticleExtractor {
      * {@code <base href>}) before extraction: Readability4J's own resolution drops a url's port.
      */
     private static void absoluteUrls(Document page) {
-        for (Element link : page.select("a[href], img[src], blockquote[cite], q[cite]")) {
-            String attribute = link.normalName().equals("a") ? "href" : link.normalName().equals("img") ? "src" : "cite";
-            String absolute = link.absUrl(attribute);
-            if (absolute.isEmpty()) {
-                link.removeAttr(attribute);
-            } else {
-                link.attr(attribute, absolute);
+        for (Element link : page.select("a[href], img[src], blockquote[cite], q[cite], iframe[src], video[src], video[poster],"
+                + " audio[src], source[src]")) {
+            for (String attribute : URL_ATTRIBUTES) {
+                if (!link.hasAttr(attribute)) {
+                    continue;
+                }
+                String absolute = link.absUrl(attribute);
+                if (absolute.isEmpty()) {
+                    link.removeAttr(attribute);
+                } else {
+                    link.attr(attribute, absolute);
+                }
             }
         }
     }

@@ -23,10 +23,11 @@ public class ArticleStore {
     /**
      * One item's row.
      *
+     * @param byline who wrote the article (plain text), null if the page does not say
      * @param html the sanitised article, null for a failure
      * @param failure the failure's reason name, null for an article
      */
-    public record Row(long itemId, Instant fetchedAt, String url, @Nullable String title, @Nullable String html,
+    public record Row(long itemId, Instant fetchedAt, String url, @Nullable String title, @Nullable String byline, @Nullable String html,
             boolean truncated, @Nullable String failure, @Nullable String detail) {
     }
 
@@ -65,12 +66,13 @@ public class ArticleStore {
     /** Writes the item's row, replacing an older one. */
     public void save(Row row) {
         jdbc.sql("""
-                INSERT INTO item_articles (item_id, fetched_at, url, title, html, truncated, failure, detail)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO item_articles (item_id, fetched_at, url, title, byline, html, truncated, failure, detail)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON DUPLICATE KEY UPDATE fetched_at = VALUES(fetched_at), url = VALUES(url), title = VALUES(title),
+                    byline = VALUES(byline),
                     html = VALUES(html), truncated = VALUES(truncated), failure = VALUES(failure), detail = VALUES(detail)
                 """)
-                .params(row.itemId(), Timestamp.from(row.fetchedAt()), row.url(), row.title(), row.html(), row.truncated(),
+                .params(row.itemId(), Timestamp.from(row.fetchedAt()), row.url(), row.title(), row.byline(), row.html(), row.truncated(),
                         row.failure(), row.detail())
                 .update();
     }
@@ -103,7 +105,7 @@ public class ArticleStore {
 
     private static Row row(ResultSet rs, int n) throws SQLException {
         return new Row(rs.getLong("item_id"), rs.getTimestamp("fetched_at").toInstant(), rs.getString("url"),
-                rs.getString("title"), rs.getString("html"), rs.getBoolean("truncated"), rs.getString("failure"),
+                rs.getString("title"), rs.getString("byline"), rs.getString("html"), rs.getBoolean("truncated"), rs.getString("failure"),
                 rs.getString("detail"));
     }
 }

@@ -7,7 +7,6 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import org.jsoup.Jsoup;
-import org.jsoup.internal.StringUtil;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 import org.jsoup.nodes.Node;
@@ -16,18 +15,15 @@ import org.jsoup.safety.Cleaner;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An entry's own full content as stored ({@link ItemContent}): the same allow-list as summaries
- * ({@link SafeHtml}, relative urls made absolute), lazy images made real first (their
- * {@code data-src} or {@code srcset} becomes {@code src}, else the cleaner would leave an empty
- * {@code <img>}), then bounded at {@link ItemContent#MAX_BYTES} UTF-8 bytes by dropping whole
+ * An entry's own full content as stored ({@link ItemContent}): the summaries' allow-list with video
+ * embeds ({@link SafeHtml#withEmbeds()}, relative urls made absolute), lazy images made real first
+ * ({@link LazyImages}: else the cleaner would leave a placeholder or an empty {@code <img>}), then bounded at {@link ItemContent#MAX_BYTES} UTF-8 bytes by dropping whole
  * nodes from the end, so what is kept is balanced markup, and marked truncated. Thread-safe.
  */
 final class FullContent {
 
     /** Raw HTML read at most: twice the bound, cut after a tag end, so a hostile 50 MB entry costs no more. */
     static final int MAX_INPUT = 2 * ItemContent.MAX_BYTES;
-    private static final List<String> LAZY_SOURCES = List.of("data-src", "data-lazy-src", "data-original", "data-url");
-    private static final List<String> LAZY_SETS = List.of("srcset", "data-srcset", "data-lazy-srcset");
 
     /**
      * What was kept of an entry's content, and what its media type is weighed by.
@@ -40,7 +36,7 @@ final class FullContent {
         static final Kept NONE = new Kept(null, 0, List.of());
     }
 
-    private final Cleaner cleaner = new Cleaner(SafeHtml.safelist());
+    private final Cleaner cleaner = new Cleaner(SafeHtml.withEmbeds());
     private final int maxBytes;
 
     FullContent() {
@@ -66,8 +62,10 @@ final class FullContent {
         Document clean;
         if (text.html()) {
             Document dirty = Jsoup.parseBodyFragment(HtmlSummary.closeSelfClosed(value), base.toString());
-            realiseLazyImages(dirty.body());
+            LazyImages.realise(dirty.body());
+            Embeds.dropForeign(dirty.body());
             clean = cleaner.clean(dirty);
+            Embeds.dropEmpty(clean.body());
         } else {
             clean = Document.createShell("");
             clean.body().appendElement("p").appendChild(new TextNode(value));
@@ -75,7 +73,7 @@ final class FullContent {
         Element body = clean.body();
         // An image whose every source was a non-http(s) url lost its src: nothing left to show.
         body.select("img:not([src])").remove();
-        if (body.text().isBlank() && body.getElementsByTag("img").isEmpty()) {
+        if (body.text().isBlank() && body.select("img, iframe, video, audio").isEmpty()) {
             return Kept.NONE;
         }
         clean.outputSettings().prettyPrint(false);
@@ -108,70 +106,6 @@ final class FullContent {
         } catch (NumberFormatException e) {
             return null;
         }
-    }
-
-    /**
-     * Lazy-loading themes put the real image in {@code data-src} (or a srcset) and a placeholder
-     * (a data: url, a 1×1 gif) in {@code src}: the real one is what a reader must see.
-     */
-    private static void realiseLazyImages(Element body) {
-        for (Element img : body.getElementsByTag("img")) {
-            String src = img.absUrl("src");
-            boolean placeholder = !src.startsWith("http://") && !src.startsWith("https://");
-            String lazy = firstHttp(img, LAZY_SOURCES);
-            if (lazy != null && (placeholder || img.hasAttr("data-src") || img.hasAttr("data-lazy-src"))) {
-                img.attr("src", lazy);
-            } else if (placeholder) {
-                String fromSet = largestOfSrcset(img);
-                if (fromSet != null) {
-                    img.attr("src", fromSet);
-                }
-            }
-        }
-    }
-
-    private static @Nullable String firstHttp(Element img, List<String> attributes) {
-        for (String attribute : attributes) {
-            String url = img.absUrl(attribute);
-            if (url.startsWith("http://") || url.startsWith("https://")) {
-                return url;
-            }
-        }
-        return null;
-    }
-
-    /** The widest candidate of the image's srcset ("a.jpg 480w, b.jpg 800w"), resolved; null if none is http(s). */
-    private static @Nullable String largestOfSrcset(Element img) {
-        String best = null;
-        double bestSize = -1;
-        for (String attribute : LAZY_SETS) {
-            for (String candidate : img.attr(attribute).split(",")) {
-                String[] parts = candidate.strip().split("\\s+");
-                if (parts.length == 0 || parts[0].isEmpty()) {
-                    continue;
-                }
-                double size = parts.length > 1 ? descriptor(parts[1]) : 1;
-                String url = resolve(img, parts[0]);
-                if (url != null && size > bestSize) {
-                    best = url;
-                    bestSize = size;
-                }
-            }
-        }
-        return best;
-    }
-
-    private static double descriptor(String descriptor) {
-        try {
-            return Double.parseDouble(descriptor.substring(0, descriptor.length() - 1));
-        } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
-            return 0;
-        }
-    }
-
-    private static @Nullable String resolve(Element img, String url) {
-        String resolved = StringUtil.resolve(img.baseUri(), url);
-        return resolved.startsWith("http://") || resolved.startsWith("https://") ? resolved : null;
     }
 
     /**
