@@ -94,12 +94,16 @@ public final class TimelineBenchmark {
     private final Duration limit;
     private final boolean breakdown;
     private final Args args;
+    private final dev.tributary.pubsub.ItemContents contents;
+    /** Issue 47's cost: each item of the pool also has a full content (2–27 KB, {@link WordPressPosts}) in item_contents. */
+    private final boolean withContent;
 
     TimelineBenchmark(ConfigurableApplicationContext context, Args args) {
         this.sources = context.getBean(Sources.class);
         this.publisher = context.getBean(Publisher.class);
         this.timeline = context.getBean(HomeFeed.class);
         this.items = context.getBean(Items.class);
+        this.contents = context.getBean(dev.tributary.pubsub.ItemContents.class);
         this.ids = context.getBean(IdGenerator.class);
         this.dataSource = context.getBean(DataSource.class);
         this.jdbc = new JdbcTemplate(dataSource);
@@ -112,6 +116,7 @@ public final class TimelineBenchmark {
         this.queries = args.integer("queries", 5_000);
         this.limit = args.seconds("limit-seconds", 30);
         this.breakdown = Boolean.parseBoolean(args.text("breakdown", "true"));
+        this.withContent = Boolean.parseBoolean(args.text("content", "false"));
         this.args = args;
     }
 
@@ -147,6 +152,9 @@ public final class TimelineBenchmark {
                 + "inbox table ~%,d MB, InnoDB buffer pool %,d MB", (System.nanoTime() - setupStart) / 1e9, publishSeconds,
                 inboxSeconds, rows / inboxSeconds, inboxBytes >> 20, bufferPool >> 20));
 
+        if (withContent) {
+            printContentStorage();
+        }
         System.out.println(Bench.format("  InnoDB rows read per first page (Handler_read_*, average of 100 people): "
                 + "baseline inbox query %.0f, HomeFeed's window-bounded query %.0f", rowsRead(NEWEST, people, false),
                 rowsRead(WINDOW, people, true)));
@@ -437,11 +445,27 @@ public final class TimelineBenchmark {
     // ---------------------------------------------------------------- setup
 
     private long[] publishPool() {
-        return TimelineSeed.publishPool(sources, publisher, jdbc, URL, "tl-", poolSize, random);
+        return TimelineSeed.publishPool(sources, publisher, jdbc, URL, "tl-", poolSize, random, withContent);
     }
 
     private long fillInboxes(long[] people, long[] pool) {
         return TimelineSeed.fillInboxes(dataSource, jdbc, people, pool, perInbox, random);
+    }
+
+    /** Issue 47: what the pool's full contents take at rest, deflated and as InnoDB keeps them, against their raw UTF-8 size. */
+    private void printContentStorage() {
+        jdbc.execute("ANALYZE TABLE item_contents");
+        long count = jdbc.queryForObject("SELECT COUNT(*) FROM item_contents", Long.class);
+        long deflated = jdbc.queryForObject("SELECT COALESCE(SUM(LENGTH(body)), 0) FROM item_contents", Long.class);
+        long onDisk = jdbc.queryForObject("""
+                SELECT data_length + index_length FROM information_schema.tables
+                WHERE table_schema = DATABASE() AND table_name = 'item_contents'""", Long.class);
+        long raw = contents.findAll(jdbc.queryForList("SELECT item_id FROM item_contents", Long.class)).values().stream()
+                .mapToLong(content -> content.html().getBytes(java.nio.charset.StandardCharsets.UTF_8).length).sum();
+        long n = Math.max(1, count);
+        System.out.println(Bench.format("  full content: %,d items, raw %,d bytes per item (UTF-8 HTML), deflated %,d (%.2f of raw), "
+                + "item_contents table %,d bytes per item (InnoDB data + index after ANALYZE, %.2f of raw)", count, raw / n,
+                deflated / n, (double) deflated / raw, onDisk / n, (double) onDisk / raw));
     }
 
     private long averageBodyBytes() {

@@ -37,6 +37,12 @@ public final class TimelineSeed {
      */
     public static long[] publishPool(Sources sources, Publisher publisher, JdbcTemplate jdbc, String urlPrefix,
             String guidPrefix, int poolSize, Random random) {
+        return publishPool(sources, publisher, jdbc, urlPrefix, guidPrefix, poolSize, random, false);
+    }
+
+    /** As above; with {@code withContent}, each item also carries a WordPress-sized full content ({@link WordPressPosts}). */
+    public static long[] publishPool(Sources sources, Publisher publisher, JdbcTemplate jdbc, String urlPrefix,
+            String guidPrefix, int poolSize, Random random, boolean withContent) {
         long[] sourceIds = new long[SOURCES];
         for (int s = 0; s < SOURCES; s++) {
             sourceIds[s] = sources.feed(urlPrefix + s).id();
@@ -54,7 +60,12 @@ public final class TimelineSeed {
                 }
                 List<NewItem> entries = new ArrayList<>(count);
                 for (int i = 0; i < count; i++) {
-                    entries.add(Bench.entry(random, guidPrefix + s + "-" + (from + i), base.plusSeconds(made + i)));
+                    NewItem entry = Bench.entry(random, guidPrefix + s + "-" + (from + i), base.plusSeconds(made + i));
+                    if (withContent) {
+                        entry = new NewItem(entry.guid(), entry.title(), entry.summary(), entry.url(), entry.author(), entry.mediaType(),
+                                entry.media(), entry.tags(), entry.publishedAt(), WordPressPosts.post(random, guidPrefix + s + "-" + (from + i)));
+                    }
+                    entries.add(entry);
                 }
                 pool.addAll(publisher.publish(sourceIds[s], entries).created());
                 made += count;
