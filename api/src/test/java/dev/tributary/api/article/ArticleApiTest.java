@@ -85,6 +85,28 @@ class ArticleApiTest {
     }
 
     @Test
+    void theBylineLazyImagesAndAVideoPlayerAreKeptAndServedToEveryReader() {
+        String page = page("Filmed").replace("<head>", "<head><meta name='author' content='Tomás Reyes'>")
+                .replace("<script>steal()</script>", "<img src='data:image/gif;base64,R0lGODlh' data-src='/img/lazy.jpg' alt='lazy'>"
+                        + "<iframe src='https://www.youtube.com/embed/dQw4w9WgXcQ'></iframe><iframe src='https://evil.example/x'></iframe>");
+        site.feed("/filmed", page, "text/html; charset=utf-8", Map.of());
+        long item = item(site.url("/filmed").toString());
+
+        ApiResponse first = api.get("/api/v1/items/" + item + "/content", alice.token());
+        ApiResponse kept = api.get("/api/v1/items/" + item + "/content", bob.token());
+
+        assertThat(first.status()).as(first.toString()).isEqualTo(200);
+        assertThat(first.json().path("byline").asString()).isEqualTo("Tomás Reyes");
+        assertThat(first.json().path("content").asString())
+                .contains("src=\"" + site.url("/img/lazy.jpg") + "\"", "<iframe src=\"https://www.youtube.com/embed/dQw4w9WgXcQ\"",
+                        "sandbox=\"allow-scripts allow-same-origin allow-presentation allow-popups\"")
+                .doesNotContain("evil.example", "data:image");
+        assertThat(kept.json().path("byline").asString()).as("read back from the kept row").isEqualTo("Tomás Reyes");
+        assertThat(kept.json().path("content").asString()).isEqualTo(first.json().path("content").asString());
+        assertThat(site.requests("/filmed")).hasSize(1);
+    }
+
+    @Test
     void theArticleIsReadOnceAndKeptForEveryReader() {
         site.feed("/story", page("The whole story"), "text/html; charset=utf-8", Map.of());
         long item = item(site.url("/story").toString());
@@ -99,6 +121,8 @@ class ArticleApiTest {
         assertThat(article.path("content").asString()).contains("Paragraph 5 of the whole story", "src=\"" + site.url("/img/5.png") + "\"")
                 .doesNotContain("<script", "steal()", "Home");
         assertThat(article.path("truncated").asBoolean()).isFalse();
+        assertThat(article.has("byline")).as("the page names no author: byline is null").isTrue();
+        assertThat(article.path("byline").isNull()).isTrue();
         assertThat(Instant.parse(article.path("fetched_at").asString())).isBefore(Instant.now().plusSeconds(1));
 
         ApiResponse second = api.get("/api/v1/items/" + item + "/content", bob.token());
