@@ -47,7 +47,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *
  * <p>Options: {@code --users=10000}, {@code --items=5000} (the pool), {@code --inbox=800},
  * {@code --rounds=5}, {@code --queries=5000} per step, {@code --threads=2},
- * {@code --limit-seconds=30} per step, {@code --breakdown=true} (the two variants above); any
+ * {@code --limit-seconds=30} per step, {@code --breakdown=true} (the two variants above),
+ * {@code --content=false} (true: each item also has a full content, issue 47); any
  * option with a dot is a Spring setting, e.g. {@code --tributary.timeline.max-entries=400}.
  */
 public final class TimelineBenchmark {
