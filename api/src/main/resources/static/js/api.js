@@ -7,15 +7,51 @@ const csrfHeader = document.querySelector('meta[name="csrf-header"]')?.content ?
 /** A refused API call, carrying the RFC 9457 problem the server sent. */
 export class ApiError extends Error {
     constructor(status, problem) {
-        super(problem?.detail || problem?.title || `The server answered ${status}.`);
+        super(readable(problem) || `The server answered ${status}.`);
         this.status = status;
         this.problem = problem ?? {};
     }
 
-    /** Field errors as one readable line, when the server listed them. */
+    /**
+     * Field errors as one readable line, when the server listed them and the message does not say
+     * them already (an invalid request's message is made of them).
+     */
     get fieldErrors() {
+        if (isInvalid(this.problem)) {
+            return '';
+        }
         return (this.problem.errors ?? []).map(e => `${e.field.replaceAll('_', ' ')} ${e.message}`).join('; ');
     }
+}
+
+// What a field is called in a sentence for a person.
+const FIELD_NAMES = {url: 'the address', body: 'the request', query: 'the address', up_to_id: 'the item'};
+
+function isInvalid(problem) {
+    return String(problem?.type ?? '').endsWith(':invalid') && Array.isArray(problem.errors) && problem.errors.length > 0;
+}
+
+/**
+ * The problem in the front end's voice: whole sentences, a capital first and a full stop last.
+ * An invalid request says what is wrong with each field ("The pattern is not a valid regular
+ * expression: …") rather than "Invalid request: pattern …" and the field list again.
+ */
+function readable(problem) {
+    if (isInvalid(problem)) {
+        return problem.errors.map(error => sentence(`${FIELD_NAMES[error.field] ?? `the ${String(error.field).replaceAll('_', ' ')}`} ${error.message}`))
+            .join(' ');
+    }
+    const text = problem?.detail || problem?.title;
+    return text ? sentence(text) : '';
+}
+
+function sentence(text) {
+    const trimmed = String(text).trim();
+    if (!trimmed) {
+        return trimmed;
+    }
+    const capital = trimmed[0].toUpperCase() + trimmed.slice(1);
+    return /[.!?…]$/.test(capital) ? capital : `${capital}.`;
 }
 
 /**

@@ -75,22 +75,26 @@ window.addEventListener('popstate', () => {
     show();
 });
 
-/** Says what "mark all read" will mark, given the filters: the API's marker knows sources and folders. */
+/** Says what "mark all read" will mark, given the filters and the age chosen: the API's marker knows sources and folders. */
 function describeMarkAll() {
+    const age = {day: ' a day old', week: ' a week old'}[markAge.value];
+    const upTo = ` up to the newest item shown${age ? ` that is at least${age}` : ''}`;
     if (!markerCovers(filters)) {
         markAll.textContent = 'Mark shown read';
         markScope.textContent = 'Marks the items loaded below (media and tag filters are on).';
     } else if (filters.sourceId) {
         markAll.textContent = 'Mark all read';
-        markScope.textContent = `Marks everything from ${sourceTitle(filters.sourceId)} up to the newest item shown.`;
+        markScope.textContent = `Marks everything from ${sourceTitle(filters.sourceId)}${upTo}.`;
     } else if (filters.folderId) {
         markAll.textContent = 'Mark all read';
-        markScope.textContent = `Marks everything in ${folderName(filters.folderId)} up to the newest item shown.`;
+        markScope.textContent = `Marks everything in ${folderName(filters.folderId)}${upTo}.`;
     } else {
         markAll.textContent = 'Mark all read';
-        markScope.textContent = '';
+        markScope.textContent = age ? `Marks everything${upTo}, loaded or not.` : '';
     }
 }
+
+markAge.addEventListener('change', describeMarkAll);
 
 const DAY = 24 * 60 * 60 * 1000;
 const AGES = {day: DAY, week: 7 * DAY};
@@ -105,30 +109,57 @@ markAll.addEventListener('click', () => busy(markAll, async () => {
         return;
     }
     const covered = loaded.filter(item => compareIds(item.id, newest.id) <= 0);
-    const wereUnread = covered.filter(item => !item.read);
-    let marked;
     if (markerCovers(filters)) {
-        const result = await post('/api/v1/markers', filters.sourceId ? {up_to_id: newest.id, source_id: filters.sourceId}
-            : filters.folderId ? {up_to_id: newest.id, folder_id: filters.folderId} : {up_to_id: newest.id});
-        marked = result.marked;
-        covered.forEach(timeline.showRead);
-    } else {
-        marked = await markEach(wereUnread, true);
+        await markByMarker(newest, covered);
+        return;
     }
-    await refreshCounts();
-    // Undo marks unread again the items this page showed as unread (the API's marker does not say
-    // which others it marked).
-    toast(`Marked ${marked} item${marked === 1 ? '' : 's'} read.`, {
+    // Media or tag filters: the marker cannot say those, so the items loaded are marked one by one.
+    const wereUnread = covered.filter(item => !item.read);
+    const marked = await markEach(wereUnread, true);
+    toast(`Marked ${items(marked)} read.`, {
         undo: async () => {
             try {
                 const restored = await markEach(wereUnread, false);
-                toast(`Marked ${restored} item${restored === 1 ? '' : 's'} unread again.`);
+                toast(`Marked ${items(restored)} unread again.`);
             } catch (failure) {
                 toast(failure.message);
             }
         },
     });
 }));
+
+/**
+ * "Mark all read" through the API's marker: everything in the inbox up to `newest` (of the source
+ * or folder shown), loaded or not. The server keeps what it marked, so Undo makes exactly those
+ * unread again, loaded or not, and leaves what was read before read.
+ */
+async function markByMarker(newest, covered) {
+    const scope = filters.sourceId ? {source_id: filters.sourceId} : filters.folderId ? {folder_id: filters.folderId} : {};
+    const result = await post('/api/v1/markers', {...scope, up_to_id: newest.id});
+    covered.forEach(timeline.showRead);
+    await refreshCounts();
+    if (!result.marked) {
+        toast('Nothing to mark: all of it is read.');
+        return;
+    }
+    toast(`Marked ${items(result.marked)} read.`, {
+        undo: result.undo_id ? async () => {
+            try {
+                const undone = await call('DELETE', `/api/v1/markers/${encodeURIComponent(result.undo_id)}`);
+                // Which of the loaded items it marked is the server's to say: the list is read again.
+                show();
+                await refreshCounts();
+                toast(`Marked ${items(undone.data.unmarked)} unread again.`);
+            } catch (failure) {
+                toast(failure.status === 404 ? 'This can no longer be undone.' : failure.message);
+            }
+        } : undefined,
+    });
+}
+
+function items(count) {
+    return `${count} item${count === 1 ? '' : 's'}`;
+}
 
 /** Marks items read (or unread) one by one, a few at a time; stops at the first refusal, after showing what was done. */
 async function markEach(items, read) {

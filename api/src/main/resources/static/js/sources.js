@@ -1,36 +1,69 @@
 // The sources page: subscribe to a feed (or a page that names one), follow a person, see every
-// subscription with its health, change a subscription's media filter, file it in folders and give it
+// subscription in a compact table (filter; sort by name, unread, status or last fetch; "refresh
+// now"; a thousand rows stay smooth, since only those in view are in the page), change a subscription's media filter, file it in folders and give it
 // a name of one's own, unsubscribe; create and delete folders; and manage the feeds attached to
 // one's own profile.
 
 import './layout.js';
 import {call, del, get, post} from './api.js';
-import {busy, el, showError, toast} from './dom.js';
+import {busy, el, showError, time, toast} from './dom.js';
 import {
-    confirmStep, healthDetails, mediaChosen, mediaFieldset, mediaText, showMessage, sourcePage,
+    confirmStep, healthDetails, mediaChosen, mediaFieldset, mediaText, showMessage, sourcePage, statusBadge,
     subscribeBody, subscriptions,
 } from './follow.js';
 
-const KINDS = [['feed', 'Feeds'], ['user', 'People'], ['group', 'Groups']];
+const KIND_LABELS = {feed: 'Feed', user: 'Person', group: 'Group'};
+// Rows drawn beyond each edge of the view, so a quick scroll shows no gap.
+const OVERSCAN = 10;
+const natural = new Intl.Collator(undefined, {numeric: true, sensitivity: 'base'});
+const phone = window.matchMedia('(max-width: 760px)');
 
+const table = document.querySelector('#subscription-table');
 const list = document.querySelector('#subscriptions');
 const listError = document.querySelector('#subscriptions-error');
 const loading = document.querySelector('#subscriptions-loading');
 const count = document.querySelector('#subscription-count');
+const empty = document.querySelector('#subscriptions-empty');
+const tools = document.querySelector('#subscription-tools');
+const filterBox = document.querySelector('#subscription-filter');
+const shownCount = document.querySelector('#subscription-shown');
+const none = document.querySelector('#subscriptions-none');
+const panel = document.querySelector('#subscription-panel');
 
 const subscribeForm = document.querySelector('#subscribe-form');
 const subscribeMedia = mediaFieldset('subscribe-media');
 document.querySelector('#subscribe-media').replaceWith(subscribeMedia);
 
 let folders = [];
+let all = [];
+let unread = {};
+// What the table shows: `all` filtered and sorted; only the rows in view are in the page.
+let shown = [];
+let sort = {key: 'name', descending: false};
+let drawn = new Map();
+let drawScheduled = false;
+// The subscription whose panel is open, by id (it survives a reload of the list).
+let managed = null;
 
 /** Reloads the whole list: after a change the server's answer is the truth (health, filters). */
 async function refresh() {
     try {
-        const [all, mine] = await Promise.all([subscriptions(), get('/api/v1/folders')]);
+        const [subscribed, mine, counts] = await Promise.all([subscriptions(), get('/api/v1/folders'),
+            get('/api/v1/unread').catch(() => null)]);
         folders = mine;
+        all = subscribed;
+        unread = counts?.by_source ?? {};
         renderFolders();
-        render(all);
+        render();
+        // The panel shows the subscription as the server now has it (or closes if it is gone).
+        if (managed) {
+            const current = all.find(subscription => subscription.id === managed);
+            if (current) {
+                openPanel(current);
+            } else {
+                closePanel();
+            }
+        }
         showError(listError, null);
     } catch (error) {
         showError(listError, error);
@@ -39,35 +72,216 @@ async function refresh() {
     }
 }
 
-function render(all) {
-    count.textContent = `(${all.length})`;
-    if (!all.length) {
-        list.replaceChildren(el('p', {class: 'muted empty'}, 'You don’t follow anything yet. Subscribe to a feed or follow a person.'));
-        return;
-    }
-    list.replaceChildren(...KINDS.map(([kind, heading]) => {
-        const ofKind = all.filter(subscription => subscription.source.kind === kind);
-        return ofKind.length ? el('section', {class: `subscriptions-${kind}`},
-            el('h3', {}, `${heading} (${ofKind.length})`),
-            el('ul', {class: 'plain subscription-list'}, ofKind.map(row))) : null;
-    }).filter(Boolean));
+function name(subscription) {
+    const {source} = subscription;
+    return subscription.title || source.title || source.url || 'Untitled source';
 }
 
-/** One subscription: name and kind, health, its media filter (changeable) and unsubscribe. */
+function unreadOf(subscription) {
+    return unread[subscription.source.id] ?? 0;
+}
+
+/** Worst first: a feed that is gone, then one in error, then the healthy ones. */
+const TROUBLE = {gone: 0, error: 1, retired: 2, ok: 3};
+
+const COMPARE = {
+    name: (a, b) => natural.compare(name(a), name(b)),
+    unread: (a, b) => unreadOf(b) - unreadOf(a),
+    error: (a, b) => (TROUBLE[a.source.status] ?? 3) - (TROUBLE[b.source.status] ?? 3),
+    // Oldest fetch first: what has not been fetched for long is what one looks for; never fetched (people, groups) last.
+    fetched: (a, b) => fetchedAt(a) - fetchedAt(b),
+};
+
+function fetchedAt(subscription) {
+    const at = Date.parse(subscription.source.last_fetched_at ?? '');
+    return Number.isNaN(at) ? Number.MAX_SAFE_INTEGER : at;
+}
+
+/** Lower case, accents set aside: "cafe" finds "Café". */
+function folded(text) {
+    return String(text ?? '').normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+function matches(subscription, words) {
+    if (!words.length) {
+        return true;
+    }
+    const haystack = folded([name(subscription), subscription.source.title, subscription.source.url,
+        KIND_LABELS[subscription.source.kind], ...(subscription.folders ?? []).map(folder => folder.name)].join(' '));
+    return words.every(word => haystack.includes(word));
+}
+
+function render() {
+    count.textContent = `(${all.length})`;
+    const nothing = !all.length;
+    empty.hidden = !nothing;
+    empty.replaceChildren(...(nothing
+        ? [el('p', {class: 'muted empty'}, 'You don’t follow anything yet. Subscribe to a feed or follow a person.')] : []));
+    tools.hidden = nothing;
+    const words = folded(filterBox.value).split(/\s+/).filter(Boolean);
+    const compare = COMPARE[sort.key];
+    shown = all.filter(subscription => matches(subscription, words))
+        .sort((a, b) => (sort.descending ? -compare(a, b) : compare(a, b)) || COMPARE.name(a, b));
+    table.hidden = !shown.length;
+    none.hidden = nothing || shown.length > 0;
+    table.setAttribute('aria-rowcount', String(shown.length + 1));
+    shownCount.textContent = words.length ? `${shown.length} of ${all.length}` : '';
+    for (const column of table.querySelectorAll('[role=columnheader][data-sort]')) {
+        column.setAttribute('aria-sort', column.dataset.sort !== sort.key ? 'none'
+            : (sort.descending !== (column.dataset.sort === 'unread')) ? 'descending' : 'ascending');
+    }
+    redraw();
+}
+
+/** Draws the rows afresh (new order, counts or row height). */
+function redraw() {
+    for (const row of drawn.values()) {
+        row.remove();
+    }
+    drawn = new Map();
+    draw();
+}
+
+function rowHeight() {
+    // Phones get touch-sized rows; the CSS sets the same heights.
+    return phone.matches ? 52 : 40;
+}
+
+function scheduleDraw() {
+    if (!drawScheduled) {
+        drawScheduled = true;
+        requestAnimationFrame(() => {
+            drawScheduled = false;
+            draw();
+        });
+    }
+}
+
+/** Draws the rows in the window's view, placed at their offset in a body as tall as all of them; removes the others. */
+function draw() {
+    const height = rowHeight();
+    list.style.height = `${shown.length * height}px`;
+    const box = list.getBoundingClientRect();
+    const first = Math.max(0, Math.floor(-box.top / height) - OVERSCAN);
+    const last = Math.min(shown.length, Math.ceil((window.innerHeight - box.top) / height) + OVERSCAN);
+    const wanted = new Map();
+    for (let i = first; i < last; i++) {
+        const subscription = shown[i];
+        const element = drawn.get(subscription.id) ?? row(subscription);
+        element.style.top = `${i * height}px`;
+        element.setAttribute('aria-rowindex', String(i + 2));
+        wanted.set(subscription.id, element);
+        if (!element.isConnected) {
+            list.append(element);
+        }
+    }
+    for (const [id, element] of drawn) {
+        if (!wanted.has(id)) {
+            element.remove();
+        }
+    }
+    drawn = wanted;
+}
+
+/** One dense row: name (and kind), unread, status, last fetched, "refresh now" and "manage". */
 function row(subscription) {
     const {source} = subscription;
-    const name = subscription.title || source.title || source.url || 'Untitled source';
+    const title = name(subscription);
+    const count = unreadOf(subscription);
+    const status = source.kind === 'feed' ? statusBadge(source.status) : el('span', {class: 'muted'}, '—');
+    if (source.last_error) {
+        status.title = source.last_error;
+    }
+    const manage = el('button', {type: 'button', class: 'manage', 'aria-label': `Manage ${title}`,
+        'aria-expanded': String(managed === subscription.id), 'aria-controls': 'subscription-panel'}, 'Manage');
+    manage.addEventListener('click', () => (managed === subscription.id ? closePanel() : openPanel(subscription, true)));
+    const actions = el('span', {role: 'cell', class: 'col-actions'});
+    if (source.kind === 'feed' && source.status !== 'gone') {
+        const now = el('button', {type: 'button', class: 'refresh-now', 'aria-label': `Refresh ${title} now`}, 'Refresh');
+        now.addEventListener('click', () => refreshNow(subscription, now));
+        actions.append(now, ' ');
+    }
+    actions.append(manage);
+    return el('div', {role: 'row', class: `table-row subscription-row${managed === subscription.id ? ' managed' : ''}`,
+        dataset: {id: subscription.id, source: source.id, kind: source.kind}},
+        el('span', {role: 'cell', class: 'col-name'},
+            el('a', {class: 'source-link', href: sourcePage(source), title}, title),
+            source.kind !== 'feed' ? el('span', {class: 'kind muted'}, ` ${KIND_LABELS[source.kind] ?? source.kind}`) : null),
+        el('span', {role: 'cell', class: `col-unread count${count > 0 ? ' unread' : ''}`}, String(count)),
+        el('span', {role: 'cell', class: 'col-status'}, status),
+        el('span', {role: 'cell', class: 'col-fetched last-fetched'},
+            source.kind === 'feed' ? time(source.last_fetched_at) ?? 'Not yet' : ''),
+        actions);
+}
+
+const clock = new Intl.DateTimeFormat(undefined, {timeStyle: 'short'});
+
+/** "Refresh now": the crawler fetches it within seconds, unless politeness says when instead. */
+async function refreshNow(subscription, button) {
+    const title = name(subscription);
+    button.disabled = true;
+    try {
+        await post(`/api/v1/subscriptions/${encodeURIComponent(subscription.id)}/refresh`);
+        toast(`Fetching ${title} now.`);
+    } catch (error) {
+        const at = Date.parse(error.problem?.fetch_at ?? '');
+        if (error.status === 429 && !Number.isNaN(at)) {
+            toast(error.problem.reason === 'server_asked_to_wait'
+                ? `The site of ${title} asked us to wait. It will be fetched at ${clock.format(at)}.`
+                : `${title} was fetched a moment ago. It will be fetched again by ${clock.format(at)}.`);
+        } else {
+            toast(error.message);
+        }
+    } finally {
+        button.disabled = false;
+    }
+}
+
+function closePanel() {
+    const was = managed;
+    managed = null;
+    panel.hidden = true;
+    panel.replaceChildren();
+    for (const row of drawn.values()) {
+        row.classList.remove('managed');
+        row.querySelector('.manage')?.setAttribute('aria-expanded', 'false');
+    }
+    if (was) {
+        drawn.get(was)?.querySelector('.manage')?.focus();
+    }
+}
+
+/** The panel above the table with everything about one subscription: health, filter, folders, unsubscribe. */
+function openPanel(subscription, focus = false) {
+    managed = subscription.id;
+    for (const [id, row] of drawn) {
+        row.classList.toggle('managed', id === managed);
+        row.querySelector('.manage')?.setAttribute('aria-expanded', String(id === managed));
+    }
+    const close = el('button', {type: 'button', class: 'close-panel'}, 'Close');
+    close.addEventListener('click', closePanel);
+    panel.replaceChildren(details(subscription), close);
+    panel.hidden = false;
+    if (focus) {
+        panel.querySelector('.source-link')?.focus();
+    }
+}
+
+/** One subscription in full: name and kind, health, its media filter (changeable), folders and unsubscribe. */
+function details(subscription) {
+    const {source} = subscription;
+    const title = name(subscription);
     const error = el('p', {class: 'error', role: 'alert', hidden: true});
     const filed = subscription.folders ?? [];
     const inFolders = el('p', {class: 'subscription-folders'}, 'Folders: ',
         el('span', {class: 'folders-value'}, filed.length ? filed.map(folder => folder.name).join(', ') : 'none'));
     const actions = el('div', {class: 'subscription-actions'});
     const media = el('p', {class: 'media-filter'}, 'Shows: ', el('span', {class: 'media-value'}, mediaText(subscription.media)));
-    const item = el('li', {class: 'subscription', dataset: {id: subscription.id, source: source.id, kind: source.kind}},
-        el('div', {class: 'subscription-name'},
-            el('a', {class: 'source-link', href: sourcePage(source)}, name),
+    const item = el('div', {class: 'subscription subscription-details', dataset: {id: subscription.id, source: source.id, kind: source.kind}},
+        el('h3', {class: 'subscription-name'},
+            el('a', {class: 'source-link', href: sourcePage(source)}, title),
             source.kind !== 'user' ? el('a', {class: 'source-details muted', href: `/sources/${encodeURIComponent(source.id)}`},
-                'source details') : null),
+                'Source details') : null),
         source.kind === 'feed' && source.url ? el('small', {class: 'source-url'}, source.url) : null,
         subscription.title && source.title && subscription.title !== source.title
             ? el('small', {class: 'muted own-title'}, `Its own title: ${source.title}`) : null,
@@ -90,14 +304,27 @@ function row(subscription) {
     }
     const unsubscribe = el('button', {type: 'button', class: 'danger unsubscribe'}, 'Unsubscribe');
     unsubscribe.addEventListener('click', () => confirmStep(actions, unsubscribe,
-        `Unsubscribe from ${name}? Items already delivered stay in your timeline.`, 'Yes, unsubscribe', async () => {
+        `Unsubscribe from ${title}? Items already delivered stay in your timeline.`, 'Yes, unsubscribe', async () => {
             await del(`/api/v1/subscriptions/${encodeURIComponent(subscription.id)}`);
-            toast(`Unsubscribed from ${name}.`);
+            toast(`Unsubscribed from ${title}.`);
+            closePanel();
             await refresh();
         }, error));
     actions.append(unsubscribe);
     return item;
 }
+
+for (const column of table.querySelectorAll('[role=columnheader][data-sort]')) {
+    column.querySelector('button').addEventListener('click', () => {
+        const key = column.dataset.sort;
+        sort = {key, descending: sort.key === key ? !sort.descending : false};
+        render();
+    });
+}
+filterBox.addEventListener('input', () => render());
+window.addEventListener('scroll', scheduleDraw, {passive: true});
+// A phone's keyboard opening resizes the window too: only the rows are drawn again, the panel stays as it is.
+window.addEventListener('resize', redraw);
 
 /**
  * "Always fetch the full article", for feeds that ship only a teaser: each new item's page is read

@@ -207,6 +207,15 @@ public class HomeFeed {
     }
 
     /**
+     * {@link #markReadUpTo(long, long, Long)}, telling {@code marked} the item id of each entry it
+     * marked: exactly those, so that marking them unread again undoes it and nothing else.
+     */
+    public int markReadUpTo(long userId, long upToItemId, @Nullable Long sourceId, java.util.function.LongConsumer marked) {
+        return inbox.markReadUpTo(userId, upToItemId, sourceId, marked)
+                + pulled.markReadUpTo(userId, upToItemId, sourceId, marked);
+    }
+
+    /**
      * Marks these entries read (at most {@link #MAX_MARKS}, in one transaction); how many changed.
      * Ids not in the person's inbox, or read already, are skipped.
      */

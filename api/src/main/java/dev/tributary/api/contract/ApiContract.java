@@ -59,6 +59,7 @@ class ApiContract implements OpenApiCustomizer {
     private static final Map<String, List<String>> STATUSES = Map.ofEntries(
             Map.entry("POST /api/v1/subscriptions", List.of("201", "422")),
             Map.entry("PATCH /api/v1/subscriptions/{id}", List.of("422")),
+            Map.entry("POST /api/v1/subscriptions/{id}/refresh", List.of("409")),
             Map.entry("POST /api/v1/accounts", List.of("409")),
             Map.entry("POST /api/v1/me/feeds", List.of("201", "422")),
             Map.entry("POST /api/v1/groups/{id}/members", List.of("201", "202", "422")),
@@ -447,7 +448,10 @@ class ApiContract implements OpenApiCustomizer {
                 .addProperty("instance", new StringSchema().format("uri-reference")
                         .description("The request's path, a relative reference"))
                 .addProperty("errors", new ArraySchema().items(new Schema<>().$ref("#/components/schemas/FieldError")))
-                .addProperty("reason", new StringSchema().description("A stable key of why (422; and 403 group_closed)"));
+                .addProperty("reason", new StringSchema().description("A stable key of why (422; 403 group_closed; a refresh's 429: "
+                        + "recently_fetched, server_asked_to_wait)"))
+                .addProperty("fetch_at", new StringSchema().format("date-time")
+                        .description("A refresh's 429 for politeness: when the feed will be fetched anyway"));
         problem.setRequired(List.of("type", "title", "status"));
         openApi.getComponents().addSchemas("FieldError", fieldError).addSchemas("Problem", problem);
         Map<String, String> descriptions = new LinkedHashMap<>();
@@ -460,7 +464,7 @@ class ApiContract implements OpenApiCustomizer {
         descriptions.put("HeadersTooLarge", "The request's headers are larger than the server reads (8 KB)");
         descriptions.put("UnsupportedMediaType", "The body is not of a content type this operation reads");
         descriptions.put("TooManyRequests", "Over a rate limit (the request budget, a person's posts or comments, password "
-                + "checks, an address's live streams); Retry-After says when to try again");
+                + "checks, an address's live streams, feed refreshes, a feed's politeness); Retry-After says when to try again");
         descriptions.put("Conflict", "It clashes with what exists (a taken name, the owner leaving their group)");
         descriptions.put("Unavailable", "The node cannot answer now: too busy (its database connections all taken) or cut off "
                 + "from MySQL or Redis, the feature switched off by the operator, or the node full (streams); "

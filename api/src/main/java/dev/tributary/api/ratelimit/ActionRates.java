@@ -11,7 +11,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * Per-person rates of actions that put content in front of others (posts, comments) or make the
- * server fetch for them (full articles), counted in Redis per minute so that every node shares
+ * server fetch for them (full articles, "refresh now"), counted in Redis per minute so that every node shares
  * them ({@code tributary.limits.*-per-minute}, {@code tributary.articles.per-person-per-minute}).
  * Each service that performs such an action takes one here, whatever path called it.
  */
@@ -22,7 +22,9 @@ public class ActionRates {
     public enum Action {
         POST("posts"), COMMENT("comments"),
         /** A full article fetched for the person (reading a kept one is not counted). */
-        ARTICLE_FETCH("article-fetches");
+        ARTICLE_FETCH("article-fetches"),
+        /** A reader's "refresh now" of a feed (refused by politeness or not). */
+        FEED_REFRESH("refreshes");
 
         private final String noun;
 
@@ -37,9 +39,11 @@ public class ActionRates {
     private final Buckets buckets;
     private final LimitSettings limits;
     private final ArticleSettings articles;
+    private final RefreshSettings refreshes;
 
-    ActionRates(Buckets buckets, LimitSettings limits, ArticleSettings articles) {
+    ActionRates(Buckets buckets, LimitSettings limits, ArticleSettings articles, RefreshSettings refreshes) {
         this.buckets = buckets;
+        this.refreshes = refreshes;
         this.limits = limits;
         this.articles = articles;
     }
@@ -54,6 +58,7 @@ public class ActionRates {
             case POST -> limits.postsPerMinute();
             case COMMENT -> limits.commentsPerMinute();
             case ARTICLE_FETCH -> articles.perPersonPerMinute();
+            case FEED_REFRESH -> refreshes.perPersonPerMinute();
         };
         Bucket bucket;
         try {
@@ -64,8 +69,11 @@ public class ActionRates {
             return;
         }
         if (bucket.exceeded()) {
-            String allowance = action == Action.ARTICLE_FETCH ? "have " + limit + " full articles fetched"
-                    : "write " + limit + " " + action.noun;
+            String allowance = switch (action) {
+                case ARTICLE_FETCH -> "have " + limit + " full articles fetched";
+                case FEED_REFRESH -> "ask for " + limit + " feed refreshes";
+                case POST, COMMENT -> "write " + limit + " " + action.noun;
+            };
             throw ApiProblem.tooManyRequests("You may " + allowance + " a minute; wait " + bucket.resetSeconds() + " s.",
                     bucket.resetSeconds());
         }

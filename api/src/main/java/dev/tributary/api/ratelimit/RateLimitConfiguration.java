@@ -15,7 +15,7 @@ import org.springframework.context.annotation.Configuration;
  * the sign-in and OAuth paths it answers itself, once right after it for the rest.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(RateLimitSettings.class)
+@EnableConfigurationProperties({RateLimitSettings.class, RefreshSettings.class})
 class RateLimitConfiguration {
 
     @Bean

@@ -12,6 +12,8 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.http.HttpServletRequest;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -33,8 +35,10 @@ class ReadStateController {
     private final HomeFeed home;
     private final Folders folders;
     private final KeptCounts counts;
+    private final MarkerUndos undos;
 
-    ReadStateController(HomeFeed home, Folders folders, KeptCounts counts) {
+    ReadStateController(HomeFeed home, Folders folders, KeptCounts counts, MarkerUndos undos) {
+        this.undos = undos;
         this.home = home;
         this.folders = folders;
         this.counts = counts;
@@ -44,8 +48,17 @@ class ReadStateController {
     record Marker(@NotNull String upToId, @Nullable String sourceId, @Nullable String folderId) {
     }
 
-    /** How many entries a marker changed. */
-    record Marked(@Schema(description = "Entries this marker turned from unread to read.") int marked) {
+    /** How many entries a marker changed, and how to undo it. */
+    record Marked(
+            @Schema(description = "Entries this marker turned from unread to read.") int marked,
+            @Schema(description = "DELETE /api/v1/markers/{undo_id} within 15 minutes makes exactly these entries unread again; "
+                    + "null when nothing was marked (or the undo could not be kept).")
+            @Nullable String undoId) {
+    }
+
+    /** How many entries an undo made unread again. */
+    record Unmarked(@Schema(description = "Entries the undo turned from read to unread (those the marker marked that are "
+            + "still in the inbox and read).") int unmarked) {
     }
 
     /**
@@ -87,20 +100,32 @@ class ReadStateController {
         long upTo = Ids.required("up_to_id", marker.upToId());
         Long sourceId = Ids.optional("source_id", marker.sourceId());
         Long folderId = Ids.optional("folder_id", marker.folderId());
+        // A set: a batch retried after a deadlock may name an entry twice.
+        Set<Long> marked = new LinkedHashSet<>();
+        int count = 0;
         if (folderId == null) {
-            return new Marked(home.markReadUpTo(caller.userId(), upTo, sourceId));
+            count = home.markReadUpTo(caller.userId(), upTo, sourceId, marked::add);
+        } else {
+            if (sourceId != null) {
+                throw ApiProblem.invalid("folder_id", "cannot be given with source_id");
+            }
+            if (folders.find(caller.userId(), folderId).isEmpty()) {
+                throw ApiProblem.notFound("folder");
+            }
+            for (long source : folders.sourcesIn(caller.userId(), folderId)) {
+                count += home.markReadUpTo(caller.userId(), upTo, source, marked::add);
+            }
         }
-        if (sourceId != null) {
-            throw ApiProblem.invalid("folder_id", "cannot be given with source_id");
-        }
-        if (folders.find(caller.userId(), folderId).isEmpty()) {
-            throw ApiProblem.notFound("folder");
-        }
-        int marked = 0;
-        for (long source : folders.sourcesIn(caller.userId(), folderId)) {
-            marked += home.markReadUpTo(caller.userId(), upTo, source);
-        }
-        return new Marked(marked);
+        return new Marked(count, undos.keep(caller.userId(), marked));
+    }
+
+    @Operation(summary = "Undo a marker",
+            description = "Within 15 minutes of POST /api/v1/markers, makes the entries that marker turned read unread again: "
+                    + "exactly those (entries read before it stay read), once. An unknown, expired or already undone "
+                    + "undo_id, or another person's, is a 404.")
+    @DeleteMapping("/api/v1/markers/{undo_id}")
+    Unmarked undoMarker(Caller caller, @PathVariable("undo_id") String undoId) {
+        return new Unmarked(undos.undo(caller.userId(), undoId).orElseThrow(() -> ApiProblem.notFound("marker")));
     }
 
     /** Idempotent: marking what is already so is fine; only an entry outside the caller's inbox is a 404. */

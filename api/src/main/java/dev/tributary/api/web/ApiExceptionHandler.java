@@ -306,6 +306,10 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         if (body instanceof ProblemDetail problem && (problem.getType() == null || "about:blank".equals(problem.getType().toString()))) {
             problem.setType(ApiProblem.typeOf(status.value()));
         }
+        // A person's browser navigating to a page gets the error page in the site's layout.
+        if (pages.wantsPage(request)) {
+            return pages.page(status.value(), headers);
+        }
         return super.createResponseEntity(body, headers, status, request);
     }
 

@@ -32,9 +32,22 @@ public final class FeedRejections {
                         : "The full article could not be read: " + detail + ".");
     }
 
-    /** The sentence a client may see: the crawler's own, except where it would reveal how a name resolves. */
+    /**
+     * The sentence a client may see: the crawler's own, as a sentence (a capital first, a full
+     * stop last, as every refusal reads), except where it would reveal how a name resolves.
+     */
     public static String detail(RejectionReason reason, String crawlerDetail) {
-        return hidesResolution(reason) ? UNREACHABLE : crawlerDetail;
+        return hidesResolution(reason) ? UNREACHABLE : sentence(crawlerDetail);
+    }
+
+    static String sentence(String text) {
+        String trimmed = text.strip();
+        if (trimmed.isEmpty()) {
+            return trimmed;
+        }
+        String capital = Character.toUpperCase(trimmed.charAt(0)) + trimmed.substring(1);
+        char last = capital.charAt(capital.length() - 1);
+        return last == '.' || last == '!' || last == '?' || last == '…' ? capital : capital + ".";
     }
 
     private static boolean hidesResolution(RejectionReason reason) {

@@ -12,15 +12,18 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Writes a problem document straight to the response, for errors raised in filters (security,
- * rate limits, body limits) before any controller runs.
+ * rate limits, body limits) before any controller runs; a person's browser navigating to a page
+ * gets the error page instead ({@link BrowserErrorPages}).
  */
 @Component
 public class ProblemWriter {
 
     private final JsonMapper json;
+    private final BrowserErrorPages pages;
 
-    ProblemWriter(JsonMapper json) {
+    ProblemWriter(JsonMapper json, BrowserErrorPages pages) {
         this.json = json;
+        this.pages = pages;
     }
 
     public void write(HttpServletRequest request, HttpServletResponse response, HttpStatus status, String key, String detail)
@@ -28,7 +31,16 @@ public class ProblemWriter {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
         problem.setType(ApiProblem.type(key));
         problem.setInstance(instance(request.getRequestURI()));
-        write(response, problem);
+        write(request, response, problem);
+    }
+
+    /** The problem, or the error page for a browser's page navigation. */
+    public void write(HttpServletRequest request, HttpServletResponse response, ProblemDetail problem) throws IOException {
+        if (pages.wantsPage(request)) {
+            pages.write(response, problem.getStatus());
+        } else {
+            write(response, problem);
+        }
     }
 
     /** The path the problem is about; none for a path Tomcat or the firewall refused as malformed. */

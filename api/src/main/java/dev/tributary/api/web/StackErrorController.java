@@ -19,7 +19,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
  * security firewall, a filter's {@code sendError}, an exception a filter threw), and it answers
  * a problem like every other error instead of Boot's own JSON. Written straight to the response,
  * whatever the request's {@code Accept}, since a client that sent a broken request still parses
- * the contract's error format.
+ * the contract's error format; only a person's browser navigating to a page gets the error page.
  */
 @Controller
 class StackErrorController implements ErrorController {
@@ -43,7 +43,7 @@ class StackErrorController implements ErrorController {
             problem.setProperty("errors", List.of(Map.of("field", "query", "message", ApiExceptionHandler.MALFORMED_PARAMETER)));
         }
         problem.setInstance(ProblemWriter.instance((String) request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI)));
-        problems.write(response, problem);
+        problems.write(request, response, problem);
     }
 
     private static int status(HttpServletRequest request) {

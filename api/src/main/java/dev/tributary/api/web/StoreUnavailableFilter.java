@@ -49,7 +49,7 @@ class StoreUnavailableFilter extends OncePerRequestFilter {
             ApiProblem busy = ApiProblem.storeBusy();
             busy.getHeaders().forEach((name, values) -> values.forEach(value -> response.setHeader(name, value)));
             busy.getBody().setInstance(ProblemWriter.instance(request.getRequestURI()));
-            problems.write(response, busy.getBody());
+            problems.write(request, response, busy.getBody());
         }
     }
 

@@ -108,19 +108,37 @@ class AccessibilityBrowserTest {
         pages.put("search", "/search?q=entry");
         pages.put("person", "/people/" + username);
         pages.put("not-found", "/nope");
+        pages.put("bad-request", "/sources;x");
         pages.forEach((name, page) -> scan(browser, name, page, problems));
+        // The sources table with a subscription's panel open, and filtered to nothing.
+        scan(browser, "sources-manage", "/sources", problems, () -> {
+            // On a phone the forms come first: the table's rows are drawn once it is in view.
+            browser.script("document.querySelector('#subscription-table').scrollIntoView()");
+            browser.click(".subscription-row .manage");
+            browser.waitFor("#subscription-panel .subscription");
+        });
+        scan(browser, "sources-filtered", "/sources", problems, () -> {
+            browser.type("#subscription-filter", "nothing matches this");
+            browser.waitFor("#subscriptions-none");
+        });
         browser.emulateColorScheme("dark");
-        for (String name : List.of("home", "sources", "item", "settings")) {
+        for (String name : List.of("home", "sources", "item", "settings", "bad-request")) {
             scan(browser, name + "-dark", pages.get(name), problems);
         }
         assertThat(problems).as("serious or critical axe violations by page").isEmpty();
     }
 
     private void scan(Browser browser, String name, String page, Map<String, List<String>> problems) {
+        scan(browser, name, page, problems, () -> { });
+    }
+
+    /** Scans {@code page} at both sizes after {@code then} (a state a person reaches from it). */
+    private void scan(Browser browser, String name, String page, Map<String, List<String>> problems, Runnable then) {
         for (int[] size : ReaderBrowserTest.SCREENS) {
             browser.resizeViewport(size[0], size[1]);
             browser.open(page);
             settle(browser);
+            then.run();
             browser.saveScreenshot(SCREENSHOTS.resolve(name + "-" + size[0] + "x" + size[1] + ".png"));
             List<String> found = seriousViolations(browser);
             if (!found.isEmpty()) {

@@ -75,6 +75,7 @@ class ArticleBrowserTest {
         assertThat(subscribed.status()).as(subscribed.toString()).isEqualTo(201);
 
         browser.open("/sources");
+        browser.click(".subscription-row .manage");
         browser.waitFor(".subscription .full-content");
         assertThat(browser.find(".subscription .full-content").isSelected()).isFalse();
         browser.click(".subscription .full-content");
@@ -82,6 +83,7 @@ class ArticleBrowserTest {
                 () -> api.get("/api/v1/subscriptions", token).json().get(0).path("full_content").asBoolean());
 
         browser.open("/sources");
+        browser.click(".subscription-row .manage");
         browser.waitFor(".subscription .full-content");
         browser.waitUntil("shown ticked after a reload", () -> browser.find(".subscription .full-content").isSelected());
         browser.click(".subscription .full-content");

@@ -49,7 +49,8 @@ class FolderBrowserTest {
         browser.type("#folder-name", "Reading");
         browser.click("#folder-form button[type=submit]");
         browser.waitForText("#folders .folder-name", "Reading");
-        String row = ".subscription[data-source=\"" + filed + "\"]";
+        browser.click(".subscription-row[data-source=\"" + filed + "\"] .manage");
+        String row = "#subscription-panel .subscription[data-source=\"" + filed + "\"]";
         browser.click(row + " .organise");
         browser.type(row + " .subscription-title", "My reading feed");
         browser.click(row + " input[name=folder]");
@@ -97,6 +98,7 @@ class FolderBrowserTest {
         browser.open("/sources");
         browser.waitUntil("the folder on the sources page", () -> browser.all("#folders .folder-name a").stream()
                 .anyMatch(link -> link.getText().equals(hostile)));
+        browser.click(".subscription-row .manage");
         browser.click(".subscription .organise");
         browser.waitUntil("the folder to choose", () -> browser.all(".folder-choice").stream()
                 .anyMatch(choice -> choice.getText().contains(hostile)));

@@ -75,6 +75,10 @@ class RuleBrowserTest {
         browser.click("#rule-save");
         browser.waitUntil("the regex refused", () -> browser.find("#rule-form-error").isDisplayed()
                 && browser.text("#rule-form-error").contains("missing closing )"));
+        // Said once, in the front end's voice, with the pattern as the person wrote it.
+        assertThat(browser.text("#rule-form-error")).startsWith("The pattern is not a valid regular expression")
+                .doesNotContain("(?i)").doesNotContain("Invalid request");
+        assertThat(browser.text("#rule-form-error").split("missing closing", -1)).hasSize(2);
 
         browser.click("#rule-list .rule .delete");
         browser.click("dialog.confirm .confirm-yes");

@@ -62,8 +62,11 @@ class SourceBrowserTest {
         browser.waitForText(".item-title", "Breaks entry 2");
 
         browser.open("/sources");
-        browser.waitForText(".subscription .badge.status", "Error");
-        assertThat(browser.text(".subscription .last-error")).isEqualTo(lastError);
+        browser.waitForText(".subscription-row .badge.status", "Error");
+        assertThat(browser.find(".subscription-row .badge.status").getAttribute("title")).isEqualTo(lastError);
+        browser.click(".subscription-row .manage");
+        browser.waitForText("#subscription-panel .badge.status", "Error");
+        assertThat(browser.text("#subscription-panel .last-error")).isEqualTo(lastError);
         assertThat(browser.consoleErrors()).isEmpty();
     }
 

@@ -44,27 +44,28 @@ class SourcesBrowserTest {
         browser.signIn(alice.username(), alice.password());
 
         browser.open("/sources");
-        browser.waitForText("#subscriptions", "You don’t follow anything yet");
+        browser.waitForText("#subscriptions-empty", "You don’t follow anything yet");
         browser.type("#subscribe-url", FEEDS.url("/sources/site/").toString());
         browser.click("#subscribe-form button[type=submit]");
 
         browser.waitForText("#subscribe-result", "Subscribed to Discovered.");
-        browser.waitForText(".subscriptions-feed .subscription", "Discovered");
-        assertThat(browser.text(".subscriptions-feed .subscription .badge.status")).isEqualTo("OK");
-        assertThat(browser.text(".subscriptions-feed .subscription .source-url"))
-                .isEqualTo(FEEDS.url("/sources/site/feed.xml").toString());
-        assertThat(browser.text(".subscriptions-feed .subscription .last-fetched")).isNotEqualTo("Not yet");
-        assertThat(browser.find(".subscriptions-feed .subscription .last-fetched time").getAttribute("title"))
+        browser.waitForText(".subscription-row[data-kind=feed]", "Discovered");
+        assertThat(browser.text(".subscription-row .badge.status")).isEqualTo("OK");
+        assertThat(browser.text(".subscription-row .last-fetched")).isNotEqualTo("Not yet");
+        assertThat(browser.find(".subscription-row .last-fetched time").getAttribute("title"))
                 .as("the exact time on hover").isNotBlank();
+        browser.click(".subscription-row .manage");
+        assertThat(browser.text("#subscription-panel .source-url"))
+                .isEqualTo(FEEDS.url("/sources/site/feed.xml").toString());
         assertThat(browser.text("#subscription-count")).isEqualTo("(1)");
 
         // The same page again: the API answers 200 with the existing subscription.
         browser.type("#subscribe-url", FEEDS.url("/sources/site/").toString());
         browser.click("#subscribe-form button[type=submit]");
         browser.waitForText("#subscribe-result", "You are already subscribed to Discovered.");
-        assertThat(browser.all(".subscription")).hasSize(1);
+        assertThat(browser.all(".subscription-row")).hasSize(1);
 
-        browser.click(".subscriptions-feed .source-link");
+        browser.click(".subscription-row .source-link");
         browser.waitForText("#source-title", "Discovered");
         browser.waitForText("#source-items .item-title", "Discovered entry 3");
         assertThat(browser.all("#source-items .item")).hasSize(3);
@@ -123,8 +124,9 @@ class SourcesBrowserTest {
         browser.signIn(alice.username(), alice.password());
 
         browser.open("/sources");
-        browser.waitForText(".subscriptions-feed .source-link", HOSTILE);
-        browser.click(".subscriptions-feed .source-details");
+        browser.waitForText(".subscription-row .source-link", HOSTILE);
+        browser.click(".subscription-row .manage");
+        browser.click("#subscription-panel .source-details");
         browser.waitForText("#source-title", HOSTILE);
         browser.waitForText(".item-title", HOSTILE);
         assertThat(browser.all("#source-page img")).isEmpty();
@@ -140,6 +142,7 @@ class SourcesBrowserTest {
         browser.signIn(alice.username(), alice.password());
 
         browser.open("/sources");
+        browser.click(".subscription-row .manage");
         browser.waitForText(".subscription .media-value", "Links");
         browser.click(".subscription .change-media");
         assertThat(browser.find(".media-form input[value=link]").isSelected()).isTrue();
@@ -168,7 +171,7 @@ class SourcesBrowserTest {
 
         browser.click(".subscription .unsubscribe");
         browser.click(".subscription .confirm-yes");
-        browser.waitForText("#subscriptions", "You don’t follow anything yet");
+        browser.waitForText("#subscriptions-empty", "You don’t follow anything yet");
         assertThat(api.get("/api/v1/subscriptions", alice.token()).json().size()).isZero();
         assertThat(browser.consoleErrors()).isEmpty();
     }
@@ -184,16 +187,19 @@ class SourcesBrowserTest {
         browser.type("#subscribe-url", FEEDS.url("/sources/images.xml").toString());
         browser.click("#subscribe-media-image");
         browser.click("#subscribe-form button[type=submit]");
-        browser.waitForText(".subscriptions-feed .media-value", "Images");
+        browser.click(".subscription-row[data-kind=feed] .manage");
+        browser.waitForText(".subscription .media-value", "Images");
 
         browser.type("#follow-username", bob.username());
         browser.click("#follow-form button[type=submit]");
         browser.waitForText("#follow-result", "You now follow " + bob.username() + ".");
-        browser.waitForText(".subscriptions-user .source-link", bob.username());
-        assertThat(browser.find(".subscriptions-user .source-link").getAttribute("href"))
+        browser.waitForText(".subscription-row[data-kind=user] .source-link", bob.username());
+        assertThat(browser.find(".subscription-row[data-kind=user] .source-link").getAttribute("href"))
                 .endsWith("/people/" + bob.username());
-        assertThat(browser.text(".subscriptions-user .health-note")).contains("nothing is fetched");
-        assertThat(browser.all(".subscriptions-user .last-fetched")).isEmpty();
+        assertThat(browser.text(".subscription-row[data-kind=user] .last-fetched")).isEmpty();
+        assertThat(browser.all(".subscription-row[data-kind=user] .refresh-now")).as("people are not fetched").isEmpty();
+        browser.click(".subscription-row[data-kind=user] .manage");
+        browser.waitForText("#subscription-panel .health-note", "nothing is fetched");
         assertThat(browser.text("#subscription-count")).isEqualTo("(2)");
 
         browser.resize(375, 800);

@@ -1,6 +1,10 @@
 package dev.tributary.api.web;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.not;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
@@ -61,6 +65,12 @@ class ApiExceptionHandlerTest {
                     "OOM command not allowed when used memory > 'maxmemory'."));
         }
 
+        /** An API endpoint with the same bug: API clients, browsers included, always get the problem there. */
+        @GetMapping("/api/v1/bug")
+        String apiBug() {
+            throw new IllegalArgumentException("limit must be 1..200, not 0");
+        }
+
         /** As a row written twice by a bug: a refusal, but not one that passes with time. */
         @GetMapping("/duplicate")
         String duplicate() {
@@ -74,9 +84,10 @@ class ApiExceptionHandlerTest {
         return translated != null ? translated : new UncategorizedSQLException("statement", "SQL", error);
     }
 
+    private static final BrowserErrorPages PAGES = new BrowserErrorPages(SiteTemplates.engine());
     private final MockMvc mvc = MockMvcBuilders.standaloneSetup(new BuggyController())
-            .setControllerAdvice(new ApiExceptionHandler(new BrowserErrorPages(new org.thymeleaf.TemplateEngine()),
-                    new ProblemWriter(tools.jackson.databind.json.JsonMapper.builder().build()))).build();
+            .setControllerAdvice(new ApiExceptionHandler(PAGES,
+                    new ProblemWriter(tools.jackson.databind.json.JsonMapper.builder().build(), PAGES))).build();
 
     @Test
     void anIllegalArgumentIsABugNotABadRequest() throws Exception {
@@ -108,5 +119,56 @@ class ApiExceptionHandlerTest {
         }
         mvc.perform(get("/duplicate").accept(MediaType.APPLICATION_JSON))
                 .andExpect(status().isInternalServerError());
+    }
+
+    /** What Chromium sends when a person opens a page. */
+    private static final String NAVIGATION_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+
+    @Test
+    void aBrowserOpeningAPageGetsAnErrorPageForEveryStatusAndApiClientsTheProblem() throws Exception {
+        mvc.perform(get("/bug").header("Accept", NAVIGATION_ACCEPT))
+                .andExpect(status().isInternalServerError())
+                .andExpect(content().contentTypeCompatibleWith(MediaType.TEXT_HTML))
+                .andExpect(content().string(containsString("<h1>Something went wrong</h1>")))
+                .andExpect(content().string(containsString("Back to your home timeline")))
+                .andExpect(content().string(not(containsString("IllegalArgumentException"))));
+        mvc.perform(get("/busy").header("Accept", NAVIGATION_ACCEPT))
+                .andExpect(status().isServiceUnavailable())
+                .andExpect(header().string("Retry-After", "5"))
+                .andExpect(content().contentTypeCompatibleWith(MediaType.TEXT_HTML))
+                .andExpect(content().string(containsString("<h1>Unavailable</h1>")));
+        // A form posted by the browser (a navigation) to a path that takes only GET: 405 with Allow, as a page.
+        mvc.perform(post("/bug").header("Accept", NAVIGATION_ACCEPT).header("Sec-Fetch-Mode", "navigate"))
+                .andExpect(status().isMethodNotAllowed())
+                .andExpect(header().string("Allow", containsString("GET")))
+                .andExpect(content().contentTypeCompatibleWith(MediaType.TEXT_HTML))
+                .andExpect(content().string(containsString("<h1>Not allowed here</h1>")));
+
+        // A page's own fetch (no navigation, JSON asked for), any type accepted (curl), or an /api path: the problem.
+        mvc.perform(post("/bug").header("Accept", "application/json").header("Sec-Fetch-Mode", "cors"))
+                .andExpect(status().isMethodNotAllowed())
+                .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON));
+        mvc.perform(post("/bug").header("Accept", NAVIGATION_ACCEPT))
+                .andExpect(status().isMethodNotAllowed())
+                .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON));
+        mvc.perform(get("/bug").header("Accept", "*/*"))
+                .andExpect(status().isInternalServerError())
+                .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON));
+        mvc.perform(get("/api/v1/bug").header("Accept", NAVIGATION_ACCEPT))
+                .andExpect(status().isInternalServerError())
+                .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
+                .andExpect(jsonPath("$.type").value("urn:tributary:problem:internal-server-error"));
+    }
+
+    @Test
+    void everyStatusHasWordsForAPerson() {
+        for (int status : new int[] {400, 401, 403, 404, 405, 406, 409, 413, 414, 415, 422, 429, 431, 500, 502, 503}) {
+            BrowserErrorPages.Wording wording = BrowserErrorPages.Wording.of(status, "30");
+            assertThat(wording.title()).as("%d", status).isNotBlank().doesNotContain("{").matches("[A-Z].*");
+            assertThat(wording.message()).as("%d", status).endsWith(".").matches("[A-Z].*");
+        }
+        assertThat(BrowserErrorPages.Wording.of(429, "30").message()).contains("Wait 30 seconds");
+        assertThat(BrowserErrorPages.Wording.of(429, "600").message()).contains("Wait 10 minutes");
+        assertThat(BrowserErrorPages.Wording.of(429, null).message()).contains("Wait a moment");
     }
 }

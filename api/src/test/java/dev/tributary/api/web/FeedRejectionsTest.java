@@ -26,7 +26,7 @@ class FeedRejectionsTest {
             assertThat(problem.getDetail()).doesNotContain("why, in words").contains("could not be reached");
             assertThat(problem.getProperties()).containsEntry("reason", "unreachable");
         } else {
-            assertThat(problem.getDetail()).isEqualTo("why, in words");
+            assertThat(problem.getDetail()).as("the crawler's words as a sentence").isEqualTo("Why, in words.");
             assertThat(problem.getProperties()).containsEntry("reason", keyBefore(reason));
         }
     }
@@ -51,5 +51,13 @@ class FeedRejectionsTest {
         }
         boolean fetch = Arrays.stream(FailureReason.values()).anyMatch(f -> f.name().equals(reason.name()));
         return fetch ? FailureReason.valueOf(reason.name()).key() : FeedFormatException.Reason.valueOf(reason.name()).key();
+    }
+
+    @Test
+    void everyRefusalReadsAsASentence() {
+        assertThat(FeedRejections.sentence("no feed found at this address: An HTML page, not a feed."))
+                .isEqualTo("No feed found at this address: An HTML page, not a feed.");
+        assertThat(FeedRejections.sentence("timed out after 30 s")).isEqualTo("Timed out after 30 s.");
+        assertThat(FeedRejections.sentence("Already one?")).isEqualTo("Already one?");
     }
 }

@@ -24,7 +24,8 @@ import tools.jackson.databind.json.JsonMapper;
 class StoreUnavailableFilterTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private final StoreUnavailableFilter filter = new StoreUnavailableFilter(new ProblemWriter(JSON));
+    private final StoreUnavailableFilter filter = new StoreUnavailableFilter(
+            new ProblemWriter(JSON, new BrowserErrorPages(SiteTemplates.engine())));
 
     /** A servlet (or a filter before it: the token look-up) that fails with {@code failure} after a header and some body. */
     private static MockFilterChain failingWith(RuntimeException failure) {

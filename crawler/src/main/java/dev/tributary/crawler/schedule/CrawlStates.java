@@ -315,6 +315,25 @@ public class CrawlStates {
     }
 
     /**
+     * A reader's "refresh now": makes the feed due at once if politeness allows it (it is crawled
+     * and not gone or retired, not being fetched, last fetched at least {@code minInterval} ago,
+     * and its server did not last ask us to wait with a 429 or 503); true if it moved. The crawl
+     * workers fetch it at their next look, through the host's queue like any due feed.
+     */
+    public boolean bringForward(long sourceId, Duration minInterval) {
+        return jdbc.sql("""
+                UPDATE crawl_state
+                SET next_fetch_at = UTC_TIMESTAMP(6)
+                WHERE source_id = ? AND status IN ('ok', 'error') AND lease_token IS NULL
+                  AND next_fetch_at > UTC_TIMESTAMP(6)
+                  AND (last_fetched_at IS NULL OR last_fetched_at <= UTC_TIMESTAMP(6) - INTERVAL ? MICROSECOND)
+                  AND (last_http_status IS NULL OR last_http_status NOT IN (429, 503))
+                """)
+                .params(sourceId, micros(minInterval))
+                .update() > 0;
+    }
+
+    /**
      * Leases one feed now, due or not (a manual refresh), unless it is gone or leased to another.
      */
     public Optional<CrawlState> claim(long sourceId, String owner, Duration leaseTtl) {

@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.function.LongConsumer;
 import java.util.function.LongFunction;
 import java.util.Map;
 import java.util.Set;
@@ -455,13 +456,18 @@ public class Inbox {
 
     /** Marks read every entry up to and including {@code upToItemId}, of one source or all; how many changed. */
     public int markReadUpTo(long userId, long upToItemId, @Nullable Long sourceId) {
-        int marked = marks.markReadUpTo(userId, upToItemId, sourceId);
+        return markReadUpTo(userId, upToItemId, sourceId, id -> { });
+    }
+
+    /** {@link #markReadUpTo(long, long, Long)}, telling {@code marked} the item id of each entry it marked. */
+    public int markReadUpTo(long userId, long upToItemId, @Nullable Long sourceId, LongConsumer marked) {
+        int count = marks.markReadUpTo(userId, upToItemId, sourceId, marked);
         if (sourceId == null) {
-            return marked;
+            return count;
         }
         // The source's copies of stories whose entry came through another source: the entry is the story's one mark.
         List<Long> leads = table.leadsOfCopiesFrom(userId, sourceId, upToItemId);
-        return leads.isEmpty() ? marked : marked + marks.setAll(userId, leads, true);
+        return leads.isEmpty() ? count : count + marks.setAll(userId, leads, true, marked);
     }
 
     /**

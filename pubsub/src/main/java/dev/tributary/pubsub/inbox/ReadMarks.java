@@ -5,6 +5,7 @@ import dev.tributary.storage.Transactions;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.LongConsumer;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 
@@ -43,12 +44,18 @@ class ReadMarks {
 
     /** Sets the read flag of these entries in one transaction; how many flipped. */
     int setAll(long userId, Collection<Long> itemIds, boolean read) {
+        return setAll(userId, itemIds, read, id -> { });
+    }
+
+    /** {@link #setAll(long, Collection, boolean)}, telling {@code flipped} the item id of each entry it changed. */
+    int setAll(long userId, Collection<Long> itemIds, boolean read, LongConsumer flipped) {
         return tx.write("mark " + itemIds.size() + (read ? " read" : " unread"), status -> {
             List<InboxRow> changed = inbox.setRead(userId, itemIds, read);
             if (!changed.isEmpty()) {
                 counters.apply(changed.stream().map(row -> UnreadDelta.of(row, read ? -1 : 1)).toList(), UNREAD,
                         List.of(userId));
             }
+            changed.forEach(row -> flipped.accept(row.itemId()));
             return changed.size();
         });
     }
@@ -61,22 +68,28 @@ class ReadMarks {
      * flipped. Entries that arrive meanwhile below the id may or may not be marked.
      */
     int markReadUpTo(long userId, long upToItemId, @Nullable Long sourceId) {
+        return markReadUpTo(userId, upToItemId, sourceId, id -> { });
+    }
+
+    /** {@link #markReadUpTo(long, long, Long)}, telling {@code marked} the item id of each entry it marked (once committed). */
+    int markReadUpTo(long userId, long upToItemId, @Nullable Long sourceId, LongConsumer marked) {
         int total = 0;
         long cursor = upToItemId;
         while (true) {
             long below = cursor;
-            List<InboxRow> marked = tx.write("mark read up to " + below, status -> {
+            List<InboxRow> batch = tx.write("mark read up to " + below, status -> {
                 List<InboxRow> rows = inbox.markReadUpTo(userId, below, sourceId, MARK_BATCH);
                 if (!rows.isEmpty()) {
                     counters.apply(rows.stream().map(row -> UnreadDelta.of(row, -1)).toList(), UNREAD, List.of(userId));
                 }
                 return rows;
             });
-            total += marked.size();
-            if (marked.size() < MARK_BATCH) {
+            total += batch.size();
+            batch.forEach(row -> marked.accept(row.itemId()));
+            if (batch.size() < MARK_BATCH) {
                 return total;
             }
-            cursor = marked.getLast().itemId() - 1;
+            cursor = batch.getLast().itemId() - 1;
         }
     }
 }

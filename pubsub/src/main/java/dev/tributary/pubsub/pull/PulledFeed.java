@@ -680,6 +680,14 @@ public class PulledFeed {
 
     /** Marks read the person's pulled entries up to and including {@code upTo}, of one source or all; how many changed. */
     public int markReadUpTo(long userId, long upTo, @Nullable Long sourceId) {
+        return markReadUpTo(userId, upTo, sourceId, null);
+    }
+
+    /**
+     * {@link #markReadUpTo(long, long, Long)}, telling {@code marked} (if given) the item id of each
+     * entry it marked, listed in the same transaction as the mark.
+     */
+    public int markReadUpTo(long userId, long upTo, @Nullable Long sourceId, java.util.function.@Nullable LongConsumer marked) {
         int changed = 0;
         for (PulledFollow follow : table.follows(userId)) {
             if (sourceId != null && sourceId != follow.sourceId()) {
@@ -691,7 +699,14 @@ public class PulledFeed {
                     return 0;
                 }
                 long lowest = Math.max(keepFloor(), locked.get().fromId());
-                int flipped = (int) table.unreadUpTo(userId, locked.get(), lowest, upTo);
+                int flipped;
+                if (marked == null) {
+                    flipped = (int) table.unreadUpTo(userId, locked.get(), lowest, upTo);
+                } else {
+                    List<Long> ids = table.unreadIdsUpTo(userId, locked.get(), lowest, upTo);
+                    ids.forEach(marked::accept);
+                    flipped = ids.size();
+                }
                 table.readUpTo(userId, follow.sourceId(), upTo);
                 inbox.pulledFollowsChanged(userId); // the read position kept with the follows moved
                 if (flipped > 0) {

@@ -632,6 +632,17 @@ class PulledTable {
                 .query(Long.class).single();
     }
 
+    /** The item ids {@link #unreadUpTo} counts. */
+    List<Long> unreadIdsUpTo(long userId, PulledFollow follow, long lowest, long upTo) {
+        return jdbc.sql("SELECT p.item_id FROM pulled_items p"
+                        + " LEFT JOIN pulled_marks m ON m.user_id = :user AND m.source_id = p.source_id AND m.item_id = p.item_id"
+                        + " WHERE p.source_id = :source AND p.item_id >= :lowest AND p.item_id <= :target"
+                        + " AND (p.media & :mask) <> 0 AND " + READ + " = FALSE AND " + NOT_IN_INBOX)
+                .param("user", userId).param("source", follow.sourceId()).param("lowest", lowest).param("target", upTo)
+                .param("mask", follow.mask()).param("upto", follow.readUpto())
+                .query(Long.class).list();
+    }
+
     /** Everything up to {@code upTo} becomes read: the position rises to it and the exceptions below it go. */
     void readUpTo(long userId, long sourceId, long upTo) {
         jdbc.sql("UPDATE pulled_reads SET read_upto = GREATEST(read_upto, ?) WHERE user_id = ? AND source_id = ?")

@@ -1,0 +1,191 @@
+package dev.tributary.api.site;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tributary.api.testing.ApiClient;
+import dev.tributary.api.testing.ApiResponse;
+import dev.tributary.api.testing.Browser;
+import dev.tributary.api.testing.BrowserTest;
+import dev.tributary.crawler.testing.FeedServerExtension;
+import dev.tributary.crawler.testing.TestFeeds;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/**
+ * The sources page's table with a thousand feeds and more: one dense row each, only the rows in
+ * view in the page, natural sort, sorting by unread, status and last fetch, the filter, and
+ * "refresh now" against the real crawler's politeness.
+ */
+@BrowserTest
+class SourcesTableBrowserTest {
+
+    @RegisterExtension
+    static final FeedServerExtension FEEDS = new FeedServerExtension();
+    private static final String PASSWORD = "correct horse battery";
+    private static final int FEEDS_COUNT = 2000;
+    /** A permutation of 0..1999 (7919 is prime to 2000): feed i was last fetched this many minutes after the first. */
+    private static final int SPREAD = 7919;
+
+    @LocalServerPort int port;
+    @Autowired JdbcClient jdbc;
+
+    /**
+     * 2,000 subscriptions as the API would list them, answered in the page (subscribing 2,000 feeds
+     * for real would crawl them all): every 50th from 7 in error, every 97th from 3 gone, every
+     * odd one in one of 20 folders, every third with i mod 17 unread.
+     */
+    private static final String TWO_THOUSAND_FEEDS = """
+            (() => {
+              const topics = ['Art', 'Books', 'Cars', 'Design', 'Energy', 'Food', 'Games', 'Health', 'Ideas', 'Jazz', 'Kids',
+                'Law', 'Maps', 'News', 'Opera', 'Poetry', 'Quilts', 'Radio', 'Science', 'Travel'];
+              const folders = topics.map((name, f) => ({id: String(9000 + f), name}));
+              const start = Date.UTC(2026, 9, 1);
+              const subscriptions = Array.from({length: %d}, (_, i) => {
+                const status = i %% 97 === 3 ? 'gone' : i %% 50 === 7 ? 'error' : 'ok';
+                return {id: String(100000 + i), title: null, media: null, full_content: false,
+                  folders: i %% 2 ? [folders[(i >> 1) %% 20]] : [],
+                  source: {id: String(200000 + i), kind: 'feed', title: 'feed ' + i, url: 'https://example.org/' + i,
+                    status, last_error: status === 'error' ? 'HTTP 500' : null,
+                    last_fetched_at: new Date(start + ((i * %d) %% %d) * 60000).toISOString(),
+                    next_fetch_at: status === 'gone' ? null : new Date(start + 86400000 * 90).toISOString()}};
+              });
+              const bySource = {};
+              subscriptions.forEach((s, i) => { if (i %% 3 === 0 && i %% 17 > 0) { bySource[s.source.id] = i %% 17; } });
+              const unread = {total: 0, by_source: bySource, by_media: {}, by_folder: {}, trimmed_unread: 0};
+              const answers = {'/api/v1/folders': folders, '/api/v1/subscriptions': subscriptions, '/api/v1/unread': unread,
+                '/api/v1/me/feeds': []};
+              const real = window.fetch.bind(window);
+              window.fetch = (input, init) => {
+                const url = new URL(typeof input === 'string' ? input : input.url, location.href);
+                const answer = answers[url.pathname];
+                if (answer && (init?.method ?? 'GET') === 'GET') {
+                  return Promise.resolve(new Response(JSON.stringify(answer), {headers: {'Content-Type': 'application/json'}}));
+                }
+                return real(input, init);
+              };
+            })();
+            """.formatted(FEEDS_COUNT, SPREAD, FEEDS_COUNT);
+
+    @Test
+    void twoThousandSubscriptionsKeepOnlyTheRowsInViewAndSortAndFilter(Browser browser) {
+        browser.signUp(ApiClient.uniqueUsername("table"), PASSWORD);
+        browser.beforeEachPage(TWO_THOUSAND_FEEDS);
+        browser.resizeViewport(1366, 900);
+        browser.open("/sources");
+        browser.waitForText(".subscription-row .source-link", "feed 0");
+        assertThat(browser.text("#subscription-count")).isEqualTo("(2000)");
+
+        // One row per subscription, 40 px each, and only about a screenful of them in the page.
+        assertThat(rows(browser)).as("rows in the page for 2,000 subscriptions").isBetween(10, 80);
+        assertThat(bodyHeight(browser)).as("the body as tall as all its rows").isEqualTo(FEEDS_COUNT * 40L);
+        // Natural order: feed 2 before feed 10.
+        assertThat(names(browser).subList(0, 4)).containsExactly("feed 0", "feed 1", "feed 2", "feed 3");
+
+        // Scrolled half-way down the page: other rows, still only a screenful.
+        browser.script("window.scrollTo(0, document.querySelector('#subscriptions').getBoundingClientRect().top"
+                + " + window.scrollY + 1000 * 40)");
+        browser.waitUntil("rows from the middle drawn", () -> !names(browser).contains("feed 0"));
+        assertThat(rows(browser)).isBetween(10, 80);
+        assertThat(names(browser)).contains("feed 1000");
+        browser.script("window.scrollTo(0, 0)");
+
+        // By unread, most first (ties by name): feed 33 has the most (16).
+        browser.click("[data-sort=unread] .sort");
+        browser.waitUntil("sorted by unread", () -> names(browser).getFirst().equals("feed 33"));
+        assertThat(browser.text(".subscription-row .col-unread")).isEqualTo("16");
+        assertThat(browser.find("[data-sort=unread]").getAttribute("aria-sort")).isEqualTo("descending");
+        assertThat(browser.find("[data-sort=name]").getAttribute("aria-sort")).isEqualTo("none");
+        browser.click("[data-sort=unread] .sort");
+        browser.waitUntil("fewest unread first", () -> browser.text(".subscription-row .col-unread").equals("0"));
+        assertThat(browser.find("[data-sort=unread]").getAttribute("aria-sort")).isEqualTo("ascending");
+
+        // By status: gone first (3, 100, 197…), then those in error.
+        browser.click("[data-sort=error] .sort");
+        browser.waitUntil("troubled first", () -> names(browser).getFirst().equals("feed 3"));
+        assertThat(names(browser).subList(0, 3)).containsExactly("feed 3", "feed 100", "feed 197");
+        long gone = IntStream.range(0, FEEDS_COUNT).filter(i -> i % 97 == 3).count();
+        assertThat(names(browser).get((int) gone)).as("the first in error, after the %d gone", gone).isEqualTo("feed 7");
+
+        // By last fetch, the longest ago first: feed 0 (minute 0), then the feed fetched a minute later.
+        int second = IntStream.range(0, FEEDS_COUNT).filter(i -> (long) i * SPREAD % FEEDS_COUNT == 1).findFirst().orElseThrow();
+        browser.click("[data-sort=fetched] .sort");
+        browser.waitUntil("sorted by last fetch", () -> names(browser).subList(0, 2).equals(List.of("feed 0", "feed " + second)));
+
+        // The filter: by address (…/19, /190–199, /1900–1999), by folder, or nothing.
+        browser.click("[data-sort=name] .sort");
+        browser.type("#subscription-filter", "example.org/19");
+        browser.waitUntil("filtered by name", () -> browser.text("#subscription-shown").equals("111 of 2000"));
+        assertThat(bodyHeight(browser)).isEqualTo(111 * 40L);
+        assertThat(names(browser).subList(0, 3)).containsExactly("feed 19", "feed 190", "feed 191");
+        browser.type("#subscription-filter", "DESIGN");
+        browser.waitUntil("filtered by folder", () -> browser.text("#subscription-shown").equals("50 of 2000"));
+        assertThat(names(browser)).allMatch(name -> Integer.parseInt(name.substring(5)) % 40 == 7);
+        browser.type("#subscription-filter", "no such thing");
+        browser.waitFor("#subscriptions-none");
+        assertThat(browser.find("#subscription-table").isDisplayed()).isFalse();
+        browser.find("#subscription-filter").clear();
+        browser.type("#subscription-filter", " ");
+        browser.waitUntil("every row back", () -> bodyHeight(browser) == FEEDS_COUNT * 40L);
+
+        // A phone: taller rows for touch, still only a screenful, nothing wider than the screen.
+        browser.resizeViewport(390, 844);
+        browser.waitUntil("phone rows", () -> bodyHeight(browser) == FEEDS_COUNT * 52L);
+        // The forms come first on a phone: scrolled to the table, a screenful of its rows.
+        browser.script("document.querySelector('#subscription-table').scrollIntoView()");
+        browser.waitUntil("rows in view", () -> rows(browser) > 0);
+        assertThat(rows(browser)).isBetween(5, 80);
+        assertThat(names(browser).getFirst()).isEqualTo("feed 0");
+        assertThat(browser.horizontalOverflow()).isLessThanOrEqualTo(0);
+        assertThat(browser.consoleErrorsBesidesApiRefusals()).isEmpty();
+    }
+
+    @Test
+    void refreshNowWaitsForPolitenessThenQueuesTheFeed(Browser browser) {
+        ApiClient api = new ApiClient(port);
+        String username = ApiClient.uniqueUsername("refreshweb");
+        browser.signUp(username, PASSWORD);
+        String token = api.createToken(username, PASSWORD, "setup", "read", "write");
+        FEEDS.feed("/table/now.xml", TestFeeds.numbered("Refreshable", 2, Instant.now().minusSeconds(600)));
+        ApiResponse subscribed = api.post("/api/v1/subscriptions", token, Map.of("url", FEEDS.url("/table/now.xml").toString()));
+        assertThat(subscribed.status()).as(subscribed.toString()).isEqualTo(201);
+
+        browser.open("/sources");
+        browser.waitForText(".subscription-row .source-link", "Refreshable");
+        // Subscribing fetched it a moment ago: the page says when it will be fetched instead.
+        browser.click(".subscription-row .refresh-now");
+        browser.waitForText(".toast", "Refreshable was fetched a moment ago. It will be fetched again by");
+        assertThat(FEEDS.requests("/table/now.xml")).hasSize(1);
+
+        jdbc.sql("UPDATE crawl_state SET last_fetched_at = UTC_TIMESTAMP(6) - INTERVAL 1 HOUR WHERE source_id = ?")
+                .param(Long.parseLong(subscribed.json().path("source").path("id").asString())).update();
+        browser.click(".subscription-row .refresh-now");
+        browser.waitForText(".toast", "Fetching Refreshable now.");
+        browser.waitUntil("the crawler fetching it", () -> FEEDS.requests("/table/now.xml").size() == 2);
+        assertThat(browser.consoleErrorsBesidesApiRefusals()).isEmpty();
+    }
+
+    private static int rows(Browser browser) {
+        return browser.all("#subscriptions > .table-row").size();
+    }
+
+    private static long bodyHeight(Browser browser) {
+        return ((Number) browser.script("return document.querySelector('#subscriptions').getBoundingClientRect().height"))
+                .longValue();
+    }
+
+    /** The names of the rows in the page, top to bottom. */
+    @SuppressWarnings("unchecked")
+    private static List<String> names(Browser browser) {
+        return (List<String>) browser.script("""
+                return [...document.querySelectorAll('#subscriptions > .table-row')]
+                    .sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top))
+                    .map(row => row.querySelector('.source-link').textContent)""");
+    }
+}
