@@ -1,13 +1,16 @@
 // The Search page: the reader's hits for ?q=, best first, a page at a time, with the query's words
 // marked in titles and in a plain-text excerpt of each summary, narrowed by the home timeline's
 // filters (media, tag, a source or a folder, unread), which live in the query string beside q so
-// that reload, bookmarks and the back button keep them. Everything is built as text nodes and
-// <mark> elements: neither the query nor an item can add markup.
+// that reload, bookmarks and the back button keep them. Each hit is one story (the API gives the
+// reader's one entry of a post several feeds carried, naming the others in also_in), shows whether
+// it is read or starred, and can be marked read or unread and starred from the results, each mark
+// undoable. Everything is built as text nodes and <mark> elements: neither the query nor an item
+// can add markup.
 
 import './layout.js';
 import {call, get, link} from './api.js';
 import {busy, el, showError, time} from './dom.js';
-import {safeUrl, sourceHref} from './items.js';
+import {safeUrl, setRead, setStarred, sourceHref} from './items.js';
 import {anySet, fromSearch, toQuery, toSearch} from './home/filters.js';
 
 const EXCERPT = 240;
@@ -21,7 +24,11 @@ const results = document.querySelector('#search-results');
 const error = document.querySelector('#search-error');
 const truncated = document.querySelector('#search-truncated');
 
-/** The query's words as the page marks them: runs of letters, digits and marks, longest first. */
+/**
+ * The query's words as the page marks them: runs of letters, digits and marks, longest first. A
+ * word before a '*' is marked where it starts a word; a stemmed or accent-folded match the server
+ * found (runs for run, café for cafe) is not marked, only the words as typed.
+ */
 export function wordsOf(query) {
     const words = (query.normalize('NFKC').match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).map(w => w.toLowerCase());
     return [...new Set(words)].sort((a, b) => b.length - a.length);
@@ -56,15 +63,49 @@ function excerpt(html, words) {
     return (start > 0 ? '…' : '') + cut + (start + EXCERPT < text.length ? '…' : '');
 }
 
+/** "Unread" or "Read", as text beside the title: the read state is said, not only shown by a dimmer card. */
+function readState(item) {
+    return el('span', {class: `badge search-state${item.read ? '' : ' unread'}`}, item.read ? 'Read' : 'Unread');
+}
+
+/** The other feeds that carried the same story: the hit stands for all of them. */
+function alsoIn(item) {
+    if (!item.also_in?.length) {
+        return null;
+    }
+    const links = item.also_in.map(source =>
+        el('a', {href: sourceHref(source)}, source.title || source.url || 'Untitled source'));
+    return el('span', {class: 'item-also-in'}, 'also in ', ...links.flatMap((link, i) => i ? [', ', link] : [link]));
+}
+
 function resultCard(item, words) {
     const href = item.url ? safeUrl(item.url) : `/items/${encodeURIComponent(item.id)}`;
-    return el('article', {class: `item search-hit${item.read ? ' read' : ''}`, dataset: {id: item.id}},
+    const state = readState(item);
+    const options = {
+        undoable: true,
+        onReadChange: (changed, read) => {
+            state.textContent = read ? 'Read' : 'Unread';
+            state.classList.toggle('unread', !read);
+        },
+    };
+    const toggle = el('button', {type: 'button', class: 'link-button mark-read', 'aria-pressed': String(item.read)},
+        item.read ? 'Mark unread' : 'Mark read');
+    const star = el('button', {type: 'button', class: 'link-button star-toggle', 'aria-pressed': String(Boolean(item.starred))},
+        item.starred ? '★ Starred' : '☆ Star');
+    const card = el('article', {class: `item search-hit${item.read ? ' read' : ''}${item.starred ? ' starred' : ''}`,
+        dataset: {id: item.id, source: item.source.id}},
         el('div', {class: 'item-meta'},
             el('a', {class: 'item-source', href: sourceHref(item.source)}, item.source.title || item.source.url || 'Untitled source'),
-            el('a', {href: `/items/${encodeURIComponent(item.id)}`, class: 'item-time'}, time(item.published_at))),
+            el('a', {href: `/items/${encodeURIComponent(item.id)}`, class: 'item-time'}, time(item.published_at)),
+            state,
+            alsoIn(item)),
         el('h2', {class: 'item-title'}, el('a', {href, ...(item.url ? {target: '_blank', rel: 'noopener noreferrer'} : {})},
             highlighted(item.title || item.url || 'Untitled', words))),
-        item.summary ? el('p', {class: 'search-excerpt'}, highlighted(excerpt(item.summary, words), words)) : null);
+        item.summary ? el('p', {class: 'search-excerpt'}, highlighted(excerpt(item.summary, words), words)) : null,
+        el('div', {class: 'item-actions'}, toggle, star));
+    toggle.addEventListener('click', () => setRead(item, !item.read, card, options));
+    star.addEventListener('click', () => setStarred(item, !item.starred, card, options));
+    return card;
 }
 
 /** A page of hits, its next link, and whether the search read only the newest rows of a very common word. */

@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
 
 /**
  * The one normaliser of search text, for items and queries alike: NFKC, case fold, then words of
- * letters, digits and marks, and CJK (Han, Hiragana, Katakana, Hangul) as overlapping bigrams (a
+ * letters, digits and marks, each through Lucene's analysis chain ({@link WordAnalysis}: ASCII
+ * folding, English stemming), and CJK (Han, Hiragana, Katakana, Hangul) as overlapping bigrams (a
  * lone CJK character as itself). Written without spaces, CJK has no words to split; bigrams find
  * any two-character substring, which is how most of its words are written, on MySQL and MariaDB
  * alike (MariaDB has no ngram parser). Thai, Lao, Khmer and Myanmar are written without spaces
@@ -47,6 +48,33 @@ final class SearchTerms {
         Map<String, Integer> counts = new LinkedHashMap<>();
         collect(text, counts, max);
         return List.copyOf(counts.keySet());
+    }
+
+    /**
+     * Every term of {@code text} in order, repeats included (at most {@code max}): adjacent words are
+     * adjacent terms, and a CJK or Thai run's pairs follow one another, so a phrase is a run of them.
+     */
+    static List<String> sequence(String text, int max) {
+        List<String> terms = new ArrayList<>();
+        collect(text, new Sink() {
+            @Override
+            void take(String term) {
+                if (terms.size() < max) {
+                    terms.add(term);
+                }
+            }
+
+            @Override
+            boolean full() {
+                return terms.size() >= max;
+            }
+        });
+        return terms;
+    }
+
+    /** A prefix as the person typed it (one word before a '*'): folded as words are, not stemmed, cut to a term's width. */
+    static String prefix(String word) {
+        return cut(WordAnalysis.fold(fold(word)), MAX_TERM_CHARS);
     }
 
     /**
@@ -162,37 +190,58 @@ final class SearchTerms {
         };
     }
 
+    /** Where the terms go as they are cut: counted (each once, at most so many) or kept in order. */
+    private abstract static class Sink {
+        abstract void take(String term);
+
+        abstract boolean full();
+    }
+
     private static void collect(String raw, Map<String, Integer> counts, int max) {
+        collect(raw, new Sink() {
+            @Override
+            void take(String term) {
+                add(term, counts, max);
+            }
+
+            @Override
+            boolean full() {
+                return counts.size() >= max;
+            }
+        });
+    }
+
+    private static void collect(String raw, Sink sink) {
         String text = fold(raw.length() > MAX_TEXT_CHARS ? raw.substring(0, MAX_TEXT_CHARS) : raw);
         StringBuilder word = new StringBuilder();
         Run run = new Run();
         int i = 0;
-        while (i < text.length() && counts.size() < max) {
+        while (i < text.length() && !sink.full()) {
             int cp = text.codePointAt(i);
             i += Character.charCount(cp);
             if (isCjk(cp)) {
-                flushWord(word, counts, max);
-                run.append(cp, false, counts, max);
+                flushWord(word, sink);
+                run.append(cp, false, sink);
             } else if (isUnspaced(cp) || isMark(cp) && run.unspaced()) {
-                flushWord(word, counts, max);
-                run.append(cp, true, counts, max);
+                flushWord(word, sink);
+                run.append(cp, true, sink);
             } else if (Character.isLetterOrDigit(cp) || isMark(cp) && !word.isEmpty()) {
-                run.flush(counts, max);
+                run.flush(sink);
                 if (word.codePointCount(0, word.length()) < MAX_TERM_CHARS) {
                     word.appendCodePoint(cp);
                 }
             } else {
-                flushWord(word, counts, max);
-                run.flush(counts, max);
+                flushWord(word, sink);
+                run.flush(sink);
             }
         }
-        flushWord(word, counts, max);
-        run.flush(counts, max);
+        flushWord(word, sink);
+        run.flush(sink);
     }
 
-    private static void flushWord(StringBuilder word, Map<String, Integer> counts, int max) {
+    private static void flushWord(StringBuilder word, Sink sink) {
         if (!word.isEmpty()) {
-            add(word.toString(), counts, max);
+            sink.take(cut(WordAnalysis.term(word.toString()), MAX_TERM_CHARS));
             word.setLength(0);
         }
     }
@@ -216,9 +265,9 @@ final class SearchTerms {
             return clustered && !unit.isEmpty();
         }
 
-        void append(int cp, boolean cluster, Map<String, Integer> counts, int max) {
+        void append(int cp, boolean cluster, Sink sink) {
             if (cluster != clustered) {
-                flush(counts, max);
+                flush(sink);
                 clustered = cluster;
             }
             if (cluster && !unit.isEmpty() && (isMark(cp) || endsWithStacker())) {
@@ -248,14 +297,14 @@ final class SearchTerms {
             }
         }
 
-        void flush(Map<String, Integer> counts, int max) {
+        void flush(Sink sink) {
             endUnit();
             int n = units.size();
             if (n == 1) {
-                SearchTerms.add(units.getFirst(), counts, max);
+                sink.take(units.getFirst());
             }
             for (int k = 0; k + 1 < n; k++) {
-                SearchTerms.add(units.get(k) + units.get(k + 1), counts, max);
+                sink.take(units.get(k) + units.get(k + 1));
             }
             units.clear();
         }

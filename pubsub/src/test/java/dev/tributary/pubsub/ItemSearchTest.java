@@ -284,4 +284,125 @@ class ItemSearchTest {
         assertThat(ids(person, "ข้าว")).containsExactlyInAnyOrder(rice, other);
         assertThat(ids(person, "ข้าวผัด")).containsExactly(other);
     }
+
+    @Test
+    void stemsAndFoldedAccentsMeetInItemsAndQueries() {
+        long person = fixtures.person();
+        long feed = fixtures.feed();
+        fixtures.subscribe(feed, List.of(person));
+        long runs = publish(feed, item("st-runs", "She runs marathons", null, 1));
+        long running = publish(feed, item("st-running", "Running shoes", "<p>for the café</p>", 2));
+        long cafe = publish(feed, item("st-cafe", "CAFE culture", null, 3));
+
+        assertThat(ids(person, "run")).containsExactlyInAnyOrder(runs, running);
+        assertThat(ids(person, "RUNNING")).containsExactlyInAnyOrder(runs, running);
+        assertThat(ids(person, "cafe")).containsExactlyInAnyOrder(running, cafe);
+        assertThat(ids(person, "cafés")).containsExactlyInAnyOrder(running, cafe);
+        assertThat(ids(person, "marathon shoe")).as("every stem must match").isEmpty();
+    }
+
+    @Test
+    void aPhraseInQuotesMatchesItsWordsAdjacentAndInOrderOnly() {
+        long person = fixtures.person();
+        long feed = fixtures.feed();
+        fixtures.subscribe(feed, List.of(person));
+        long title = publish(feed, item("ph-1", "A feed reader for Linux", null, 1));
+        long summary = publish(feed, item("ph-2", "Tools", "<p>the best <b>feed</b> readers</p>", 2));
+        long apart = publish(feed, item("ph-3", "The reader of a feed", null, 3));
+        long fields = publish(feed, item("ph-4", "feed", "<p>reader</p>", 4));
+        long cjk = publish(feed, item("ph-5", "Java垃圾回收调优", null, 5));
+        long cjkApart = publish(feed, item("ph-6", "垃圾 回收", null, 6));
+
+        assertThat(ids(person, "feed reader")).containsExactlyInAnyOrder(title, summary, apart, fields);
+        assertThat(ids(person, "\"feed reader\"")).containsExactlyInAnyOrder(title, summary);
+        assertThat(ids(person, "“Feed Readers” linux")).containsExactly(title);
+        assertThat(ids(person, "\"reader feed\"")).as("order counts").isEmpty();
+        assertThat(ids(person, "\"垃圾回收\"")).containsExactly(cjk);
+        assertThat(ids(person, "垃圾 回收")).containsExactlyInAnyOrder(cjk, cjkApart);
+        assertThat(ids(person, "\"垃圾 回收\"")).as("words of a CJK phrase stand together").containsExactly(cjkApart);
+    }
+
+    @Test
+    void aPhrasePageChecksABoundedNumberOfCandidatesAndGoesOnByItsCursor() {
+        long person = fixtures.person();
+        long feed = fixtures.feed();
+        fixtures.subscribe(feed, List.of(person));
+        long match = publish(feed, item("pb-match", "quartz lantern", null, 0));
+        List<NewItem> apart = new ArrayList<>();
+        for (int i = 1; i <= ItemSearch.PHRASE_CHECKS + 10; i++) {
+            apart.add(item("pb-" + i, "lantern then quartz", null, i));
+        }
+        publisher.publish(feed, apart);
+        fanout.drain();
+
+        SearchQuery query = SearchQuery.of(SearchText.parse("\"quartz lantern\""), 10);
+        SearchPage first = searchNow(person, query);
+        assertThat(first.hits()).as("the newest %d candidates hold both words apart", ItemSearch.PHRASE_CHECKS).isEmpty();
+        assertThat(first.next()).isNotNull();
+        SearchPage second = search.search(person, new SearchQuery(query.text(), 10, first.next(), null, null, null, false));
+        assertThat(second.hits()).extracting(h -> h.item().id()).containsExactly(match);
+        assertThat(second.next()).isNull();
+    }
+
+    @Test
+    void aTrailingStarFindsTheWordsAPrefixStartsAndTheirStems() {
+        long person = fixtures.person();
+        long feed = fixtures.feed();
+        fixtures.subscribe(feed, List.of(person));
+        long aggregator = publish(feed, item("px-1", "A feed aggregator", null, 1));
+        long aggregation = publish(feed, item("px-2", "Aggregation of news", null, 2));
+        long aggregates = publish(feed, item("px-3", "It aggregates", "<p>redis</p>", 3));
+        publish(feed, item("px-4", "aggrieved", null, 4));
+        long running = publish(feed, item("px-5", "running late", null, 5));
+
+        assertThat(ids(person, "aggregat*")).containsExactlyInAnyOrder(aggregator, aggregation, aggregates);
+        assertThat(ids(person, "AGGREGAT* redis")).containsExactly(aggregates);
+        assertThat(ids(person, "aggregat* feed")).containsExactly(aggregator);
+        assertThat(ids(person, "runn*")).as("the stem of the words it starts").containsExactly(running);
+        assertThat(ids(person, "zzqqxx*")).as("no indexed word starts with it").isEmpty();
+    }
+
+    @Test
+    void aPrefixThatTooManyIndexedWordsStartIsRefused() {
+        long person = fixtures.person();
+        long feed = fixtures.feed();
+        fixtures.subscribe(feed, List.of(person));
+        String prefix = "pfx" + Long.toString(System.nanoTime(), 36).replaceAll("[0-9]", "q");
+        String words = java.util.stream.IntStream.range(0, SearchText.MAX_PREFIX_TERMS + 1)
+                .mapToObj(i -> prefix + i).collect(java.util.stream.Collectors.joining(" "));
+        long item = publish(feed, item("broad", words, null, 1));
+
+        assertThat(ids(person, prefix + "1*")).as("%s1 and %s10 .. %s19", prefix, prefix, prefix).containsExactly(item);
+        DeferredIndexing.awaitDrained(jdbc);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> search.search(person, SearchQuery.of(SearchText.parse(prefix + "*"), 10)))
+                .isInstanceOfSatisfying(InvalidSearchException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(InvalidSearchException.Reason.PREFIX_TOO_BROAD);
+                    assertThat(e.problem()).contains("type more letters");
+                });
+    }
+
+    @Test
+    void theReanalysisMigrationQueuesStoredItemsAndTheirRowsAreRewritten() throws Exception {
+        long person = fixtures.person();
+        long feed = fixtures.feed();
+        fixtures.subscribe(feed, List.of(person));
+        long id = publish(feed, item("old", "Running cafés", null, 1));
+        DeferredIndexing.awaitDrained(jdbc);
+        // As the index was before the analysis chain: words unstemmed and unfolded.
+        jdbc.sql("DELETE FROM item_terms WHERE entity_id = ?").param(id).update();
+        for (String old : List.of("running", "cafés", "#m:text")) {
+            jdbc.sql("INSERT INTO item_terms (term, item_id, source_id, weight, entity_id) VALUES (?, ?, ?, 4, ?)")
+                    .params(old, id, feed, id).update();
+        }
+        assertThat(ids(person, "run")).isEmpty();
+
+        String migration = new String(getClass().getResourceAsStream(
+                "/db/migration/V2026_11_29_03_00__search_terms_reanalysed.sql").readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        String statement = migration.lines().filter(line -> !line.startsWith("--")).collect(java.util.stream.Collectors.joining("\n"));
+        jdbc.sql(statement.replace(";", "")).update();
+
+        assertThat(ids(person, "run cafe")).containsExactly(id);
+        assertThat(jdbc.sql("SELECT term FROM item_terms WHERE entity_id = ? ORDER BY term").param(id).query(String.class).list())
+                .containsExactly("#m:text", "cafe", "run");
+    }
 }

@@ -53,7 +53,13 @@ class ReaderSearchController {
             throw ApiProblem.invalid("num", "must be a positive number");
         }
         Set<Long> sources = sources(caller.userId(), params.getFirst("s"));
-        List<SearchHit> hits = search.search(caller.userId(), new SearchQuery(text, limit, null, null, null, sources, false)).hits();
+        List<SearchHit> hits;
+        try {
+            hits = search.search(caller.userId(), new SearchQuery(text, limit, null, null, null, sources, false)).hits();
+        } catch (InvalidSearchException e) {
+            // A prefix that stands for too many indexed words is known only once the index is read.
+            throw problem(e);
+        }
         StringBuilder json = new StringBuilder(16 + hits.size() * 30).append("{\"results\":[");
         for (int i = 0; i < hits.size(); i++) {
             json.append(i == 0 ? "{\"id\":\"" : ",{\"id\":\"").append(hits.get(i).item().id()).append("\"}");
@@ -77,9 +83,13 @@ class ReaderSearchController {
         try {
             return SearchText.parse(q == null ? "" : q);
         } catch (InvalidSearchException e) {
-            ApiProblem problem = ApiProblem.invalid("q", e.problem());
-            problem.getBody().setProperty("reason", e.reason().wireName());
-            throw problem;
+            throw problem(e);
         }
+    }
+
+    private static ApiProblem problem(InvalidSearchException e) {
+        ApiProblem problem = ApiProblem.invalid("q", e.problem());
+        problem.getBody().setProperty("reason", e.reason().wireName());
+        return problem;
     }
 }

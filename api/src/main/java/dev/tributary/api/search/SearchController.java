@@ -7,6 +7,7 @@ import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.Ids;
 import dev.tributary.api.web.Paging;
 import dev.tributary.pubsub.Folders;
+import dev.tributary.pubsub.InvalidSearchException;
 import dev.tributary.pubsub.ItemSearch;
 import dev.tributary.pubsub.SearchHit;
 import dev.tributary.pubsub.SearchPage;
@@ -49,13 +50,23 @@ class SearchController {
     @GetMapping("/api/v1/search")
     @Operation(summary = "Search the items in the caller's reach",
             description = "Items of the caller's subscriptions (as far back as each source goes), of their inbox and their "
-                    + "stars that hold every word of q (case and width folded; Chinese, Japanese, Korean, Thai, Lao, Khmer "
-                    + "and Myanmar text matched by character pairs). Ranked by relevance (title matches weigh more than summary ones), then newest first. "
-                    + "A story several feeds carry is one hit: the caller's entry of it, as the timeline shows it (with also_in). "
-                    + "q: 1 to 500 characters with at most 16 distinct words, else 400 with reason empty_query, "
-                    + "query_too_long or too_many_terms. The next page: the Link header's rel=\"next\" URL, which carries cursor. "
+                    + "stars that hold every word of q. Words are analysed alike in items and queries: case and width folded, "
+                    + "accents folded to ASCII (cafe finds café), English words stemmed (run finds runs and running); Chinese, "
+                    + "Japanese, Korean, Thai, Lao, Khmer and Myanmar text matched by character pairs. "
+                    + "Syntax: words (all must match); \"a phrase\" in double quotes (its words adjacent and in order, in the "
+                    + "title or in the summary); a word ending in * is a prefix (aggregat* finds aggregator and aggregation: at "
+                    + "least 3 letters before the *, at most 4 such words, each standing for at most 20 indexed words). "
+                    + "Ranked by relevance (title matches weigh more than summary ones), then newest first. "
+                    + "A story several feeds carry is one hit: the caller's entry of it, as the timeline shows it (with also_in), "
+                    + "with its read and starred state. "
+                    + "q: 1 to 500 characters with at most 16 distinct words (a phrase's words and each * word count), else 400 "
+                    + "with reason empty_query, query_too_long or too_many_terms; also 400 with reason invalid_characters "
+                    + "(control characters), unbalanced_quote, misplaced_wildcard (a * not ending a word, inside quotes or after "
+                    + "CJK or Thai text), prefix_too_short, prefix_too_broad or too_many_prefixes; the detail says what is allowed. "
+                    + "A page of a phrase query checks at most 400 candidates' text and may end short with a next link. "
+                    + "The next page: the Link header's rel=\"next\" URL, which carries cursor. "
                     + "Search-Truncated: true when the search read only the newest 20,000 index rows of the query's rarest "
-                    + "word and it has more (older matches may be missing).")
+                    + "word (or of a prefix's words together) and it has more (older matches may be missing).")
     @ApiResponse(responseCode = "200", description = "The hits, best first",
             content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(implementation = ItemView.class))))
     ResponseEntity<List<ItemView>> search(Caller caller,
@@ -81,7 +92,13 @@ class SearchController {
             sources = folders.sourcesIn(caller.userId(), folder);
         }
         SearchQuery query = params.query(sources);
-        SearchPage page = search.search(caller.userId(), query);
+        SearchPage page;
+        try {
+            page = search.search(caller.userId(), query);
+        } catch (InvalidSearchException e) {
+            // A prefix that stands for too many indexed words is known only once the index is read.
+            throw SearchParams.problem(e);
+        }
         List<ItemView> body = views.of(caller.userId(), page.hits().stream().map(SearchHit::item).toList());
         ResponseEntity.BodyBuilder response = ResponseEntity.ok().header(TRUNCATED, Boolean.toString(page.truncated()));
         if (page.next() != null) {

@@ -30,10 +30,15 @@ record SearchParams(SearchText text, int limit, @Nullable SearchCursor cursor, @
         try {
             return SearchText.parse(q == null ? "" : q);
         } catch (InvalidSearchException e) {
-            ApiProblem problem = ApiProblem.invalid("q", e.problem());
-            problem.getBody().setProperty("reason", e.reason().wireName());
-            throw problem;
+            throw problem(e);
         }
+    }
+
+    /** A refused query as the 400 the API answers: the field {@code q}, what is wrong, and the stable reason. */
+    static ApiProblem problem(InvalidSearchException e) {
+        ApiProblem problem = ApiProblem.invalid("q", e.problem());
+        problem.getBody().setProperty("reason", e.reason().wireName());
+        return problem;
     }
 
     private static @Nullable SearchCursor cursor(@Nullable String value) {

@@ -130,6 +130,52 @@ class SearchBrowserTest {
         assertThat(browser.consoleErrorsBesidesApiRefusals()).isEmpty();
     }
 
+    @Test
+    void aStoryThreeFeedsCarryIsOneResultThatSaysItsStateAndCanBeMarkedAndStarred(Browser browser) {
+        ApiClient api = new ApiClient(port);
+        Deliveries deliveries = new Deliveries(api, sources, subscriptions, publisher);
+        TestUser alice = api.newUser("searchacts");
+        String word = "a" + UUID.randomUUID().toString().substring(0, 8);
+        String url = "https://stories.example/" + word;
+        java.util.List<Long> copies = new java.util.ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            long feed = deliveries.feed();
+            deliveries.follow(alice, feed);
+            copies.addAll(deliveries.publish(feed, new NewItem(UUID.randomUUID().toString(), "Feed readers " + word, "<p>Summary</p>",
+                    url, null, MediaType.TEXT, List.of(), List.of(), Instant.now().minus(1, ChronoUnit.HOURS))));
+        }
+        dev.tributary.storage.testing.Await.until("the story once in the timeline, also in two feeds", () -> api.get(
+                "/api/v1/timelines/home?limit=100", alice.token()).json().valueStream()
+                .anyMatch(item -> copies.contains(Long.parseLong(item.path("id").asString())) && item.path("also_in").size() == 2));
+        DeferredIndexing.awaitDrained(jdbc);
+        browser.signIn(alice.username(), alice.password());
+
+        browser.open("/search?q=" + word + "+%22feed+reader%22");
+        browser.waitUntil("one result for the story", () -> browser.all("#search-results .search-hit").size() == 1);
+        String id = browser.find("#search-results .search-hit").getAttribute("data-id");
+        assertThat(copies).contains(Long.parseLong(id));
+        assertThat(browser.text("#search-results .search-hit .search-state")).isEqualTo("Unread");
+        assertThat(browser.text("#search-results .search-hit .item-also-in")).startsWith("also in");
+
+        browser.click("#search-results .search-hit .mark-read");
+        browser.waitUntil("marked read", () -> browser.text("#search-results .search-hit .search-state").equals("Read"));
+        assertThat(browser.find("#search-results .search-hit").getAttribute("class")).contains("read");
+        assertThat(api.get("/api/v1/items/" + id, alice.token()).json().path("read").asBoolean()).isTrue();
+        browser.click("#search-results .search-hit .star-toggle");
+        browser.waitUntil("starred", () -> "true".equals(browser.find("#search-results .search-hit .star-toggle").getAttribute("aria-pressed")));
+        assertThat(api.get("/api/v1/items/" + id, alice.token()).json().path("starred").asBoolean()).isTrue();
+        browser.click("#search-results .search-hit .mark-read");
+        browser.waitUntil("marked unread again", () -> browser.text("#search-results .search-hit .search-state").equals("Unread"));
+        assertThat(api.get("/api/v1/items/" + id, alice.token()).json().path("read").asBoolean()).isFalse();
+
+        browser.open("/search?q=" + word + "+%22reader+feed%22");
+        browser.waitForText("#search-results .timeline-end", "Nothing found.");
+        browser.open("/search?q=%22open");
+        browser.waitUntil("the refusal says what is allowed", () -> browser.find("#search-error").isDisplayed()
+                && browser.text("#search-error").contains("double quotes"));
+        assertThat(browser.consoleErrorsBesidesApiRefusals()).isEmpty();
+    }
+
     private static NewItem entry(String title, MediaType type) {
         String guid = UUID.randomUUID().toString();
         return new NewItem(guid, title, "<p>Summary</p>", "https://example.test/" + guid, "author", type, List.of(), List.of(),

@@ -43,7 +43,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * characters of summary drawn Zipf-like from 4,000 Latin words and 2,500 Han characters (plus
  * the seed feeds' two titles now and then); {@code --people} (20) each subscribed to every feed
  * and holding 1,000 inbox rows. Queries: rare, middling and common words, two-word queries,
- * two- and four-character Chinese, the seed queries ({@code 垃圾回收}, {@code redis}).
+ * two- and four-character Chinese, the seed queries ({@code 垃圾回收}, {@code redis}), two prefixes and a phrase.
  * Options: {@code --rounds=5}, {@code --queries=2000} per step, {@code --threads=2},
  * {@code --limit-seconds=30}, {@code --raw-rows=2000000}, {@code --build=false} (the deferred index's rate while publishing instead of a second build).
  */
@@ -150,8 +150,11 @@ public final class SearchBenchmark {
                 times[i] = System.nanoTime() - began;
             }
             Arrays.sort(times);
-            long df = jdbc.queryForObject("SELECT COUNT(*) FROM item_terms WHERE term = ?", Long.class,
-                    SearchText.parse(text).terms().getFirst());
+            SearchText parsed = SearchText.parse(text);
+            // A query of prefixes only has no plain term: count the items of the terms starting with its first prefix.
+            long df = parsed.terms().isEmpty()
+                    ? jdbc.queryForObject("SELECT COUNT(*) FROM item_terms WHERE term LIKE ?", Long.class, parsed.prefixes().getFirst() + "%")
+                    : jdbc.queryForObject("SELECT COUNT(*) FROM item_terms WHERE term = ?", Long.class, parsed.terms().getFirst());
             System.out.println(Bench.format("  %-24s %2d hits %8.2f ms  (first term in %,d items)", text, found, times[2] / 1e6, df));
         }
         // Last: it rewrites item_terms, and on a busy machine it is the longest step.
@@ -306,11 +309,14 @@ public final class SearchBenchmark {
         return persons;
     }
 
-    /** Rare, middling and common words, two-word queries, Chinese of two and four characters, the seed queries. */
+    /** Rare, middling and common words, two-word queries, Chinese of two and four characters, the seed queries, prefixes and a phrase. */
     private List<String> queries() {
         return List.of("垃圾回收", "redis", "Tokyo Tyrant", latin(0), latin(30), latin(300), latin(3_000),
                 latin(5) + " " + latin(200), latin(1) + " " + latin(2), HAN.substring(0, 2), HAN.substring(100, 102),
-                HAN.charAt(0) + "" + HAN.charAt(1) + HAN.charAt(0) + HAN.charAt(2), HAN.charAt(1500) + "" + HAN.charAt(1501));
+                HAN.charAt(0) + "" + HAN.charAt(1) + HAN.charAt(0) + HAN.charAt(2), HAN.charAt(1500) + "" + HAN.charAt(1501),
+                // Issue 48's syntax: a prefix alone, a prefix with a word, a phrase of the two commonest words.
+                latin(300).substring(0, 3) + "*", latin(3_000).substring(0, 3) + "* " + latin(5),
+                "\"" + latin(0) + " " + latin(1) + "\"");
     }
 
     // ---------------------------------------------------------------- the index's build rate
