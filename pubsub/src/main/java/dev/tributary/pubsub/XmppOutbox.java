@@ -6,6 +6,7 @@ import dev.tributary.storage.Transactions;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -17,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -47,7 +49,8 @@ public class XmppOutbox {
     private final Counter dropped;
 
     XmppOutbox(XmppSettings settings, JdbcClient jdbc, JdbcTemplate template, IdGenerator ids, Transactions tx,
-            MeterRegistry meters) {
+            ObjectProvider<MeterRegistry> registries) {
+        MeterRegistry meters = registries.getIfAvailable(SimpleMeterRegistry::new);
         this.settings = settings;
         this.jdbc = jdbc;
         this.template = template;
