@@ -44,6 +44,7 @@ import org.jivesoftware.smackx.pubsub.packet.PubSub;
 import org.jivesoftware.smackx.pubsub.packet.PubSubNamespace;
 import org.jivesoftware.smackx.pubsub.SimplePayload;
 import org.jivesoftware.smackx.pubsub.Subscription;
+import org.jivesoftware.smackx.pubsub.SubscriptionsExtension;
 import org.jivesoftware.smackx.pubsub.form.FillableConfigureForm;
 import org.jxmpp.jid.BareJid;
 import org.jxmpp.jid.Jid;
@@ -58,6 +59,8 @@ import org.springframework.stereotype.Component;
  */
 @Component
 class XmppDelivery {
+
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(XmppDelivery.class);
 
     /** Items a public node keeps (what a new subscriber can fetch). */
     private static final int NODE_MAX_ITEMS = 100;
@@ -190,20 +193,50 @@ class XmppDelivery {
             // Whoever is no longer a member loses their subscription too, not only the right to make one:
             // first, while they are still affiliated (an outcast's subscription cannot be ended by the owner).
             List<Subscription> ended = new ArrayList<>();
-            for (StandardExtensionElement subscription : ownerList(xmpp, nodeId, PubSubElementType.SUBSCRIPTIONS_OWNER,
-                    "subscription")) {
-                Jid jid = JidCreate.from(subscription.getAttributeValue("jid"));
+            for (Subscription subscription : subscriptions(xmpp, nodeId)) {
+                Jid jid = subscription.getJid();
                 if (!members.contains(jid.asBareJid()) && !jid.asBareJid().equals(self)) {
-                    ended.add(new Subscription(jid, nodeId, subscription.getAttributeValue("subid"), Subscription.State.none));
+                    ended.add(new Subscription(jid, nodeId, subscription.getId(), Subscription.State.none));
                 }
             }
             if (!ended.isEmpty()) {
                 node.modifySubscriptionsAsOwner(ended);
             }
         }
-        if (!changes.isEmpty()) {
-            node.modifyAffiliationAsOwner(changes);
+        List<Affiliation> added = changes.stream().filter(change -> change.getAffiliation() == Affiliation.Type.member).toList();
+        if (!added.isEmpty()) {
+            node.modifyAffiliationAsOwner(added);
         }
+        for (Affiliation removed : changes.stream().filter(change -> change.getAffiliation() != Affiliation.Type.member).toList()) {
+            try {
+                node.modifyAffiliationAsOwner(List.of(removed));
+            } catch (XMPPException.XMPPErrorException e) {
+                // Prosody 0.12 refuses taking a member's affiliation away (forbidden) though the node is ours; their
+                // subscription was ended above, which is what stops delivery. Known gap: they may subscribe again.
+                log.warn("XMPP node {}: affiliation of {} not removed ({}); their subscription was ended", nodeId,
+                        removed.getJid(), e.getStanzaError().getCondition());
+            }
+        }
+    }
+
+    /** A node's subscriptions as its owner sees them, whichever way Smack parsed the answer. */
+    private List<Subscription> subscriptions(XmppConnection xmpp, String nodeId)
+            throws IOException, SmackException, XMPPException, InterruptedException {
+        PubSub request = PubSub.createPubsubPacket(JidCreate.bareFrom(Objects.requireNonNull(settings.pubsubService())),
+                IQ.Type.get, new NodeExtension(PubSubElementType.SUBSCRIPTIONS_OWNER, nodeId));
+        PubSub reply = xmpp.open().sendIqRequestAndWaitForResponse(request);
+        List<Subscription> found = new ArrayList<>();
+        for (ExtensionElement element : reply.getExtensions()) {
+            if (element instanceof SubscriptionsExtension parsed) {
+                found.addAll(parsed.getSubscriptions());
+            } else if (element instanceof StandardExtensionElement standard) {
+                for (StandardExtensionElement child : standard.getElements("subscription")) {
+                    found.add(new Subscription(JidCreate.from(child.getAttributeValue("jid")), nodeId,
+                            child.getAttributeValue("subid"), Subscription.State.subscribed));
+                }
+            }
+        }
+        return found;
     }
 
     /**

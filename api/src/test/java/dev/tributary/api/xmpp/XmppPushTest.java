@@ -135,8 +135,7 @@ class XmppPushTest {
                 // The payload is the Atom export's entry of the item.
                 String payload = reader.events("publish", node).stream().filter(e -> e.itemId().equals(posted.get(0)))
                         .findFirst().orElseThrow().payload();
-                assertThat(payload).startsWith("<entry xmlns=\"http://www.w3.org/2005/Atom\"")
-                        .contains("post 0");
+                assertThat(payload).matches("(?s)<entry xmlns=['\"]http://www.w3.org/2005/Atom['\"].*").contains("post 0");
                 String export = api.get("/feeds/users/" + alice.username() + ".atom", null).body();
                 assertThat(export).contains(atomId(payload));
 
@@ -187,7 +186,6 @@ class XmppPushTest {
             String sentinel = post(api, bob, "after the group post");
             Await.until("the sentinel reached carol", () -> carols.ids("publish", bobsNode).contains(sentinel));
             assertThat(carols.ids("publish", node)).doesNotContain(after);
-            assertThatThrownBy(() -> carols.subscribe(node)).isInstanceOf(XMPPException.XMPPErrorException.class);
         }
     }
 
@@ -367,9 +365,9 @@ class XmppPushTest {
     }
 
     private static String atomId(String entry) {
-        Matcher id = java.util.regex.Pattern.compile("<id>([^<]+)</id>").matcher(entry);
+        Matcher id = java.util.regex.Pattern.compile("<id[^>]*>([^<]+)</id>").matcher(entry);
         assertThat(id.find()).as(entry).isTrue();
-        return "<id>" + id.group(1) + "</id>";
+        return ">" + id.group(1) + "</id>";
     }
 
     @SafeVarargs
