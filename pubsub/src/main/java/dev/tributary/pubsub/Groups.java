@@ -33,9 +33,11 @@ public class Groups {
     private final JdbcClient jdbc;
     private final Clock clock;
     private final PersonQuotas quotas;
+    private final XmppOutbox xmpp;
 
     Groups(EntityStore store, IdGenerator ids, Sources sources, Subscriptions subscriptions, Publisher publisher,
-            Transactions tx, JdbcClient jdbc, ObjectProvider<Clock> clock, PersonQuotas quotas) {
+            Transactions tx, JdbcClient jdbc, ObjectProvider<Clock> clock, PersonQuotas quotas, XmppOutbox xmpp) {
+        this.xmpp = xmpp;
         this.quotas = quotas;
         this.store = store;
         this.ids = ids;
@@ -77,6 +79,7 @@ public class Groups {
             Stored<Group> stored = Stored.of(store.put(PubsubKinds.GROUP, groupId, new Group(trimmed, ownerId, source.id(), now(), open)));
             jdbc.sql("INSERT IGNORE INTO group_members (group_id, user_id, created_at) VALUES (?, ?, ?)")
                     .params(groupId, ownerId, now()).update();
+            xmpp.membersChanged(source.id());
             return stored;
         });
         subscriptions.subscribe(ownerId, group.body().sourceId(), null);
@@ -110,7 +113,11 @@ public class Groups {
             // Under the row's lock, so a concurrent change of the same group is not lost.
             Stored<Group> group = store.getAllForUpdate(PubsubKinds.GROUP, List.of(groupId)).stream().findFirst().map(Stored::of)
                     .orElseThrow(() -> new GroupNotFoundException(groupId));
-            return group.body().open() == open ? group : Stored.of(store.put(PubsubKinds.GROUP, groupId, group.body().withOpen(open)));
+            if (group.body().open() == open) {
+                return group;
+            }
+            xmpp.membersChanged(group.body().sourceId());
+            return Stored.of(store.put(PubsubKinds.GROUP, groupId, group.body().withOpen(open)));
         });
         if (!open) {
             dropOutsiders(groupId);
@@ -184,15 +191,22 @@ public class Groups {
                 return false;
             }
             quotas.claim(userId, Quota.MEMBERSHIPS, () -> membershipCount(userId));
-            return jdbc.sql("INSERT IGNORE INTO group_members (group_id, user_id, created_at) VALUES (?, ?, ?)")
+            boolean inserted = jdbc.sql("INSERT IGNORE INTO group_members (group_id, user_id, created_at) VALUES (?, ?, ?)")
                     .params(groupId, userId, now()).update() > 0;
+            if (inserted) {
+                xmpp.membersChanged(group.body().sourceId());
+            }
+            return inserted;
         });
         // Subscribing is idempotent, so a crash between the two statements is mended by adding again.
         try {
             subscriptions.subscribe(userId, group.body().sourceId(), null);
         } catch (QuotaExceededException e) {
             if (added) {
-                jdbc.sql("DELETE FROM group_members WHERE group_id = ? AND user_id = ?").params(groupId, userId).update();
+                tx.run("undo member " + userId + " of " + groupId, () -> {
+                    jdbc.sql("DELETE FROM group_members WHERE group_id = ? AND user_id = ?").params(groupId, userId).update();
+                    xmpp.membersChanged(group.body().sourceId());
+                });
             }
             throw e;
         }
@@ -212,7 +226,14 @@ public class Groups {
     /** Removes a member and their subscription (what they already received stays); false if not a member. */
     public boolean removeMember(long groupId, long userId) {
         Stored<Group> group = get(groupId);
-        int removed = jdbc.sql("DELETE FROM group_members WHERE group_id = ? AND user_id = ?").params(groupId, userId).update();
+        int removed = tx.write("remove member " + userId + " of " + groupId, () -> {
+            int deleted = jdbc.sql("DELETE FROM group_members WHERE group_id = ? AND user_id = ?").params(groupId, userId).update();
+            if (deleted > 0) {
+                // The closed group's node whitelist follows in the same transaction as the membership.
+                xmpp.membersChanged(group.body().sourceId());
+            }
+            return deleted;
+        });
         subscriptions.unsubscribe(userId, group.body().sourceId());
         return removed > 0;
     }

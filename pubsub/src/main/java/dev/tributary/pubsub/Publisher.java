@@ -55,10 +55,12 @@ public class Publisher {
     private final PulledFeed pulled;
     private final FeedStories feedStories;
     private final ItemContents contents;
+    private final XmppOutbox xmpp;
 
     Publisher(EntityStore store, IndexReader indexes, Sources sources, FanoutQueue fanout, Transactions tx, Inbox inbox,
             CurrentItems currentItems, StarredItems starred, LinkShares shares, SourceAudiences audiences,
-            PulledFeed pulled, FeedStories feedStories, ItemContents contents, ObjectProvider<Clock> clock) {
+            PulledFeed pulled, FeedStories feedStories, ItemContents contents, XmppOutbox xmpp, ObjectProvider<Clock> clock) {
+        this.xmpp = xmpp;
         this.contents = contents;
         this.feedStories = feedStories;
         this.audiences = audiences;
@@ -167,6 +169,11 @@ public class Publisher {
             }
             deliver(sourceId, created, pull, publishing.seq());
             inbox.itemsChanged(updated);
+            // Its public node gets each new item, and each changed one again under the same id.
+            List<Long> toPublish = new ArrayList<>(created.size() + updated.size());
+            created.forEach(item -> toPublish.add(item.id()));
+            toPublish.addAll(updated);
+            xmpp.published(sourceId, toPublish);
             created.forEach(item -> carried.add(item.id()));
             if (document != null) {
                 List<Long> all = new ArrayList<>(document);
@@ -248,6 +255,7 @@ public class Publisher {
             store.put(PubsubKinds.ITEM, itemId, body.tombstoned(now()));
             pulled.tombstoned(body.sourceId(), itemId);
             fanout.retract(itemId, body.sourceId(), body.mediaType());
+            xmpp.retracted(body.sourceId(), List.of(itemId));
             shares.removeAll(List.of(itemId));
             contents.removeAll(List.of(itemId));
             inbox.itemsChanged(List.of(itemId));
@@ -286,6 +294,7 @@ public class Publisher {
                 store.put(PubsubKinds.ITEM, item.id(), item.body().tombstoned(now));
                 pulled.tombstoned(item.body().sourceId(), item.id());
                 fanout.retract(item.id(), item.body().sourceId(), item.body().mediaType());
+                xmpp.retracted(item.body().sourceId(), List.of(item.id()));
                 purged.add(item.id());
             }
             contents.removeAll(purged);

@@ -47,9 +47,11 @@ public class Stars {
     private final Inbox inbox;
     private final int max;
     private final Clock clock;
+    private final XmppOutbox xmpp;
 
     Stars(JdbcClient jdbc, Transactions tx, IdGenerator ids, VisibleItems visible, Items items, Inbox inbox,
-            StarSettings settings, ObjectProvider<Clock> clock) {
+            StarSettings settings, ObjectProvider<Clock> clock, XmppOutbox xmpp) {
+        this.xmpp = xmpp;
         this.jdbc = jdbc;
         this.tx = tx;
         this.ids = ids;
@@ -89,6 +91,7 @@ public class Stars {
                 throw new TooManyStarsException(max);
             }
             inbox.personChanged(userId);
+            xmpp.starred(userId, itemId, 0);
             return true;
         });
     }

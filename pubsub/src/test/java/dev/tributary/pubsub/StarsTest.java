@@ -40,6 +40,7 @@ class StarsTest {
     @Autowired JdbcClient jdbc;
     @Autowired Transactions tx;
     @Autowired IdGenerator ids;
+    @Autowired XmppOutbox xmpp;
     @Autowired VisibleItems visible;
     @Autowired Items items;
     @Autowired Inbox inbox;
@@ -97,7 +98,7 @@ class StarsTest {
 
     @Test
     void refusesStarsPastTheCapUntilOneIsTakenOff() {
-        Stars capped = new Stars(jdbc, tx, ids, visible, items, inbox, new StarSettings(2), clock);
+        Stars capped = new Stars(jdbc, tx, ids, visible, items, inbox, new StarSettings(2), clock, xmpp);
         long person = fixtures.person();
         List<Long> three = publish(fixtures.feed(), "cap", 3);
         capped.star(person, three.get(0));

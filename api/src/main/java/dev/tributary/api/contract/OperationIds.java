@@ -13,6 +13,11 @@ final class OperationIds {
 
     private static final Map<String, String> IDS = Map.ofEntries(
             Map.entry("POST /api/v1/accounts", "createAccount"),
+            Map.entry("GET /api/v1/me/xmpp", "getXmppLink"),
+            Map.entry("POST /api/v1/me/xmpp", "linkXmppAddress"),
+            Map.entry("DELETE /api/v1/me/xmpp", "unlinkXmppAddress"),
+            Map.entry("POST /api/v1/me/xmpp/confirm", "confirmXmppAddress"),
+            Map.entry("PUT /api/v1/me/xmpp/delivery", "chooseXmppDelivery"),
             Map.entry("POST /api/v1/apps", "registerApp"),
             Map.entry("GET /api/v1/authorizations", "listAuthorizations"),
             Map.entry("DELETE /api/v1/authorizations/{client_id}", "withdrawAuthorization"),

@@ -137,6 +137,31 @@ class FeedWriter {
         return entry;
     }
 
+    /**
+     * One item as the Atom export writes it: the same {@code <entry>} (same id, links, content,
+     * categories, media), standalone with its namespaces declared, for an XMPP payload.
+     */
+    String atomEntry(Stored<Item> item, String site) {
+        SourceRef source = sources.of(List.of(item.body().sourceId())).get(item.body().sourceId());
+        SyndFeed feed = new SyndFeedImpl();
+        feed.setFeedType(FeedFormat.ATOM.romeType());
+        feed.setEncoding("UTF-8");
+        feed.setUri(guid(item.id()));
+        feed.setTitle("entry");
+        feed.setPublishedDate(Date.from(item.body().publishedAt()));
+        feed.setEntries(List.of(entry(item, source, site, contents.findAll(List.of(item.id())).get(item.id()))));
+        try {
+            Element entry = new WireFeedOutput().outputJDom(feed.createWireFeed()).getRootElement()
+                    .getChild("entry", Namespace.getNamespace("http://www.w3.org/2005/Atom")).detach();
+            Format compact = Format.getCompactFormat();
+            compact.setEncoding(StandardCharsets.UTF_8.name());
+            compact.setOmitDeclaration(true);
+            return new XMLOutputter(compact).outputString(entry);
+        } catch (FeedException e) {
+            throw new IllegalStateException("could not write the entry of item " + item.id(), e);
+        }
+    }
+
     /** Stable for the item's life and unique across sources and deployments' exports of it. */
     static String guid(long itemId) {
         return "urn:tributary:item:" + Ids.format(itemId);

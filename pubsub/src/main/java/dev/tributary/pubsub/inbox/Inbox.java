@@ -1,5 +1,7 @@
 package dev.tributary.pubsub.inbox;
 
+import dev.tributary.pubsub.XmppOutbox;
+
 import dev.tributary.pubsub.InboxEvent;
 import dev.tributary.pubsub.InboxScan;
 import dev.tributary.pubsub.RedisFailures;
@@ -42,9 +44,11 @@ public class Inbox {
     private final InboxTrimQueue trimQueue;
     private final Transactions tx;
     private final KeptUnread keptUnread;
+    private final XmppOutbox xmpp;
 
     Inbox(InboxTable table, TimelinePages pages, ReadMarks marks, UnreadCounters counters, PageStamps stamps,
-            InboxTrimQueue trimQueue, Transactions tx, KeptUnread keptUnread) {
+            InboxTrimQueue trimQueue, Transactions tx, KeptUnread keptUnread, XmppOutbox xmpp) {
+        this.xmpp = xmpp;
         this.keptUnread = keptUnread;
         this.table = table;
         this.pages = pages;
@@ -66,6 +70,7 @@ public class Inbox {
         if (inserted.isEmpty()) {
             return inserted;
         }
+        xmpp.delivered(inserted);
         List<Long> people = inserted.stream().map(InboxRow::userId).distinct().toList();
         counters.apply(inserted.stream().filter(row -> !row.read()).map(row -> UnreadDelta.of(row, 1)).toList(), event, people);
         tx.afterCommit(() -> trimQueue.add(people));
@@ -124,6 +129,8 @@ public class Inbox {
         if (inserted.isEmpty()) {
             return inserted;
         }
+        // In the batch's transaction: the notification exists exactly when the entry does.
+        xmpp.delivered(inserted);
         Map<Long, List<String>> announcements = new LinkedHashMap<>();
         for (InboxRow row : inserted) {
             announcements.computeIfAbsent(row.userId(), user -> new ArrayList<>(1))
