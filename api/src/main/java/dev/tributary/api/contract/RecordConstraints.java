@@ -4,20 +4,19 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import dev.tributary.api.web.ExactlyOneOf;
 import dev.tributary.api.web.NonBlank;
 import dev.tributary.api.web.WireId;
-import io.swagger.v3.oas.models.media.ObjectSchema;
 import io.swagger.v3.oas.models.media.Schema;
-import io.swagger.v3.oas.models.media.StringSchema;
 import java.lang.reflect.AnnotatedParameterizedType;
 import java.lang.reflect.AnnotatedType;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The project's own constraints on request records, written into their schemas from the
  * annotations the validator runs: {@link NonBlank} as its pattern (and a length of at least 1),
  * {@link WireId} as the id pattern, on a component or on a list's elements; {@link ExactlyOneOf}
- * as a {@code oneOf} with a branch per component, each requiring it as a string. springdoc reads
+ * as a {@code oneOf} with a branch per component, each requiring it given and not null. springdoc reads
  * the standard ones ({@code @Size}, {@code @Pattern}, {@code @Email}) itself. Run by
  * {@link RecordNullability}, first in springdoc's chain of converters: a converter of its own
  * would come after the model resolver, which ends the chain.
@@ -46,8 +45,12 @@ final class RecordConstraints {
         if (one != null) {
             List<Schema> branches = new ArrayList<>();
             for (String name : one.value()) {
+                // "Given and not null", without a type or properties of its own: generators then keep one model
+                // with every property rather than a union of classes that each know one.
                 String wire = SNAKE_CASE.translate(name);
-                branches.add(new ObjectSchema().addProperty(wire, new StringSchema()).required(List.of(wire)));
+                Schema<Object> isNull = new Schema<>();
+                isNull.setTypes(Set.of("null"));
+                branches.add(new Schema<>().required(List.of(wire)).not(new Schema<>().addProperty(wire, isNull)));
             }
             model.setOneOf(branches);
         }

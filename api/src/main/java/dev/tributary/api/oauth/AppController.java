@@ -40,7 +40,7 @@ class AppController {
     }
 
     /** A registered app; {@code client_secret} is shown here once, and is null for a public app. */
-    record AppView(String clientId, @Nullable String clientSecret, String clientName, List<@NotNull @NonBlank String> redirectUris,
+    record AppView(String clientId, @Nullable String clientSecret, String clientName, List<String> redirectUris,
             List<String> scopes, String tokenEndpointAuthMethod) {
     }
 
