@@ -6,7 +6,8 @@ import java.util.regex.Pattern;
 public final class Usernames {
 
     public static final int MAX_LENGTH = 30;
-    public static final String REGEX = "[a-z0-9_]{3,30}";
+    /** Anchored: JSON Schema, where the contract states it, searches rather than matching whole. */
+    public static final String REGEX = "^[a-z0-9_]{3,30}$";
     private static final Pattern PATTERN = Pattern.compile(REGEX);
 
     private Usernames() {

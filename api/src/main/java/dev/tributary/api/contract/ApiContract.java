@@ -2,7 +2,10 @@ package dev.tributary.api.contract;
 
 import dev.tributary.api.oauth.ClientAuthMethods;
 import dev.tributary.api.security.AccountEndpoints;
+import dev.tributary.api.web.Ids;
+import dev.tributary.api.web.NonBlank;
 import dev.tributary.api.web.Scope;
+import dev.tributary.pubsub.SearchText;
 import dev.tributary.pubsub.SourceKind;
 import io.swagger.v3.core.util.Json31;
 import io.swagger.v3.oas.models.OpenAPI;
@@ -53,7 +56,7 @@ class ApiContract implements OpenApiCustomizer {
     private static final String BASIC_LOGIN = "POST /api/v1/tokens";
     private static final Pattern NUMBERED = Pattern.compile(".+_[0-9]+");
     private static final Pattern SCHEMA_REFERENCE = Pattern.compile("\"#/components/schemas/([^\"]+)\"");
-    private static final String ID_PATTERN = "^[1-9][0-9]{0,18}$";
+    private static final String ID_PATTERN = Ids.PATTERN;
     /** A source's crawl status as SourceViews words it. */
     private static final List<String> SOURCE_STATUSES = List.of("ok", "error", "gone");
     private static final Map<String, List<String>> STATUSES = Map.ofEntries(
@@ -248,8 +251,17 @@ class ApiContract implements OpenApiCustomizer {
                 case "limit" -> parameter.setSchema(new IntegerSchema().minimum(BigDecimal.ONE).maximum(BigDecimal.valueOf(100))
                         ._default(20));
                 case "unread" -> parameter.setSchema(new BooleanSchema()._default(false));
-                case "max_id", "since_id", "min_id", "source_id", "folder_id" -> parameter.setSchema(new StringSchema()
+                case "max_id", "since_id", "min_id" -> parameter.setSchema(new StringSchema()
                         .pattern(ID_PATTERN).description("An id: a positive decimal number, as a string"));
+                // Ids.optional reads these: empty is none.
+                case "source_id", "folder_id" -> parameter.setSchema(new StringSchema().pattern(Ids.OPTIONAL_PATTERN)
+                        .description("An id: a positive decimal number, as a string; empty for none"));
+                // SearchText.parse refuses a missing, blank or overlong query; one of only punctuation or emoji
+                // (no word) is a 400 with reason empty_query that no pattern can say.
+                case "q" -> {
+                    parameter.setRequired(true);
+                    parameter.setSchema(new StringSchema().minLength(1).maxLength(SearchText.MAX_CHARS).pattern(NonBlank.PATTERN));
+                }
                 default -> {
                 }
             }

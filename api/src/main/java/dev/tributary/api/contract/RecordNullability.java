@@ -35,6 +35,7 @@ class RecordNullability implements ModelConverter {
                     : context.getDefinedModels().get(resolved.get$ref().substring(resolved.get$ref().lastIndexOf('/') + 1));
             if (model != null && model.getProperties() != null) {
                 describe(raw, model);
+                RecordConstraints.constrain(raw, model);
             }
         }
         return resolved;
@@ -59,6 +60,12 @@ class RecordNullability implements ModelConverter {
                 if (!types.isEmpty()) {
                     types.add("null");
                     property.setTypes(types);
+                }
+                if (property.getEnum() != null && !property.getEnum().isEmpty() && !property.getEnum().contains(null)) {
+                    // An enum must list null too, or a validator refuses the null the type allows.
+                    List<Object> values = new ArrayList<>(property.getEnum());
+                    values.add(null);
+                    property.setEnum(values);
                 }
             }
         }

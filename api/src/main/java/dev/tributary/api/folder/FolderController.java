@@ -1,5 +1,6 @@
 package dev.tributary.api.folder;
 
+import dev.tributary.api.web.NonBlank;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.Ids;
@@ -35,7 +36,7 @@ class FolderController {
 
     /** A folder's name: trimmed, 1 to 100 characters, no control characters; unique per person whatever its case. */
     record FolderName(@Schema(description = "1 to 100 characters once trimmed, no control characters; unique for the "
-            + "caller without regard to case (else 409).") @NotNull String name) {
+            + "caller without regard to case (else 409).") @NotNull @NonBlank String name) {
     }
 
     @Operation(summary = "The caller's folders", description = "By name, without regard to case.")

@@ -1,5 +1,6 @@
 package dev.tributary.api.group;
 
+import dev.tributary.api.web.NonBlank;
 import dev.tributary.api.account.StoredAccount;
 import dev.tributary.api.account.Accounts;
 import dev.tributary.api.item.ItemView;
@@ -77,7 +78,7 @@ class GroupController {
     }
 
     /** {@code open} false (closed) if left out. */
-    record NewGroup(@NotNull @NotBlank @Size(max = Groups.MAX_NAME_LENGTH) String name, @Nullable Boolean open) {
+    record NewGroup(@NotNull @NonBlank @Size(max = Groups.MAX_NAME_LENGTH) String name, @Nullable Boolean open) {
     }
 
     /** What the owner may change. */

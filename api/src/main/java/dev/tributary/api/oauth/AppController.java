@@ -1,5 +1,6 @@
 package dev.tributary.api.oauth;
 
+import dev.tributary.api.web.NonBlank;
 import dev.tributary.api.web.Scope;
 import dev.tributary.api.web.ApiProblem;
 import jakarta.validation.Valid;
@@ -32,8 +33,8 @@ class AppController {
 
     /** What an app's developer sends to register it. */
     record NewApp(
-            @NotNull @Size(min = 1, max = 100, message = "must be 1 to 100 characters") String clientName,
-            @NotNull @Size(min = 1, max = 10, message = "must hold 1 to 10 URIs") List<String> redirectUris,
+            @NotNull @NonBlank @Size(min = 1, max = 100, message = "must be 1 to 100 characters") String clientName,
+            @NotNull @Size(min = 1, max = 10, message = "must hold 1 to 10 URIs") List<@NotNull @NonBlank String> redirectUris,
             @NotNull @Size(min = 1, max = 2, message = "must hold 'read', 'write' or both") List<String> scopes,
             @Nullable String tokenEndpointAuthMethod) {
     }
@@ -60,10 +61,8 @@ class AppController {
     }
 
     private static String name(String raw) {
+        // Not blank: @NonBlank saw to it.
         String name = raw.strip();
-        if (name.isEmpty()) {
-            throw ApiProblem.invalid("client_name", "must not be blank");
-        }
         // The name is shown on the consent page: no control characters to garble or disguise it.
         if (name.codePoints().anyMatch(c -> Character.isISOControl(c) || Character.getType(c) == Character.FORMAT)) {
             throw ApiProblem.invalid("client_name", "must not contain control or formatting characters");

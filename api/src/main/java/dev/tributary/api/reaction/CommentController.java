@@ -1,5 +1,7 @@
 package dev.tributary.api.reaction;
 
+import jakarta.validation.constraints.NotNull;
+import dev.tributary.api.web.NonBlank;
 import dev.tributary.api.account.StoredAccount;
 import dev.tributary.api.account.Accounts;
 import dev.tributary.api.web.Caller;
@@ -46,7 +48,7 @@ class CommentController {
     }
 
     /** What a person sends to comment: plain text, shown as text (never as HTML). */
-    record NewComment(@NotBlank @Size(max = MAX_TEXT, message = "must be 1 to 4000 characters") String text) {
+    record NewComment(@NotNull @NonBlank @Size(max = MAX_TEXT, message = "must be 1 to 4000 characters") String text) {
     }
 
     @GetMapping("/api/v1/items/{id}/comments")

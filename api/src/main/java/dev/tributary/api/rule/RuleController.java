@@ -1,5 +1,7 @@
 package dev.tributary.api.rule;
 
+import dev.tributary.api.web.WireId;
+import dev.tributary.api.web.NonBlank;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.Ids;
@@ -36,9 +38,10 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class RuleController {
 
-    private static final String ACTIONS = "keep_only|drop|mark_read|star";
-    private static final String FIELDS = "any|title|summary|url|author|tags";
-    private static final String MATCHES = "text|regex";
+    // Anchored: JSON Schema, where the contract states them, searches rather than matching whole.
+    private static final String ACTIONS = "^(?:keep_only|drop|mark_read|star)$";
+    private static final String FIELDS = "^(?:any|title|summary|url|author|tags)$";
+    private static final String MATCHES = "^(?:text|regex)$";
     private static final String ONE_OF = "must be one of ";
 
     private static final String ACTION = "keep_only: of the items in the rule's scope, only those matching a keep_only rule "
@@ -66,9 +69,9 @@ class RuleController {
             @Nullable @Pattern(regexp = FIELDS, message = ONE_OF + "any, title, summary, url, author, tags") String field,
             @Schema(description = "How the pattern reads.", defaultValue = "text", allowableValues = {"text", "regex"})
             @Nullable @Pattern(regexp = MATCHES, message = ONE_OF + "text, regex") String match,
-            @Schema(description = PATTERN) @NotNull String pattern,
-            @Schema(description = SOURCE) @Nullable String sourceId,
-            @Schema(description = FOLDER) @Nullable String folderId) {
+            @Schema(description = PATTERN) @NotNull @NonBlank String pattern,
+            @Schema(description = SOURCE) @Nullable @WireId(orEmpty = true) String sourceId,
+            @Schema(description = FOLDER) @Nullable @WireId(orEmpty = true) String folderId) {
     }
 
     /** What {@code PATCH /api/v1/rules/{id}} changes: only what is given. */
@@ -79,9 +82,9 @@ class RuleController {
             @Nullable @Pattern(regexp = FIELDS, message = ONE_OF + "any, title, summary, url, author, tags") String field,
             @Schema(allowableValues = {"text", "regex"})
             @Nullable @Pattern(regexp = MATCHES, message = ONE_OF + "text, regex") String match,
-            @Schema(description = PATTERN) @Nullable String pattern,
-            @Schema(description = SOURCE) @Nullable String sourceId,
-            @Schema(description = FOLDER) @Nullable String folderId) {
+            @Schema(description = PATTERN) @Nullable @NonBlank String pattern,
+            @Schema(description = SOURCE) @Nullable @WireId(orEmpty = true) String sourceId,
+            @Schema(description = FOLDER) @Nullable @WireId(orEmpty = true) String folderId) {
     }
 
     @Operation(summary = "The caller's filter rules", description = "Oldest first, each with how many deliveries it acted on.")

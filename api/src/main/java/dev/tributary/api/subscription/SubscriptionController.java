@@ -7,7 +7,9 @@ import dev.tributary.api.web.Caller;
 import dev.tributary.api.source.SourceView;
 import dev.tributary.api.source.SourceViews;
 import dev.tributary.api.web.ApiProblem;
+import dev.tributary.api.web.ExactlyOneOf;
 import dev.tributary.api.web.Ids;
+import dev.tributary.api.web.WireId;
 import dev.tributary.crawler.FeedResolver;
 import dev.tributary.crawler.FullArticles;
 import dev.tributary.pubsub.Account;
@@ -28,6 +30,7 @@ import dev.tributary.pubsub.Stored;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,19 +83,22 @@ class SubscriptionController {
     }
 
     /** What to follow: exactly one of {@code url}, {@code user} and {@code group_id}. */
+    @ExactlyOneOf({"url", "user", "groupId"})
     record SubscribeRequest(
             @Nullable @Size(max = 2048) String url,
             @Nullable @Size(max = 100) String user,
-            @Nullable @Size(max = 20) String groupId,
+            @Nullable @WireId String groupId,
             @Nullable @Size(min = 1, max = 10, message = "must name 1 to 10 media types, or be left out") List<String> media,
             @Schema(description = TITLE) @Nullable String title,
-            @Schema(description = FOLDER_IDS) @Nullable @Size(max = Folders.MAX_FOLDERS) List<String> folderIds) {
+            @Schema(description = FOLDER_IDS) @Nullable @Size(max = Folders.MAX_FOLDERS)
+            List<@NotNull @WireId String> folderIds) {
     }
 
     /** What {@code PATCH /api/v1/subscriptions/{id}} changes: only what is given. */
     record SubscriptionPatch(
             @Schema(description = TITLE) @Nullable String title,
-            @Schema(description = FOLDER_IDS) @Nullable @Size(max = Folders.MAX_FOLDERS) List<String> folderIds,
+            @Schema(description = FOLDER_IDS) @Nullable @Size(max = Folders.MAX_FOLDERS)
+            List<@NotNull @WireId String> folderIds,
             @Schema(description = FULL_CONTENT) @Nullable Boolean fullContent) {
     }
 
@@ -229,20 +235,8 @@ class SubscriptionController {
         // The full-article wish goes with it: the crawler hears SourceUnfollowed, whatever the path.
     }
 
+    /** One of them is given: {@link ExactlyOneOf} saw to it. */
     private Stored<Source> target(Caller caller, SubscribeRequest request) {
-        List<String> given = new ArrayList<>(3);
-        if (request.url() != null) {
-            given.add("url");
-        }
-        if (request.user() != null) {
-            given.add("user");
-        }
-        if (request.groupId() != null) {
-            given.add("group_id");
-        }
-        if (given.size() != 1) {
-            throw exactlyOne(given.isEmpty() ? List.of("url", "user", "group_id") : given);
-        }
         if (request.url() != null) {
             return feeds.resolve(request.url());
         }
@@ -268,14 +262,6 @@ class SubscriptionController {
                 .map(Stored::body).orElseThrow(() -> ApiProblem.unprocessable(
                 "no-such-group", "no_such_group", "There is no group " + groupId + "."));
         return sources.get(group.sourceId());
-    }
-
-    private static ApiProblem exactlyOne(List<String> fields) {
-        ApiProblem problem = ApiProblem.badRequest("Give exactly one of url, user and group_id.");
-        problem.getBody().setProperty("errors", fields.stream()
-                .map(field -> Map.of("field", field, "message", "exactly one of url, user and group_id is needed"))
-                .toList());
-        return problem;
     }
 
     private static SubscriptionView view(Subscription subscription, SourceView source, List<Folder> filed, boolean full) {

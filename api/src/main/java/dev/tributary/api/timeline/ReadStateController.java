@@ -1,5 +1,7 @@
 package dev.tributary.api.timeline;
 
+import jakarta.validation.Valid;
+import dev.tributary.api.web.WireId;
 import dev.tributary.api.ratelimit.ReadAlong;
 import jakarta.validation.constraints.NotNull;
 import dev.tributary.api.web.ApiProblem;
@@ -45,7 +47,8 @@ class ReadStateController {
     }
 
     /** What {@code POST /api/v1/markers} takes: ids as strings, like every id on the wire; {@code up_to_id} is required. */
-    record Marker(@NotNull String upToId, @Nullable String sourceId, @Nullable String folderId) {
+    record Marker(@NotNull @WireId String upToId, @Nullable @WireId(orEmpty = true) String sourceId,
+            @Nullable @WireId(orEmpty = true) String folderId) {
     }
 
     /** How many entries a marker changed, and how to undo it. */
@@ -96,7 +99,7 @@ class ReadStateController {
                     + "folder_id (not both; another person's folder is a 404); answers how many it marked. "
                     + "Large markers are applied in batches of bounded size, one transaction each.")
     @PostMapping("/api/v1/markers")
-    Marked marker(Caller caller, @RequestBody Marker marker) {
+    Marked marker(Caller caller, @Valid @RequestBody Marker marker) {
         long upTo = Ids.required("up_to_id", marker.upToId());
         Long sourceId = Ids.optional("source_id", marker.sourceId());
         Long folderId = Ids.optional("folder_id", marker.folderId());

@@ -1,5 +1,6 @@
 package dev.tributary.api.token;
 
+import dev.tributary.api.web.NonBlank;
 import dev.tributary.api.account.StoredAccount;
 import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.Scope;
@@ -46,7 +47,7 @@ class TokenController {
     }
 
     /** What a client sends to create a token. */
-    record NewToken(@NotBlank @Size(max = 100) String name, @NotNull @Size(min = 1, max = 3) List<String> scopes,
+    record NewToken(@NotNull @NonBlank @Size(max = 100) String name, @NotNull @Size(min = 1, max = 3) List<String> scopes,
             @Nullable Boolean fever) {
     }
 

@@ -185,6 +185,12 @@ public final class ResponseContract {
         return violations;
     }
 
+    /** Every way {@code body} departs from the named schema of the document's components (a request body's, say). */
+    public List<String> schemaViolations(String schemaName, JsonNode body) {
+        return schemas.computeIfAbsent("/components/schemas/" + escape(schemaName), this::schema).validate(body).stream()
+                .map(error -> error.getInstanceLocation() + " " + error.getMessage()).toList();
+    }
+
     private Schema schema(String pointer) {
         // The schema as a resource of its own whose references point back into the document.
         JsonNode node = absoluteReferences(document.at(pointer).deepCopy());
