@@ -169,6 +169,22 @@ public final class FeedFetcher implements AutoCloseable {
     }
 
     /**
+     * {@link #address} for a url the fetcher would call at all: null also for an IP literal the
+     * SSRF guard refuses (which {@link #address} hands back, as a connection would be refused anyway).
+     */
+    public @Nullable String callableAddress(URI url) throws InterruptedException {
+        try {
+            FeedUrls.Target target = FeedUrls.check(url);
+            if (target.literal() != null && guard.refusal(target.literal()) != null) {
+                return null;
+            }
+        } catch (RuntimeException e) {
+            return null;
+        }
+        return address(url);
+    }
+
+    /**
      * A form POST (a WebSub hub request) behind the same guards and limits. Redirects are not
      * followed: a hub that redirects a subscription request is treated as refusing it.
      */

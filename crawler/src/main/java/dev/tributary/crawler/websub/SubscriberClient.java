@@ -53,7 +53,7 @@ public class SubscriberClient {
      * connect timeout) or only to refused addresses. Checked again at every connection.
      */
     public @Nullable String address(URI url) throws InterruptedException {
-        return fetcher.address(url);
+        return fetcher.callableAddress(url);
     }
 
     private static Answer answer(@Nullable Object outcome) {
