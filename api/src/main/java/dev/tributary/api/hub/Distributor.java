@@ -7,7 +7,7 @@ import dev.tributary.crawler.websub.HubSignature;
 import dev.tributary.crawler.websub.SubscriberClient;
 import dev.tributary.pubsub.FanoutSettings;
 import dev.tributary.pubsub.Roles;
-import dev.tributary.storage.Transactions;
+import dev.tributary.pubsub.Writes;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -47,7 +47,7 @@ class Distributor implements SmartLifecycle {
     private final FeedTopics feeds;
     private final SubscriberClient client;
     private final CallbackHosts hosts;
-    private final Transactions tx;
+    private final Writes tx;
     private final HubSettings settings;
     private final HubMetrics metrics;
     private final boolean runs;
@@ -57,7 +57,7 @@ class Distributor implements SmartLifecycle {
     private volatile boolean running;
     private Thread worker;
 
-    Distributor(Subscribers subscribers, FeedTopics feeds, SubscriberClient client, CallbackHosts hosts, Transactions tx,
+    Distributor(Subscribers subscribers, FeedTopics feeds, SubscriberClient client, CallbackHosts hosts, Writes tx,
             HubSettings settings, HubMetrics metrics, Roles roles, ObjectProvider<Clock> clock) {
         this.subscribers = subscribers;
         this.feeds = feeds;

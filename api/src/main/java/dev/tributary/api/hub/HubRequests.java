@@ -4,7 +4,7 @@ import dev.tributary.api.export.FeedTopic;
 import dev.tributary.api.export.FeedTopics;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.crawler.websub.SubscriberClient;
-import dev.tributary.storage.Transactions;
+import dev.tributary.pubsub.Writes;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -34,13 +34,13 @@ class HubRequests {
     private final Subscribers subscribers;
     private final SubscriberClient client;
     private final IntentVerifier verifier;
-    private final Transactions tx;
+    private final Writes tx;
     private final HubSettings settings;
     private final HubMetrics metrics;
     private final Clock clock;
 
     HubRequests(FeedTopics topics, Intents intents, Subscribers subscribers, SubscriberClient client, IntentVerifier verifier,
-            Transactions tx, HubSettings settings, HubMetrics metrics, ObjectProvider<Clock> clock) {
+            Writes tx, HubSettings settings, HubMetrics metrics, ObjectProvider<Clock> clock) {
         this.topics = topics;
         this.intents = intents;
         this.subscribers = subscribers;

@@ -4,7 +4,7 @@ import dev.tributary.api.export.FeedTopic;
 import dev.tributary.api.export.FeedTopics;
 import dev.tributary.api.export.TopicContent;
 import dev.tributary.crawler.websub.SubscriberClient;
-import dev.tributary.storage.Transactions;
+import dev.tributary.pubsub.Writes;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -42,7 +42,7 @@ class IntentVerifier implements DisposableBean {
     private final SubscriberClient client;
     private final CallbackHosts hosts;
     private final TopicWatch watch;
-    private final Transactions tx;
+    private final Writes tx;
     private final HubMetrics metrics;
     private final Clock clock;
     private final SecureRandom random = new SecureRandom();
@@ -50,7 +50,7 @@ class IntentVerifier implements DisposableBean {
             Thread.ofVirtual().name("hub-verify-", 0).factory());
 
     IntentVerifier(Intents intents, Subscribers subscribers, Topics topics, FeedTopics feeds, SubscriberClient client,
-            CallbackHosts hosts, TopicWatch watch, Transactions tx, HubMetrics metrics, ObjectProvider<Clock> clock) {
+            CallbackHosts hosts, TopicWatch watch, Writes tx, HubMetrics metrics, ObjectProvider<Clock> clock) {
         this.intents = intents;
         this.subscribers = subscribers;
         this.topics = topics;

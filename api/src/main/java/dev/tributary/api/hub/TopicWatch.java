@@ -7,7 +7,7 @@ import dev.tributary.pubsub.FanoutSettings;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.InboxEvent;
 import dev.tributary.pubsub.Roles;
-import dev.tributary.storage.Transactions;
+import dev.tributary.pubsub.Writes;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -53,7 +53,7 @@ class TopicWatch implements SmartLifecycle {
     private final RedisMessageListenerContainer listeners;
     private final IntentVerifier verifier;
     private final Distributor distributor;
-    private final Transactions tx;
+    private final Writes tx;
     private final HubSettings settings;
     private final boolean runs;
     private final Clock clock;
@@ -64,7 +64,7 @@ class TopicWatch implements SmartLifecycle {
     private Thread worker;
 
     TopicWatch(Topics topics, Subscribers subscribers, FeedTopics feeds, HomeFeed home, RedisMessageListenerContainer listeners,
-            @Lazy IntentVerifier verifier, Distributor distributor, Transactions tx, HubSettings settings, Roles roles,
+            @Lazy IntentVerifier verifier, Distributor distributor, Writes tx, HubSettings settings, Roles roles,
             ObjectProvider<Clock> clock) {
         this.topics = topics;
         this.subscribers = subscribers;
