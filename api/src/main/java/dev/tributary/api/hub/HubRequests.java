@@ -100,11 +100,11 @@ class HubRequests {
     /** Personal topics count against their owner; public ones against the callback's host; all against the total. */
     private void withinCaps(FeedTopic topic, String host) {
         if (topic.personal()) {
-            if (subscribers.countPersonal(topic.ownerId()) + intents.countByOwner(topic.ownerId()) >= settings.maxPerPerson()) {
+            if (subscribers.countPersonal(topic.ownerId()) >= settings.maxPerPerson()) {
                 throw ApiProblem.unprocessable("too-many-subscriptions", "too_many_for_person",
                         "This person's private feeds have " + settings.maxPerPerson() + " subscriptions, the most there may be.");
             }
-        } else if (subscribers.countPublicByHost(host) + intents.countByHost(host) >= settings.maxPerCallbackHost()) {
+        } else if (subscribers.countPublicByHost(host) >= settings.maxPerCallbackHost()) {
             throw ApiProblem.unprocessable("too-many-subscriptions", "too_many_for_callback_host",
                     "Callbacks on this host hold " + settings.maxPerCallbackHost() + " subscriptions, the most there may be.");
         }

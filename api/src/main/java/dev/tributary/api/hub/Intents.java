@@ -49,16 +49,6 @@ class Intents {
         return jdbc.sql("DELETE FROM websub_hub_intents WHERE created_at < ? LIMIT 1000").param(Timestamp.from(cutoff)).update();
     }
 
-    int countByOwner(long ownerId) {
-        return jdbc.sql("SELECT COUNT(*) FROM websub_hub_intents WHERE owner_id = ? AND mode = 'subscribe' AND topic_key LIKE 'home:%'")
-                .param(ownerId).query(Integer.class).single();
-    }
-
-    int countByHost(String host) {
-        return jdbc.sql("SELECT COUNT(*) FROM websub_hub_intents WHERE callback_host = ? AND mode = 'subscribe' AND topic_key NOT LIKE 'home:%'")
-                .param(host).query(Integer.class).single();
-    }
-
     int count() {
         return jdbc.sql("SELECT COUNT(*) FROM websub_hub_intents WHERE mode = 'subscribe'").query(Integer.class).single();
     }

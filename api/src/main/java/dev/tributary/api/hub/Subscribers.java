@@ -118,14 +118,25 @@ class Subscribers {
                 .update();
     }
 
+    /**
+     * Subscriptions of the person's private feeds, verified or being verified: one statement, so a
+     * verification committing meanwhile (its intent becoming a subscription) is counted once, not missed.
+     */
     int countPersonal(long ownerId) {
-        return jdbc.sql("SELECT COUNT(*) FROM websub_hub_subscriptions WHERE owner_id = ? AND topic_key LIKE 'home:%'")
-                .param(ownerId).query(Integer.class).single();
+        return jdbc.sql("""
+                SELECT (SELECT COUNT(*) FROM websub_hub_subscriptions WHERE owner_id = :owner AND topic_key LIKE 'home:%')
+                     + (SELECT COUNT(*) FROM websub_hub_intents WHERE owner_id = :owner AND mode = 'subscribe'
+                            AND topic_key LIKE 'home:%')
+                """).param("owner", ownerId).query(Integer.class).single();
     }
 
+    /** Subscriptions of public feeds with callbacks on {@code host}, verified or being verified (one statement, as above). */
     int countPublicByHost(String host) {
-        return jdbc.sql("SELECT COUNT(*) FROM websub_hub_subscriptions WHERE callback_host = ? AND topic_key NOT LIKE 'home:%'")
-                .param(host).query(Integer.class).single();
+        return jdbc.sql("""
+                SELECT (SELECT COUNT(*) FROM websub_hub_subscriptions WHERE callback_host = :host AND topic_key NOT LIKE 'home:%')
+                     + (SELECT COUNT(*) FROM websub_hub_intents WHERE callback_host = :host AND mode = 'subscribe'
+                            AND topic_key NOT LIKE 'home:%')
+                """).param("host", host).query(Integer.class).single();
     }
 
     /** How many subscriptions there are, how many have content pending, and since when the oldest waits. */

@@ -66,7 +66,7 @@ class WebSubHubTest {
         registry.add("tributary.crawler.allow-private", () -> "127.0.0.1/32");
         registry.add("tributary.crawler.concurrency", () -> "0");
         registry.add("tributary.crawler.connect-timeout", () -> "1s");
-        registry.add("tributary.crawler.timeout", () -> "2s");
+        registry.add("tributary.crawler.timeout", () -> "5s");
         registry.add("tributary.hub.max-per-person", () -> "5");
         registry.add("tributary.hub.max-per-callback-host", () -> "40");
         // Only notices wake checks here: a periodic check must not be what delivers.
