@@ -52,7 +52,9 @@ class ApiContract implements OpenApiCustomizer {
 
     private static final String PROBLEM_JSON = "application/problem+json";
     /** The ways in that need no token (ApiSecurityConfiguration permits them). */
-    private static final Set<String> OPEN = Set.of("POST /api/v1/accounts", "POST /api/v1/apps");
+    /** The WebSub hub of the exports: documented for subscribers, though not under /api. */
+    private static final String HUB = dev.tributary.api.export.FeedTopics.HUB_PATH;
+    private static final Set<String> OPEN = Set.of("POST /api/v1/accounts", "POST /api/v1/apps", "POST " + HUB);
     private static final String BASIC_LOGIN = "POST /api/v1/tokens";
     private static final Pattern NUMBERED = Pattern.compile(".+_[0-9]+");
     private static final Pattern SCHEMA_REFERENCE = Pattern.compile("\"#/components/schemas/([^\"]+)\"");
@@ -86,15 +88,16 @@ class ApiContract implements OpenApiCustomizer {
             Map.entry("GET /feeds/home.rss", List.of("304")),
             Map.entry("GET /feeds/home.atom", List.of("304")),
             Map.entry("GET /feeds/users/{username}.rss", List.of("304")),
-            Map.entry("GET /feeds/users/{username}.atom", List.of("304")));
+            Map.entry("GET /feeds/users/{username}.atom", List.of("304")),
+            Map.entry("POST " + HUB, List.of("422")));
 
     @Override
     public void customise(OpenAPI openApi) {
         if (openApi.getPaths() == null) {
             return;
         }
-        // The WebSub callback and other site paths are for hubs and browsers, not API clients.
-        openApi.getPaths().keySet().removeIf(path -> !path.startsWith("/api/") && !path.startsWith("/feeds/"));
+        // The WebSub callback and other site paths are for hubs and browsers, not API clients; the hub is for subscribers.
+        openApi.getPaths().keySet().removeIf(path -> !path.startsWith("/api/") && !path.startsWith("/feeds/") && !path.equals(HUB));
         addProblemComponents(openApi);
         openApi.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((method, operation) -> {
             String security = security(method, path, operation);
@@ -416,7 +419,7 @@ class ApiContract implements OpenApiCustomizer {
         ApiResponses responses = operation.getResponses() == null ? new ApiResponses() : operation.getResponses();
         operation.setResponses(responses);
         boolean api = path.startsWith("/api/");
-        if (api) {
+        if (api || path.equals(HUB)) {
             add(responses, "400", "BadRequest");
         }
         if (BEARER.equals(security) || BASIC.equals(security)) {
@@ -436,7 +439,8 @@ class ApiContract implements OpenApiCustomizer {
             add(responses, "413", "TooLarge");
         }
         // Feeds are counted per address too (RateLimitSettings.feedRequests).
-        if (api || path.startsWith("/feeds/")) {
+        // The hub is counted per address (RateLimitSettings.websubRequests), and 503s when it holds all it may.
+        if (api || path.startsWith("/feeds/") || path.equals(HUB)) {
             // Tomcat's limits, before any handler: a URL or a header block larger than it reads.
             add(responses, "414", "UriTooLong");
             add(responses, "431", "HeadersTooLarge");

@@ -88,7 +88,8 @@ final class OperationIds {
             Map.entry("GET /feeds/home.rss", "getHomeRss"),
             Map.entry("GET /feeds/home.atom", "getHomeAtom"),
             Map.entry("GET /feeds/users/{username}.rss", "getUserRss"),
-            Map.entry("GET /feeds/users/{username}.atom", "getUserAtom"));
+            Map.entry("GET /feeds/users/{username}.atom", "getUserAtom"),
+            Map.entry("POST /websub/hub", "requestHubSubscription"));
 
     private OperationIds() {
     }

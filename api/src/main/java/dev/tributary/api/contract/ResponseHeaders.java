@@ -26,6 +26,8 @@ final class ResponseHeaders {
     static final String RATE_LIMIT_RESET = "RateLimit-Reset";
     static final String RETRY_AFTER = "Retry-After";
     static final String LINK = "Link";
+    /** The exports' Link headers (a component of its own: their Link is not the pages' one). */
+    static final String HUB_LINKS = "HubLinks";
     static final String ETAG = "ETag";
     static final String LAST_MODIFIED = "Last-Modified";
     static final String WWW_AUTHENTICATE = "WWW-Authenticate";
@@ -63,6 +65,9 @@ final class ResponseHeaders {
                 validators(own, ETAG);
             } else if (path.startsWith("/feeds/")) {
                 validators(own, ETAG, LAST_MODIFIED);
+                if (own.containsKey("200")) {
+                    own.get("200").addHeaderObject(LINK, new Header().$ref("#/components/headers/" + HUB_LINKS));
+                }
             } else if (path.equals("/api/v1/subscriptions.opml") && own.containsKey("200")) {
                 refer(own.get("200"), CONTENT_DISPOSITION);
             } else if (path.equals("/api/v1/search") && own.containsKey("200")) {
@@ -79,6 +84,8 @@ final class ResponseHeaders {
                 .addHeaders(RETRY_AFTER, integer("Seconds to wait before trying again").required(true))
                 .addHeaders(LINK, text("RFC 8288 links to the next (older) and previous (newer) pages; absent on an "
                         + "empty page (a member list has only next, and only when the page is full)"))
+                .addHeaders(HUB_LINKS, text("WebSub discovery (two Link headers): <the hub>; rel=\"hub\" and "
+                        + "<the feed's own url, its topic>; rel=\"self\"").required(true))
                 .addHeaders(ETAG, text("The validator to send back as If-None-Match").required(true))
                 .addHeaders(LAST_MODIFIED, text("When the newest entry changed (an HTTP date), for If-Modified-Since")
                         .required(true))

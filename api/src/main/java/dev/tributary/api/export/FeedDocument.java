@@ -11,11 +11,12 @@ import java.util.List;
  * @param title the feed's title
  * @param link the web page the feed stands for
  * @param site the web front end's root url, ending in {@code /}: an item's page is {@code site + "items/" + id}
- * @param selfUrl the feed's own url
+ * @param selfUrl the feed's own url (its WebSub topic)
+ * @param hubUrl the WebSub hub that pushes it
  * @param description one line about it (RSS requires one)
  * @param since when the feed's owner came to be: its date while it has no items
  * @param items newest first
  */
-record FeedDocument(String id, String title, String link, String site, String selfUrl, String description, Instant since,
+record FeedDocument(String id, String title, String link, String site, String selfUrl, String hubUrl, String description, Instant since,
         List<Stored<Item>> items) {
 }

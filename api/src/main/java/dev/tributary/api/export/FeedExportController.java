@@ -1,7 +1,6 @@
 package dev.tributary.api.export;
 
 import dev.tributary.api.web.ApiProblem;
-import dev.tributary.api.web.Ids;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -24,7 +23,8 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
  * RSS and Atom exports: {@code /feeds/users/{username}.rss|.atom} (public) and
  * {@code /feeds/home.rss|.atom?token=} (the private home timeline, for feed readers, which
  * cannot send bearer tokens). Conditional requests get 304 from the ETag, or from Last-Modified
- * when it cannot hide a change ({@link FeedValidators}).
+ * when it cannot hide a change ({@link FeedValidators}). Each names its WebSub hub and topic url
+ * ({@code Link} headers and the document's own links): subscribers are pushed changes ({@code api.hub}).
  */
 @RestController
 class FeedExportController {
@@ -36,10 +36,12 @@ class FeedExportController {
 
     private final FeedExports exports;
     private final FeedWriter writer;
+    private final FeedTopics topics;
 
-    FeedExportController(FeedExports exports, FeedWriter writer) {
+    FeedExportController(FeedExports exports, FeedWriter writer, FeedTopics topics) {
         this.exports = exports;
         this.writer = writer;
+        this.topics = topics;
     }
 
     @GetMapping("/feeds/users/{username:[a-z0-9_]+}.rss")
@@ -79,12 +81,9 @@ class FeedExportController {
     private void user(String username, FeedFormat format, HttpServletRequest request, HttpServletResponse response)
             throws IOException {
         FeedExports.Export export = exports.ofUser(username).orElseThrow(() -> ApiProblem.notFound("person"));
-        String name = export.account().body().username();
         String self = ServletUriComponentsBuilder.fromCurrentRequestUri().replaceQuery(null).build().toUriString();
-        FeedDocument document = new FeedDocument("urn:tributary:feed:user:" + Ids.format(export.account().id()),
-                name + " on Tributary", site(), site(), self, "What " + name + " posts and follows on their profile.",
-                export.account().body().createdAt(), export.items());
-        respond(writer.write(document, format), PUBLIC, request, response);
+        FeedDocument document = topics.userDocument(export, base(), self);
+        respond(writer.write(document, format), document, PUBLIC, request, response);
     }
 
     /** Any token but a live one is the same 404, whatever was wrong with it. */
@@ -95,23 +94,25 @@ class FeedExportController {
         // The token presented, which was just found live: the account keeps only its hash.
         String self = ServletUriComponentsBuilder.fromCurrentRequestUri().replaceQuery(null)
                 .queryParam("token", token).build().toUriString();
-        FeedDocument document = new FeedDocument("urn:tributary:feed:home:" + Ids.format(export.account().id()),
-                export.account().body().username() + "'s home on Tributary", site(), site(), self,
-                "The newest entries of " + export.account().body().username() + "'s home timeline.",
-                export.account().body().createdAt(), export.items());
-        respond(writer.write(document, format), PRIVATE, request, response);
+        FeedDocument document = topics.homeDocument(export, base(), self);
+        respond(writer.write(document, format), document, PRIVATE, request, response);
     }
 
-    private static String site() {
-        return ServletUriComponentsBuilder.fromCurrentContextPath().path("/").build().toUriString();
+    /** The deployment's root as this request reached it, without a trailing slash. */
+    private static String base() {
+        String root = ServletUriComponentsBuilder.fromCurrentContextPath().build().toUriString();
+        return root.endsWith("/") ? root.substring(0, root.length() - 1) : root;
     }
 
     /**
      * Written here rather than returned: Spring's own 304 check compares If-Modified-Since at
      * one-second precision, which would hide a change made in the same second ({@link FeedValidators}).
      */
-    private static void respond(RenderedFeed feed, CacheControl cache, HttpServletRequest request, HttpServletResponse response)
-            throws IOException {
+    private static void respond(RenderedFeed feed, FeedDocument document, CacheControl cache, HttpServletRequest request,
+            HttpServletResponse response) throws IOException {
+        // WebSub discovery (W3C WebSub 4): the hub and the topic url, as the document's links say too.
+        response.addHeader(HttpHeaders.LINK, "<" + document.hubUrl() + ">; rel=\"hub\"");
+        response.addHeader(HttpHeaders.LINK, "<" + document.selfUrl() + ">; rel=\"self\"");
         response.setHeader(HttpHeaders.ETAG, feed.etag());
         response.setDateHeader(HttpHeaders.LAST_MODIFIED, feed.lastModified().toEpochMilli());
         response.setHeader(HttpHeaders.CACHE_CONTROL, cache.getHeaderValue());

@@ -75,7 +75,8 @@ class FeedWriter {
             entries.add(entry(item, refs.get(item.body().sourceId()), document.site(), full.get(item.id())));
         }
         feed.setEntries(entries);
-        byte[] body = output(feed, format, XmlText.clean(document.selfUrl())).getBytes(StandardCharsets.UTF_8);
+        byte[] body = output(feed, format, XmlText.clean(document.selfUrl()), XmlText.clean(document.hubUrl()))
+                .getBytes(StandardCharsets.UTF_8);
         return new RenderedFeed(body, format.contentType(), etag(body), lastModified(document));
     }
 
@@ -97,7 +98,10 @@ class FeedWriter {
         alternate.setRel("alternate");
         alternate.setType("text/html");
         alternate.setHref(XmlText.clean(document.link()));
-        feed.setLinks(List.of(alternate, self));
+        SyndLink hub = new SyndLinkImpl();
+        hub.setRel("hub");
+        hub.setHref(XmlText.clean(document.hubUrl()));
+        feed.setLinks(List.of(alternate, self, hub));
         return feed;
     }
 
@@ -218,10 +222,10 @@ class FeedWriter {
     }
 
     /**
-     * Rome writes Atom's self link but has no place for one in RSS: RSS gets the {@code atom:link
-     * rel="self"} that feed validators ask for added to its channel.
+     * Rome writes Atom's self and hub links but has no place for them in RSS: RSS gets the {@code atom:link
+     * rel="self"} that feed validators ask for, and WebSub's {@code atom:link rel="hub"}, added to its channel.
      */
-    private static String output(SyndFeed feed, FeedFormat format, String selfUrl) {
+    private static String output(SyndFeed feed, FeedFormat format, String selfUrl, String hubUrl) {
         try {
             Document document = new WireFeedOutput().outputJDom(feed.createWireFeed());
             if (format == FeedFormat.RSS) {
@@ -229,6 +233,7 @@ class FeedWriter {
                 Element channel = document.getRootElement().getChild("channel");
                 channel.addContent(0, new Element("link", ATOM).setAttribute("href", selfUrl).setAttribute("rel", "self")
                         .setAttribute("type", format.contentType().getType() + "/" + format.contentType().getSubtype()));
+                channel.addContent(1, new Element("link", ATOM).setAttribute("href", hubUrl).setAttribute("rel", "hub"));
             }
             Format compact = Format.getCompactFormat();
             compact.setEncoding(StandardCharsets.UTF_8.name());

@@ -45,7 +45,8 @@ class WebSubCallbackController {
                 .orElseGet(() -> ResponseEntity.notFound().build());
     }
 
-    @PostMapping({"/websub/{sourceId}", "/websub/{sourceId}/{key}"})
+    // Numbers only, so a POST to the hub (/websub/hub) with another content type is the hub's 415, not a 400 here.
+    @PostMapping({"/websub/{sourceId:-?\\d+}", "/websub/{sourceId:-?\\d+}/{key}"})
     ResponseEntity<Void> deliver(@PathVariable long sourceId, @PathVariable(required = false) @Nullable String key,
             @RequestHeader(name = "X-Hub-Signature", required = false) @Nullable String signature,
             @RequestHeader(name = "Content-Type", required = false) @Nullable String contentType,

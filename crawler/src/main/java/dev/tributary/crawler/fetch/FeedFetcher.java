@@ -169,13 +169,37 @@ public final class FeedFetcher implements AutoCloseable {
     }
 
     /**
+     * {@link #address} for a url the fetcher would call at all: null also for an IP literal the
+     * SSRF guard refuses (which {@link #address} hands back, as a connection would be refused anyway).
+     */
+    public @Nullable String callableAddress(URI url) throws InterruptedException {
+        try {
+            FeedUrls.Target target = FeedUrls.check(url);
+            if (target.literal() != null && guard.refusal(target.literal()) != null) {
+                return null;
+            }
+        } catch (RuntimeException e) {
+            return null;
+        }
+        return address(url);
+    }
+
+    /**
      * A form POST (a WebSub hub request) behind the same guards and limits. Redirects are not
      * followed: a hub that redirects a subscription request is treated as refusing it.
      */
     public Mono<FetchOutcome> postForm(URI url, Map<String, String> form) {
+        return post(url, "application/x-www-form-urlencoded", Map.of(), formBody(form));
+    }
+
+    /**
+     * A POST of {@code body} (a WebSub hub's content distribution) behind the same guards and
+     * limits, with {@code headers} besides the content type. Redirects are not followed: a
+     * redirect answers with a {@link FailureReason#CLIENT_ERROR}.
+     */
+    public Mono<FetchOutcome> post(URI url, String contentType, Map<String, String> headers, byte[] body) {
         Objects.requireNonNull(url, "url");
         RedirectTrail trail = new RedirectTrail(url, 0);
-        byte[] body = formBody(form);
         FetchRequest request = FetchRequest.of(url);
         return Mono.defer(() -> {
                     FeedUrls.Target target = FeedUrls.check(url);
@@ -184,7 +208,10 @@ public final class FeedFetcher implements AutoCloseable {
                     if (refused != null) {
                         return refused;
                     }
-                    return client.headers(h -> h.set(HttpHeaderNames.CONTENT_TYPE, "application/x-www-form-urlencoded"))
+                    return client.headers(h -> {
+                                h.set(HttpHeaderNames.CONTENT_TYPE, contentType);
+                                headers.forEach(h::add);
+                            })
                             .request(HttpMethod.POST)
                             .uri(target.uri())
                             .send((req, out) -> prepare(request, req, out).then(out.sendByteArray(Mono.just(body)).then()))
