@@ -40,14 +40,60 @@ DOMPurify.addHook('afterSanitizeAttributes', node => {
 });
 
 /**
+ * The video players whose embeds the server keeps (the crawler's Embeds; the page's CSP frame-src
+ * names the same hosts, and VideoEmbedBrowserTest checks the three agree): host to embed path.
+ */
+const PLAYERS = new Map([
+    ['www.youtube.com', /^\/embed\/[A-Za-z0-9_-]{1,64}$/],
+    ['youtube.com', /^\/embed\/[A-Za-z0-9_-]{1,64}$/],
+    ['www.youtube-nocookie.com', /^\/embed\/[A-Za-z0-9_-]{1,64}$/],
+    ['youtube-nocookie.com', /^\/embed\/[A-Za-z0-9_-]{1,64}$/],
+    ['player.vimeo.com', /^\/video\/[0-9]{1,20}$/],
+    ['www.dailymotion.com', /^\/embed\/video\/[A-Za-z0-9]{1,32}$/],
+    ['geo.dailymotion.com', /^\/player(?:\/[A-Za-z0-9]{1,32})?\.html$/],
+]);
+
+/** Whether a frame's src is a player's embed page: https, no user or port, an exact host and path. */
+export function isPlayer(src) {
+    let url;
+    try {
+        url = new URL(src);
+    } catch {
+        return false;
+    }
+    const path = PLAYERS.get(url.hostname);
+    return url.protocol === 'https:' && !url.username && !url.password && !url.port && path !== undefined
+        && path.test(url.pathname);
+}
+
+DOMPurify.addHook('uponSanitizeElement', (node, data) => {
+    if (data.tagName === 'iframe' && !isPlayer(node.getAttribute('src') ?? '')) {
+        node.parentNode?.removeChild(node);
+    }
+});
+
+DOMPurify.addHook('afterSanitizeAttributes', node => {
+    if (node.tagName === 'IFRAME') {
+        // As the server sets them: the player runs in its own origin, never navigates this page.
+        node.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-presentation allow-popups');
+        node.setAttribute('allow', 'encrypted-media; fullscreen; picture-in-picture');
+        node.setAttribute('referrerpolicy', 'strict-origin-when-cross-origin');
+        node.setAttribute('loading', 'lazy');
+    }
+});
+
+/**
  * Item HTML as nodes. The server sanitised it when the item was stored; it is sanitised again
- * here, in case a stored item predates a sanitiser fix, with forms, styles and frames dropped.
+ * here, in case a stored item predates a sanitiser fix, with forms and styles dropped and frames
+ * kept only for the allow-listed video players.
  */
 export function sanitize(html) {
     return DOMPurify.sanitize(html ?? '', {
         RETURN_DOM_FRAGMENT: true,
-        FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'object', 'embed', 'svg', 'math'],
-        FORBID_ATTR: ['style', 'class', 'id'],
+        ADD_TAGS: ['iframe'],
+        ADD_ATTR: ['allow', 'allowfullscreen', 'sandbox', 'referrerpolicy', 'loading'],
+        FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'object', 'embed', 'svg', 'math'],
+        FORBID_ATTR: ['style', 'class', 'id', 'srcdoc'],
         ALLOW_DATA_ATTR: false,
     });
 }

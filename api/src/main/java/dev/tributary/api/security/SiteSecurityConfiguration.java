@@ -1,6 +1,7 @@
 package dev.tributary.api.security;
 
 import dev.tributary.api.site.SitePaths;
+import dev.tributary.crawler.VideoPlayers;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
@@ -32,12 +33,18 @@ class SiteSecurityConfiguration {
 
     /**
      * Pages run only their own scripts and styles, so HTML from a feed that got past both
-     * sanitisers still could not run; images and media come from anywhere, as feeds link them.
+     * sanitisers still could not run; images and media come from anywhere, as feeds link them;
+     * frames only from the allow-listed video players.
      * No {@code form-action}: browsers apply it to the OAuth consent's redirect to the app.
      */
     private static final String CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; "
             + "img-src 'self' data: https: http:; media-src 'self' https: http:; connect-src 'self'; "
-            + "object-src 'none'; frame-src 'none'; frame-ancestors 'none'; base-uri 'none'";
+            + "object-src 'none'; frame-src " + frameSources() + "; frame-ancestors 'none'; base-uri 'none'";
+
+    /** Frames only from the video players the sanitisers keep ({@link VideoPlayers}), over https. */
+    private static String frameSources() {
+        return VideoPlayers.hosts().stream().map(host -> "https://" + host).collect(java.util.stream.Collectors.joining(" "));
+    }
 
     private static final RequestMatcher FEEDS = PathPatternRequestMatcher.withDefaults().matcher("/feeds/**");
 

@@ -35,6 +35,11 @@ public final class Embeds {
     private Embeds() {
     }
 
+    /** The players' hosts, for a page's {@code frame-src}: the only frames a page shows. */
+    public static java.util.SortedSet<String> hosts() {
+        return java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(PLAYERS.keySet()));
+    }
+
     /** Whether the url is a player's embed page: https, no user or port, an exact host and path on the list. */
     public static boolean isPlayer(@Nullable String url) {
         if (url == null || url.length() > MAX_URL) {
