@@ -124,22 +124,15 @@ public final class Capacity {
 
     // ------------------------------------------------------------------ costs
 
-    /** CPU ms per inbox row pushed to an audience of this size: log-interpolated between the measured sizes. */
-    private double[] pushCost(double audience) {
-        Properties fanout = results.get("fanout");
-        TreeMap<Double, double[]> measured = new TreeMap<>();
-        if (fanout != null) {
-            for (String key : fanout.stringPropertyNames()) {
-                if (key.startsWith("s.") && key.endsWith(".push.cpu_ms_per_1000_rows.app")) {
-                    String size = key.substring(2, key.indexOf(".push"));
-                    double[] parts = new double[PARTS.length];
-                    for (int p = 0; p < PARTS.length; p++) {
-                        parts[p] = cost("fanout", "s." + size + ".push.cpu_ms_per_1000_rows." + PARTS[p]) / 1000;
-                    }
-                    measured.put(Double.parseDouble(size), parts);
-                }
-            }
-        }
+    /**
+     * CPU ms of delivering one item to an audience of this size, by part (app, MariaDB, Redis):
+     * scenario s's push of one item to N followers less its pull of one item to the same N (the
+     * publish itself, which the crawler's cost per refresh already holds), log-interpolated between
+     * the measured N; below the smallest N the delivery's fixed cost stays (a task, a claim, a
+     * transaction), so a feed of 3 followers costs about what one of 10 does.
+     */
+    private double[] deliveryCost(double audience) {
+        TreeMap<Double, double[]> measured = deliveries();
         if (measured.isEmpty()) {
             cost("fanout", "s.1000.push.cpu_ms_per_1000_rows.app");
             return new double[] {Double.NaN, Double.NaN, Double.NaN};
@@ -147,10 +140,14 @@ public final class Capacity {
         Map.Entry<Double, double[]> below = measured.floorEntry(audience);
         Map.Entry<Double, double[]> above = measured.ceilingEntry(audience);
         if (below == null) {
-            return above.getValue(); // smaller than measured: the smallest audience's cost (a floor, not an estimate)
+            return above.getValue();
         }
         if (above == null || above.getKey().equals(below.getKey())) {
-            return below.getValue();
+            double[] scaled = below.getValue().clone();
+            for (int p = 0; p < scaled.length; p++) {
+                scaled[p] *= audience / below.getKey(); // above the largest N: its cost per row
+            }
+            return scaled;
         }
         double t = Math.log(audience / below.getKey()) / Math.log(above.getKey() / below.getKey());
         double[] parts = new double[PARTS.length];
@@ -158,6 +155,37 @@ public final class Capacity {
             parts[p] = below.getValue()[p] + t * (above.getValue()[p] - below.getValue()[p]);
         }
         return parts;
+    }
+
+    private TreeMap<Double, double[]> deliveries;
+
+    /** Delivery CPU ms per publish at each measured audience N, by part. */
+    private TreeMap<Double, double[]> deliveries() {
+        if (deliveries != null) {
+            return deliveries;
+        }
+        deliveries = new TreeMap<>();
+        Properties fanout = results.get("fanout");
+        if (fanout == null) {
+            return deliveries;
+        }
+        for (String key : fanout.stringPropertyNames()) {
+            if (!key.startsWith("s.") || !key.endsWith(".push.cpu_ms_per_1000_rows.total")) {
+                continue;
+            }
+            String size = key.substring(2, key.indexOf(".push"));
+            double n = Double.parseDouble(size);
+            double pushTotal = cost("fanout", key) * n / 1000;
+            double pullTotal = cost("fanout", "s." + size + ".pull.cpu_ms_per_1000_followers") * n / 1000;
+            double delivery = Math.max(0, pushTotal - pullTotal);
+            double[] parts = new double[PARTS.length];
+            for (int p = 0; p < PARTS.length; p++) {
+                // The delivery's share of each part as the push's parts stand.
+                parts[p] = delivery * cost("fanout", "s." + size + ".push.cpu_ms_per_1000_rows." + PARTS[p]) * n / 1000 / pushTotal;
+            }
+            deliveries.put(n, parts);
+        }
+        return deliveries;
     }
 
     private double[] perRequest(String endpoint) {
@@ -205,7 +233,7 @@ public final class Capacity {
         double pushRows = audience.sum(a -> a < threshold ? a : 0) * itemsPerDay;
         for (int p = 0; p < PARTS.length; p++) {
             int part = p;
-            pushMs[p] = audience.sum(a -> a < threshold ? a * pushCost(a)[part] : 0) * itemsPerDay;
+            pushMs[p] = audience.sum(a -> a < threshold ? deliveryCost(a)[part] : 0) * itemsPerDay;
             cores[p] += pushMs[p] / 1000 / SECONDS_PER_DAY * peak;
         }
         double pulledFeeds = audience.sum(a -> a >= threshold ? 1 : 0);

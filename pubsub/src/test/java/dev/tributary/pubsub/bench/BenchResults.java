@@ -35,11 +35,12 @@ public final class BenchResults {
 
     /** Writes the file (under the working directory, the repository root when run by {@code bench/run}). */
     public void write() {
+        Path file = Path.of("bench", "results", name + ".properties");
+        keepUnmeasured(file);
         StringBuilder text = new StringBuilder("# ").append(name).append(" benchmark, ")
                 .append(Instant.now().truncatedTo(ChronoUnit.SECONDS)).append(", load average at the end ")
                 .append(loadAverage()).append('\n');
         figures.forEach((key, value) -> text.append(key).append('=').append(value).append('\n'));
-        Path file = Path.of("bench", "results", name + ".properties");
         try {
             Files.createDirectories(file.getParent());
             Files.writeString(file, text, StandardCharsets.UTF_8);
@@ -47,6 +48,23 @@ public final class BenchResults {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Figures of the file that this run did not measure stay (from a run of other scenarios, say);
+     * what this run measured replaces them. The header names the last run only.
+     */
+    private void keepUnmeasured(Path file) {
+        if (!Files.isRegularFile(file)) {
+            return;
+        }
+        java.util.Properties earlier = new java.util.Properties();
+        try (var reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            earlier.load(reader);
+        } catch (IOException e) {
+            return;
+        }
+        earlier.stringPropertyNames().forEach(key -> figures.putIfAbsent(key, earlier.getProperty(key)));
     }
 
     private static String loadAverage() {

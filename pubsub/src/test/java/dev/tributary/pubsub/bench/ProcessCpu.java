@@ -31,8 +31,7 @@ public final class ProcessCpu {
     public static Map<String, Double> snapshot() {
         Map<String, Double> millis = new LinkedHashMap<>();
         // A virtual thread has no CPU time of its own to read (-1): its carrier's belongs to the app.
-        double driver = Thread.currentThread().isVirtual() ? 0
-                : Math.max(0, java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime()) / 1e6;
+        double driver = driverMillis();
         millis.put("app", cpuMillis(ProcessHandle.current().pid()) - driver);
         millis.put(DRIVER, driver);
         ProcessHandle.current().descendants().forEach(child -> {
@@ -41,6 +40,21 @@ public final class ProcessCpu {
             millis.merge(name, cpuMillis(child.pid()), Double::sum);
         });
         return millis;
+    }
+
+    /** The calling thread's CPU milliseconds so far (0 on a virtual thread). */
+    public static double driverMillis() {
+        return Thread.currentThread().isVirtual() ? 0
+                : Math.max(0, java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime()) / 1e6;
+    }
+
+    /** {@code spent} with work the driver did for the app (a publish) counted as the app's. */
+    public static Map<String, Double> withAppWork(Map<String, Double> spent, double driverAppMillis) {
+        Map<String, Double> moved = new LinkedHashMap<>(spent);
+        moved.merge("app", driverAppMillis, Double::sum);
+        moved.merge("total", driverAppMillis, Double::sum);
+        moved.merge(DRIVER, -driverAppMillis, Double::sum);
+        return moved;
     }
 
     /** What each program spent between two snapshots, and "total", in milliseconds. */
