@@ -156,7 +156,7 @@ public final class GoogleReaderBenchmark {
         return errors;
     }
 
-    private static String clientLogin(HttpClient http, int port, String username, String token)
+    static String clientLogin(HttpClient http, int port, String username, String token)
             throws IOException, InterruptedException {
         HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
                 + "/accounts/ClientLogin")).header("Content-Type", "application/x-www-form-urlencoded")

@@ -5,6 +5,7 @@ import dev.tributary.api.item.ItemViews;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.TimelineQuery;
 import dev.tributary.pubsub.bench.Bench;
+import dev.tributary.pubsub.bench.BenchResults;
 import dev.tributary.pubsub.bench.Bench.Args;
 import dev.tributary.pubsub.bench.Bench.Series;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -64,7 +65,11 @@ import tools.jackson.databind.json.JsonMapper;
  * reaches; false: not counted, so no endpoint pays the rate limit's round trip),
  * {@code --generator=jvm} (or {@code process}), {@code --top-up=true} (every person read once before
  * each app endpoint's cell: {@link #topUp}),
- * {@code --endpoints=home,unread} (known names: home, unread, me; or
+ * {@code --pacing=own} (each endpoint and the constant one paced at {@code --paced-share=0.5} of its own
+ * closed-loop requests/s: the tails at equal load of issue 51; {@code target}: at the load the
+ * throughput target asks, as before), {@code --reader-logins=1000} (people signed in through
+ * ClientLogin for the Google Reader endpoints),
+ * {@code --endpoints=home,unread,greader-ids} (known names: home, unread, me, greader-ids; or
  * {@code name=/path?query}, comma-separated, no comma inside a path); any option with a dot is a
  * Spring setting.
  */
@@ -75,16 +80,25 @@ public final class HttpBenchmark {
     private static final String SMALL_BASELINE = "baseline-s";
     /** Bare Reactor Netty serving the baseline's body: the machine's floor, not a Spring endpoint. */
     private static final String FLOOR = "netty";
+    /** Endpoints whose names start so are called as a Google Reader app, with a GoogleLogin Auth value. */
+    private static final String READER = "greader";
     private static final int PAGE = 50;
     private static final int P99_CONNECTIONS = 256;
     private static final double STREAM_BYTES_TARGET = 20 * 1024;
     private static final double P99_TARGET_MILLIS = 50;
+    /** The server's processes whose CPU a request costs; "server" is their sum (a load process's "java" is left out). */
+    private static final List<String> CPU_PARTS = List.of("app", "mariadb", "redis", "server");
+    /** Issue 51: each endpoint's p99 paced at half its own capacity, at most this many times the constant endpoint's. */
+    private static final double TAIL_RATIO_TARGET = 3;
 
     /** The endpoints known by name, with the share of the baseline's requests/s the issue asks of them (NaN: none). */
     private static final Map<String, Endpoint> KNOWN = Map.of(
             "home", new Endpoint("home", "/api/v1/timelines/home?limit=" + PAGE, 0.50, BASELINE),
             "unread", new Endpoint("unread", "/api/v1/unread", 0.80, SMALL_BASELINE),
             "me", new Endpoint("me", "/api/v1/me", Double.NaN, SMALL_BASELINE),
+            // What a Google Reader app asks first on every sync: the ids of the newest 1,000 unread.
+            "greader-ids", new Endpoint("greader-ids", "/reader/api/0/stream/items/ids?s=user/-/state/com.google/reading-list"
+                    + "&xt=user/-/state/com.google/read&n=1000&output=json", Double.NaN, BASELINE),
             // The web front end: the same unread call through a browser session (compared with the
             // bearer call, so the ratio is the session's cost), and a page shell.
             "unread-web", new Endpoint("unread-web", "/api/v1/unread", Double.NaN, "unread", true, "application/json"),
@@ -120,11 +134,21 @@ public final class HttpBenchmark {
 
     /** One endpoint at one connection count, over the rounds. */
     record Cell(Endpoint endpoint, int connections, int streams, Series rate, Series p50, Series p99, Series p999,
-            Series pauses, Series maxPause, Series allocation, Map<Integer, Long> failed, long[] ioErrors) {
+            Series pauses, Series maxPause, Series allocation, Map<Integer, Long> failed, long[] ioErrors,
+            Map<String, Series> cpu, Series bodyBytes) {
         Cell(Endpoint endpoint, int connections, int streams) {
             this(endpoint, connections, streams, new Series(endpoint.name() + " req/s"), new Series("p50"), new Series("p99"),
                     new Series("p999"), new Series("gc pauses"), new Series("max pause"), new Series("alloc MB/s"),
-                    new TreeMap<>(), new long[1]);
+                    new TreeMap<>(), new long[1], cpuSeries(), new Series("body bytes"));
+        }
+
+        /** CPU ms per request of each server process: this JVM ("app"), MariaDB, Redis, and their sum. */
+        static Map<String, Series> cpuSeries() {
+            Map<String, Series> cpu = new LinkedHashMap<>();
+            for (String program : CPU_PARTS) {
+                cpu.put(program, new Series(program + " cpu ms/request"));
+            }
+            return cpu;
         }
 
         String key() {
@@ -165,6 +189,12 @@ public final class HttpBenchmark {
     private final boolean inProcess;
     /** The endpoint the last line reports; empty: the weakest ratio among those with targets. */
     private final String headline;
+    /** People who sign in through ClientLogin for the Google Reader endpoints ({@code --reader-logins}). */
+    private final int readerLoginCount;
+    /** Paced cells: at a share of each endpoint's own closed-loop rate ({@code --pacing=own}) or at its target's load. */
+    private final boolean pacedAtOwnRate;
+    /** The share of its own closed-loop requests/s each endpoint is paced at ({@code --paced-share}). */
+    private final double pacedShare;
 
     HttpBenchmark(ConfigurableApplicationContext context, Args args) {
         this.context = context;
@@ -181,7 +211,7 @@ public final class HttpBenchmark {
         this.firstWarmup = args.seconds("first-warmup", 10);
         this.catchUp = Boolean.parseBoolean(args.text("catch-up", "true"));
         this.maxRequests = Long.parseLong(args.text("max-requests", "5000000"));
-        this.endpoints = endpoints(args.text("endpoints", "home,unread"));
+        this.endpoints = endpoints(args.text("endpoints", "home,unread,greader-ids"));
         this.sessions = args.integer("sessions", 100);
         this.label = args.text("label", "http");
         this.headline = args.text("headline", "");
@@ -192,6 +222,13 @@ public final class HttpBenchmark {
             throw new IllegalArgumentException("--generator is jvm or process, not " + generator);
         }
         this.inProcess = generator.equals("jvm");
+        this.readerLoginCount = args.integer("reader-logins", 1_000);
+        String pacing = args.text("pacing", "own");
+        if (!pacing.equals("own") && !pacing.equals("target")) {
+            throw new IllegalArgumentException("--pacing is own or target, not " + pacing);
+        }
+        this.pacedAtOwnRate = pacing.equals("own");
+        this.pacedShare = args.decimal("paced-share", 0.5);
     }
 
     public static void main(String[] args) {
@@ -243,6 +280,7 @@ public final class HttpBenchmark {
             System.out.println(probe(port, endpoint.viaSession() ? cookies.getFirst() : bearer, endpoint));
         }
         List<String> bearers = people.tokens().stream().map(each -> "Authorization: Bearer " + each).toList();
+        List<String> readerLogins = readerLogins(port, people);
         try (NettyFloor netty = new NettyFloor(ConstantController.PATH, page);
                 LoadProcess process = inProcess ? null : LoadProcess.start()) {
             Load byToken = process == null ? new LoadGenerator(server, bearers) : process.generator(server, bearers);
@@ -250,10 +288,12 @@ public final class HttpBenchmark {
                     : process == null ? new LoadGenerator(server, cookies) : process.generator(server, cookies);
             Load onNetty = process == null ? new LoadGenerator(netty.address(), bearers)
                     : process.generator(netty.address(), bearers);
+            Load byReader = readerLogins.isEmpty() ? byToken
+                    : process == null ? new LoadGenerator(server, readerLogins) : process.generator(server, readerLogins);
             if (floor) {
                 all.add(1, new Endpoint(FLOOR, ConstantController.PATH, Double.NaN, FLOOR));
             }
-            Loads loads = new Loads(byToken, bySession, onNetty);
+            Loads loads = new Loads(byToken, bySession, onNetty, byReader);
             System.out.println(Bench.format("warm-up: each endpoint %d s at %d connections; then for %s open streams, "
                     + "%d rounds of every endpoint at %s connections, each %d s warm-up + %d s measured (cap %,d requests "
                     + "per cell); tokens of %,d people in turn%s; rate limit %s; collector %s; load generator %s", firstWarmup.toSeconds(),
@@ -312,10 +352,36 @@ public final class HttpBenchmark {
     }
 
     /** The load generators: by token and by browser session on the app, and by token on the Netty floor. */
-    private record Loads(Load byToken, Load bySession, Load onNetty) {
+    private record Loads(Load byToken, Load bySession, Load onNetty, Load byReader) {
         Load of(Endpoint endpoint) {
-            return endpoint.name().equals(FLOOR) ? onNetty : endpoint.viaSession() ? bySession : byToken;
+            return endpoint.name().equals(FLOOR) ? onNetty : endpoint.viaSession() ? bySession
+                    : endpoint.name().startsWith(READER) ? byReader : byToken;
         }
+    }
+
+    /**
+     * For the Google Reader endpoints: {@code GoogleLogin} Auth values from {@code /accounts/ClientLogin}
+     * (each person's token as the password, as an app's "API password"), of the first
+     * {@code --reader-logins} people, used in turn; none when no such endpoint runs.
+     */
+    private List<String> readerLogins(int port, HttpSeed.People people) {
+        if (endpoints.stream().noneMatch(e -> e.name().startsWith(READER))) {
+            return List.of();
+        }
+        HttpClient http = HttpClient.newHttpClient();
+        List<String> logins = new ArrayList<>();
+        try {
+            for (int i = 0; i < Math.min(readerLoginCount, people.tokens().size()); i++) {
+                logins.add("Authorization: GoogleLogin auth=" + GoogleReaderBenchmark.clientLogin(http, port,
+                        Bench.format("bench_%06d", i), people.tokens().get(i)));
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        return logins;
     }
 
     /**
@@ -383,7 +449,9 @@ public final class HttpBenchmark {
                     rates.put(endpoint.name(), result.rate());
                     print(open, round, n, endpoint.name(), result, gc, before);
                 }
-                if (paced && n == P99_CONNECTIONS) {
+                if (paced && n == P99_CONNECTIONS && pacedAtOwnRate) {
+                    measurePacedAtOwnRate(all, loads, pacedCells, rates, jvm, open, round, people);
+                } else if (paced && n == P99_CONNECTIONS) {
                     measurePaced(all, loads, pacedCells, rates, jvm, open, round, people);
                 }
             }
@@ -420,6 +488,58 @@ public final class HttpBenchmark {
     }
 
     /**
+     * Tails at equal load (issue 51): every app endpoint and the constant endpoint, each paced at
+     * {@value #P99_CONNECTIONS} connections to {@code --paced-share} (half) of its own closed-loop
+     * requests/s in this round, so each is equally far from its own saturation; a p99 is then
+     * compared with the constant endpoint's at its own share.
+     */
+    private void measurePacedAtOwnRate(List<Endpoint> all, Loads loads, Map<String, Paced> pacedCells, Map<String, Double> rates,
+            JvmCounters jvm, int open, int round, int people) {
+        for (Endpoint endpoint : all) {
+            Double own = rates.get(endpoint.name());
+            if (endpoint.name().equals(FLOOR) || endpoint.name().equals(SMALL_BASELINE) || own == null || !(own > 0)) {
+                continue;
+            }
+            Paced cell = pacedCells.computeIfAbsent(endpoint.name() + "@" + open, k -> new Paced(endpoint, endpoint, open));
+            double perSecond = pacedShare * own;
+            cell.offered().add(true, perSecond);
+            topUp(endpoint, loads, P99_CONNECTIONS, people);
+            var window = jvm.window(warmup, measured);
+            Map<String, Double> before = pageReads();
+            LoadGenerator.Result result = loads.of(endpoint).runPaced(endpoint.path(), endpoint.accept(), P99_CONNECTIONS,
+                    perSecond, warmup, measured, maxRequests);
+            JvmCounters.Window gc = window.join();
+            record(cell.subject(), result, gc);
+            print(open, round, P99_CONNECTIONS, Bench.format("%s paced at %,.0f/s (%.0f %% of its own)", endpoint.name(), perSecond,
+                    pacedShare * 100), result, gc, before);
+        }
+    }
+
+    /** The tails at equal load: each endpoint's p99 at its share of its own rate against the constant endpoint's. */
+    private long reportTails(Map<String, Paced> pacedCells) {
+        System.out.println();
+        System.out.println(Bench.format("tails at equal load: each endpoint paced at %.0f %% of its own closed-loop req/s at %d "
+                + "connections (latency from each request's due time); target p99 <= %.0fx the constant endpoint's p99 at its own "
+                + "%.0f %%", pacedShare * 100, P99_CONNECTIONS, TAIL_RATIO_TARGET, pacedShare * 100));
+        System.out.println(Bench.format("%-12s %7s %10s %10s %9s %9s %9s %8s %10s %8s", "paced", "streams", "offered/s", "served/s",
+                "p50 ms", "p99 ms", "p999 ms", "errors", "p99 ratio", "verdict"));
+        long errors = 0;
+        for (Paced cell : pacedCells.values()) {
+            Paced constant = pacedCells.get(BASELINE + "@" + cell.streams());
+            double ratio = constant == null ? Double.NaN : cell.subject().p99().median() / constant.subject().p99().median();
+            errors += cell.subject().errors();
+            boolean kept = cell.subject().rate().median() >= 0.98 * cell.offered().median();
+            System.out.println(Bench.format("%-12s %7d %10.0f %10.0f %9.2f %9.2f %9.2f %8d %10s %8s", cell.endpoint().name(),
+                    cell.streams(), cell.offered().median(), cell.subject().rate().median(), cell.subject().p50().median(),
+                    cell.subject().p99().median(), cell.subject().p999().median(), cell.subject().errors(),
+                    cell.endpoint().name().equals(BASELINE) ? "(base)" : Bench.format("%.2f", ratio),
+                    cell.endpoint().name().equals(BASELINE) ? "" : !kept ? "NOT KEPT UP" : ratio <= TAIL_RATIO_TARGET ? "met" : "NOT MET"));
+        }
+        System.out.println("(served/s below 98 % of offered/s: the server fell behind the pace; the p99 then includes the queue)");
+        return errors;
+    }
+
+    /**
      * Before an app endpoint's cell ({@code --top-up}), every person read once, closed loop at the
      * cell's connections, and printed as such. A kept page or count lapses by the clock (7.5–10
      * minutes a person), but nobody polls an endpoint between its cells, so what lapsed since its
@@ -452,6 +572,16 @@ public final class HttpBenchmark {
     }
 
     private static void record(Cell cell, LoadGenerator.Result result, JvmCounters.Window gc) {
+        if (result.requests() > 0) {
+            double server = 0;
+            for (String program : CPU_PARTS.subList(0, 3)) {
+                double perRequest = gc.cpuMillis(program) / result.requests();
+                server += perRequest;
+                cell.cpu().get(program).add(true, perRequest);
+            }
+            cell.cpu().get("server").add(true, server);
+            cell.bodyBytes().add(true, result.averageBodyBytes());
+        }
         cell.rate().add(true, result.rate());
         cell.p50().add(true, result.latencies().quantileMillis(0.50));
         cell.p99().add(true, result.latencies().quantileMillis(0.99));
@@ -490,7 +620,8 @@ public final class HttpBenchmark {
                 + "baseline's median req/s at the same connections and streams; for the baseline, its share of bare Netty's; "
                 + "GC n and max = stop-the-world pauses in the measured window and the longest; alloc/s = bytes allocated "
                 + "by the whole JVM, load generator included, per second)", rounds));
-        errors += reportPaced(pacedCells);
+        errors += pacedAtOwnRate ? reportTails(pacedCells) : reportPaced(pacedCells);
+        reportCpu(cells);
 
         System.out.println();
         System.out.println("targets:");
@@ -502,7 +633,7 @@ public final class HttpBenchmark {
                         cell.endpoint().target(), verdict(ratio >= cell.endpoint().target(), cell)));
             }
         }
-        for (Paced cell : pacedCells.values()) {
+        for (Paced cell : pacedAtOwnRate ? List.<Paced>of() : pacedCells.values()) {
             double p99 = cell.subject().p99().median();
             System.out.println(Bench.format("  %-8s at %4d connections, %,6d streams, paced at %,.0f req/s (its throughput "
                     + "target): p99 %.2f ms, target < %.0f ms: %s", cell.endpoint().name(), P99_CONNECTIONS, cell.streams(),
@@ -540,6 +671,36 @@ public final class HttpBenchmark {
                     base.rate().median(), ratio(cells, weakest)));
         }
         return errors;
+    }
+
+    /**
+     * CPU per request of the server's processes in each closed-loop cell (medians of the rounds),
+     * and the figures the capacity model reads: bench/results/http.properties, from the cells at
+     * {@value #P99_CONNECTIONS} connections with no open streams.
+     */
+    private void reportCpu(Map<String, Cell> cells) {
+        System.out.println();
+        System.out.println(Bench.format("CPU ms per request (user + system from /proc over each measured window; app = this JVM%s; "
+                + "medians of the rounds):", inProcess ? ", the load generator included (--generator=process leaves it out)" : ""));
+        System.out.println(Bench.format("%-12s %7s %6s %9s %9s %9s %9s %11s", "endpoint", "streams", "conns", "app", "mariadb",
+                "redis", "server", "body bytes"));
+        BenchResults results = new BenchResults(label);
+        results.put("generator", inProcess ? "jvm" : "process");
+        for (Cell cell : cells.values()) {
+            if (cell.endpoint().name().equals(FLOOR)) {
+                continue;
+            }
+            System.out.println(Bench.format("%-12s %7d %6d %9.3f %9.3f %9.3f %9.3f %,11.0f", cell.endpoint().name(), cell.streams(),
+                    cell.connections(), cell.cpu().get("app").median(), cell.cpu().get("mariadb").median(),
+                    cell.cpu().get("redis").median(), cell.cpu().get("server").median(), cell.bodyBytes().median()));
+            if (cell.connections() == P99_CONNECTIONS && cell.streams() == 0) {
+                String name = cell.endpoint().name();
+                cell.cpu().forEach((program, series) -> results.put(name + ".cpu_ms_per_request." + program, series.median()));
+                results.put(name + ".body_bytes", cell.bodyBytes().median());
+                results.put(name + ".requests_per_second", cell.rate().median());
+            }
+        }
+        results.write();
     }
 
     /** Prints the paced cells' table; returns their errors. */

@@ -20,7 +20,12 @@ final class JvmCounters {
 
     /** One window's figures. */
     record Window(double seconds, int pauses, double pauseMillis, double maxPauseMillis, double allocatedMegabytes,
-            String collectors) {
+            String collectors, java.util.Map<String, Double> cpu) {
+
+        /** CPU milliseconds of one program in the window ("app", "mariadb", "redis", "java" for a load process, "total"). */
+        double cpuMillis(String program) {
+            return cpu.getOrDefault(program, 0.0);
+        }
 
         double allocationMegabytesPerSecond() {
             return seconds > 0 ? allocatedMegabytes / seconds : Double.NaN;
@@ -34,6 +39,7 @@ final class JvmCounters {
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     private long startedNanos;
     private long startedBytes;
+    private java.util.Map<String, Double> startedCpu = java.util.Map.of();
 
     JvmCounters() {
         NotificationListener listener = (notification, handback) -> {
@@ -70,6 +76,7 @@ final class JvmCounters {
     void start() {
         startedNanos = System.nanoTime();
         startedBytes = threads.getTotalThreadAllocatedBytes();
+        startedCpu = dev.tributary.pubsub.bench.ProcessCpu.snapshot();
     }
 
     /** Ends the window started last and returns its figures. */
@@ -89,7 +96,8 @@ final class JvmCounters {
             }
             pauses.removeIf(pause -> pause.endedNanos() <= now);
         }
-        return new Window((now - startedNanos) / 1e9, count, sum, max, bytes / 1e6, collectors());
+        var cpu = dev.tributary.pubsub.bench.ProcessCpu.spent(startedCpu, dev.tributary.pubsub.bench.ProcessCpu.snapshot());
+        return new Window((now - startedNanos) / 1e9, count, sum, max, bytes / 1e6, collectors(), cpu);
     }
 
     /**

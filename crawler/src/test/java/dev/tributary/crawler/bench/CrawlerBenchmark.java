@@ -73,13 +73,20 @@ public final class CrawlerBenchmark {
             Bench.Series steady = new Bench.Series("crawler");
             Bench.Series parseShare = new Bench.Series("parse share");
             Bench.Series parseCores = new Bench.Series("parse share of cores");
+            java.util.Map<String, Bench.Series> refreshCpu = new java.util.LinkedHashMap<>();
             double cold = crawl.round(1);
             System.out.println(Bench.format("round 1 (cold): crawler %,.0f feeds/s; %s", cold, crawl.breakdown()));
             for (int round = 2; round <= rounds + 1; round++) {
                 int changed = farm.change(share, random);
                 double romeRate = romeAlone(farm.bodies());
                 double nettyRate = bareNetty(farm, concurrency);
+                java.util.Map<String, Double> cpuBefore = dev.tributary.pubsub.bench.ProcessCpu.snapshot();
                 double crawlRate = crawl.round(round);
+                java.util.Map<String, Double> cpu = dev.tributary.pubsub.bench.ProcessCpu.spent(cpuBefore,
+                        dev.tributary.pubsub.bench.ProcessCpu.snapshot());
+                for (String program : List.of("app", "mariadb", "redis", "total")) {
+                    refreshCpu.computeIfAbsent(program, p -> new Bench.Series(p)).add(true, cpu.getOrDefault(program, 0.0) / feeds);
+                }
                 rome.add(true, romeRate);
                 netty.add(true, nettyRate);
                 steady.add(true, crawlRate);
@@ -103,6 +110,13 @@ public final class CrawlerBenchmark {
             System.out.println(Bench.format("| cold round (all new) crawler | %,.0f | | |", cold));
             System.out.println(Bench.format("farm answered %,d full bodies and %,d 304s", farm.fullResponses(),
                     farm.notModifiedResponses()));
+            System.out.println(Bench.format("CPU ms per feed refresh (later rounds, %.0f %% changed; user + system from /proc; "
+                    + "app = this JVM, the feed farm's serving included): app %.2f, mariadb %.2f, redis %.2f, total %.2f", share * 100,
+                    refreshCpu.get("app").median(), refreshCpu.get("mariadb").median(), refreshCpu.get("redis").median(),
+                    refreshCpu.get("total").median()));
+            dev.tributary.pubsub.bench.BenchResults results = new dev.tributary.pubsub.bench.BenchResults("crawler");
+            refreshCpu.forEach((program, series) -> results.put("refresh.cpu_ms." + program, series.median()));
+            results.put("refresh.changed_share", share).put("feeds_per_second", steady.median()).write();
             System.out.println(Bench.format("crawler cold vs slower baseline: %.2f", cold / slower));
             System.out.println(Bench.format("crawler: %,.0f feeds/s vs baseline %,.0f feeds/s = %.2f", steady.median(), slower,
                     steady.median() / slower));
