@@ -1,6 +1,7 @@
 -- Tributary as a WebSub hub for its own exports (issue 50). A topic is one export of one person
 -- (topic_key "user:<id>:atom", "home:<id>:rss", ...); owner_id is that person. topic_url is the url
--- the subscriber named (a home feed's carries its token: never logged, never a metric label).
+-- the subscriber named; a home feed's carries its token, so it is kept sealed with the deployment's key
+-- (api.hub.SealedColumns) and never logged nor used as a metric label.
 
 -- Subscription requests whose intent is being verified; they count toward the caps meanwhile.
 CREATE TABLE websub_hub_intents (
@@ -11,7 +12,7 @@ CREATE TABLE websub_hub_intents (
     callback       VARCHAR(2048) NOT NULL,
     callback_host  VARCHAR(255)  NOT NULL,
     owner_id       BIGINT        NOT NULL,
-    secret         VARCHAR(199)  NULL,
+    secret         VARCHAR(400)  NULL,  -- hub.secret (< 200 bytes), sealed: api.hub.SealedColumns
     lease_seconds  INT           NOT NULL,
     created_at     DATETIME(6)   NOT NULL,
     KEY hub_intents_owner (owner_id),
@@ -30,7 +31,7 @@ CREATE TABLE websub_hub_subscriptions (
     callback_hash    BINARY(32)    NOT NULL,
     callback_host    VARCHAR(255)  NOT NULL,
     owner_id         BIGINT        NOT NULL,
-    secret           VARCHAR(199)  NULL,
+    secret           VARCHAR(400)  NULL,  -- sealed, as above
     lease_until      DATETIME(6)   NOT NULL,
     pending          TINYINT       NOT NULL DEFAULT 0,
     version          INT           NOT NULL DEFAULT 0,

@@ -16,9 +16,11 @@ import org.springframework.stereotype.Repository;
 class Intents {
 
     private final JdbcClient jdbc;
+    private final SealedColumns sealed;
 
-    Intents(JdbcClient jdbc) {
+    Intents(JdbcClient jdbc, SealedColumns sealed) {
         this.jdbc = jdbc;
+        this.sealed = sealed;
     }
 
     long add(Intent.Mode mode, String topicKey, String topicUrl, String callback, String callbackHost, long ownerId,
@@ -29,15 +31,16 @@ class Intents {
                     lease_seconds, created_at)
                 VALUES (:mode, :key, :url, :callback, :host, :owner, :secret, :lease, :now)
                 """)
-                .param("mode", mode.wire()).param("key", topicKey).param("url", topicUrl).param("callback", callback)
-                .param("host", callbackHost).param("owner", ownerId).param("secret", secret).param("lease", leaseSeconds)
+                .param("mode", mode.wire()).param("key", topicKey).param("url", sealed.topicUrl(topicKey, topicUrl))
+                .param("callback", callback)
+                .param("host", callbackHost).param("owner", ownerId).param("secret", sealed.secret(topicKey, secret)).param("lease", leaseSeconds)
                 .param("now", Timestamp.from(now))
                 .update(key, "id");
         return key.getKey().longValue();
     }
 
     Optional<Intent> find(long id) {
-        return jdbc.sql("SELECT * FROM websub_hub_intents WHERE id = ?").param(id).query(Intents::map).optional();
+        return jdbc.sql("SELECT * FROM websub_hub_intents WHERE id = ?").param(id).query(this::map).optional();
     }
 
     void remove(long id) {
@@ -53,10 +56,11 @@ class Intents {
         return jdbc.sql("SELECT COUNT(*) FROM websub_hub_intents WHERE mode = 'subscribe'").query(Integer.class).single();
     }
 
-    private static Intent map(ResultSet rs, int row) throws SQLException {
+    private Intent map(ResultSet rs, int row) throws SQLException {
         return new Intent(rs.getLong("id"), Intent.Mode.valueOf(rs.getString("mode").toUpperCase(Locale.ROOT)),
-                rs.getString("topic_key"), rs.getString("topic_url"), rs.getString("callback"), rs.getString("callback_host"),
-                rs.getLong("owner_id"), rs.getString("secret"), rs.getInt("lease_seconds"),
+                rs.getString("topic_key"), sealed.readTopicUrl(rs.getString("topic_key"), rs.getString("topic_url")), rs.getString("callback"),
+                rs.getString("callback_host"),
+                rs.getLong("owner_id"), sealed.readSecret(rs.getString("topic_key"), rs.getString("secret")), rs.getInt("lease_seconds"),
                 rs.getTimestamp("created_at").toInstant());
     }
 }

@@ -23,9 +23,11 @@ import org.springframework.stereotype.Repository;
 class Subscribers {
 
     private final JdbcClient jdbc;
+    private final SealedColumns sealed;
 
-    Subscribers(JdbcClient jdbc) {
+    Subscribers(JdbcClient jdbc, SealedColumns sealed) {
         this.jdbc = jdbc;
+        this.sealed = sealed;
     }
 
     /** Creates or renews (new lease and secret) the subscription of {@code callback} to the topic. */
@@ -37,8 +39,9 @@ class Subscribers {
                 VALUES (:key, :url, :callback, :hash, :host, :owner, :secret, :lease, :now)
                 ON DUPLICATE KEY UPDATE topic_url = VALUES(topic_url), secret = VALUES(secret), lease_until = VALUES(lease_until)
                 """)
-                .param("key", topicKey).param("url", topicUrl).param("callback", callback).param("hash", hash(callback))
-                .param("host", callbackHost).param("owner", ownerId).param("secret", secret)
+                .param("key", topicKey).param("url", sealed.topicUrl(topicKey, topicUrl)).param("callback", callback)
+                .param("hash", hash(callback))
+                .param("host", callbackHost).param("owner", ownerId).param("secret", sealed.secret(topicKey, secret))
                 .param("lease", Timestamp.from(leaseUntil)).param("now", Timestamp.from(now))
                 .update();
     }
@@ -59,7 +62,7 @@ class Subscribers {
 
     /** Every subscription of the topic (it is no longer served: each is told it was denied). */
     List<Subscriber> ofTopic(String topicKey) {
-        return jdbc.sql("SELECT * FROM websub_hub_subscriptions WHERE topic_key = ?").param(topicKey).query(Subscribers::map).list();
+        return jdbc.sql("SELECT * FROM websub_hub_subscriptions WHERE topic_key = ?").param(topicKey).query(this::map).list();
     }
 
     int removeTopic(String topicKey) {
@@ -89,7 +92,7 @@ class Subscribers {
                 WHERE pending = 1 AND next_attempt_at <= :now AND lease_until > :now
                   AND (claimed_until IS NULL OR claimed_until < :now)
                 ORDER BY next_attempt_at LIMIT :limit FOR UPDATE SKIP LOCKED
-                """).param("now", Timestamp.from(now)).param("limit", limit).query(Subscribers::map).list();
+                """).param("now", Timestamp.from(now)).param("limit", limit).query(this::map).list();
         if (!due.isEmpty()) {
             jdbc.sql("UPDATE websub_hub_subscriptions SET claimed_until = :until WHERE id IN (:ids)")
                     .param("until", Timestamp.from(now.plus(hold))).param("ids", due.stream().map(Subscriber::id).toList())
@@ -161,9 +164,10 @@ class Subscribers {
         }
     }
 
-    private static Subscriber map(ResultSet rs, int row) throws SQLException {
-        return new Subscriber(rs.getLong("id"), rs.getString("topic_key"), rs.getString("topic_url"), rs.getString("callback"),
-                rs.getString("callback_host"), rs.getLong("owner_id"), rs.getString("secret"),
+    private Subscriber map(ResultSet rs, int row) throws SQLException {
+        return new Subscriber(rs.getLong("id"), rs.getString("topic_key"), sealed.readTopicUrl(rs.getString("topic_key"),
+                rs.getString("topic_url")), rs.getString("callback"),
+                rs.getString("callback_host"), rs.getLong("owner_id"), sealed.readSecret(rs.getString("topic_key"), rs.getString("secret")),
                 rs.getTimestamp("lease_until").toInstant(), rs.getInt("version"), rs.getInt("attempts"),
                 Optional.ofNullable(rs.getTimestamp("next_attempt_at")).map(Timestamp::toInstant).orElse(null));
     }

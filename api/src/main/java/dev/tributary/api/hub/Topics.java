@@ -13,9 +13,11 @@ import org.springframework.stereotype.Repository;
 class Topics {
 
     private final JdbcClient jdbc;
+    private final SealedColumns sealed;
 
-    Topics(JdbcClient jdbc) {
+    Topics(JdbcClient jdbc, SealedColumns sealed) {
         this.jdbc = jdbc;
+        this.sealed = sealed;
     }
 
     /** Records the topic (if new) as it is now: only changes after this are pushed. */
@@ -23,7 +25,7 @@ class Topics {
         jdbc.sql("""
                 INSERT INTO websub_hub_topics (topic_key, topic_url, owner_id, etag, checked_at) VALUES (?, ?, ?, ?, ?)
                 ON DUPLICATE KEY UPDATE topic_url = VALUES(topic_url)
-                """).params(topic.key(), topic.url(), topic.ownerId(), etag, Timestamp.from(now)).update();
+                """).params(topic.key(), sealed.topicUrl(topic.key(), topic.url()), topic.ownerId(), etag, Timestamp.from(now)).update();
     }
 
     boolean known(String topicKey) {
@@ -77,7 +79,7 @@ class Topics {
     record Watched(FeedTopic topic, @Nullable String etag) {
     }
 
-    private static Watched watched(String key, String url, @Nullable String etag) {
-        return new Watched(FeedTopic.of(key, url), etag);
+    private Watched watched(String key, String stored, @Nullable String etag) {
+        return new Watched(FeedTopic.of(key, sealed.readTopicUrl(key, stored)), etag);
     }
 }

@@ -118,6 +118,11 @@ class AuthorizationServerConfiguration {
         return KeyEncryptionKey.load(environment.getProperty(KeyEncryptionKey.ENVIRONMENT_VARIABLE), settings.keyFile());
     }
 
+    @Bean
+    SealedSecrets sealedSecrets(KeyEncryptionKey keyEncryptionKey) {
+        return new SealedSecrets(keyEncryptionKey);
+    }
+
     /** Fails start-up when a stored key does not open with {@code keyEncryptionKey}. */
     @Bean
     SigningKeyRing accessTokenSigningKeys(JdbcClient jdbc, KeyEncryptionKey keyEncryptionKey, OAuthSettings settings) {

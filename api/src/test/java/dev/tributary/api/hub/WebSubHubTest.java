@@ -172,6 +172,13 @@ class WebSubHubTest {
         assertThat(delivery).isNotNull();
         assertThat(new String(delivery.body(), StandardCharsets.UTF_8)).contains("Into my own home");
         assertThat(delivery.header("X-Hub-Signature")).as("no secret, no signature").isNull();
+        assertThat(delivery.header("Link")).as("the self link is the url subscribed to").contains("<" + topic + ">; rel=\"self\"");
+        // The token is kept only sealed, as accounts keep only its hash: a copy of the database cannot read it.
+        for (String table : List.of("websub_hub_subscriptions", "websub_hub_topics")) {
+            assertThat(jdbc.sql("SELECT topic_url FROM " + table + " WHERE topic_key = ?").param("home:" + dan.numericId() + ":atom")
+                    .query(String.class).list()).isNotEmpty().allSatisfy(stored -> assertThat(stored).doesNotContain(token)
+                            .startsWith("v1."));
+        }
 
         // A new token ends the old topic: its subscriber is told, and nothing more is sent.
         api.post("/api/v1/me/feed_token", dan.token(), null);
