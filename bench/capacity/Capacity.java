@@ -300,15 +300,16 @@ public final class Capacity {
         }
         Sizing s = best;
         System.out.println();
-        System.out.printf(Locale.ROOT, "at the switch of %,.0f followers: %.0f app nodes (%d cores), %.0f MySQL primaries (%s first: "
+        String at = s.threshold() > w("audience_max") ? "with no source pulled" : String.format(Locale.ROOT,
+                "at the switch of %,.0f followers", s.threshold());
+        System.out.printf(Locale.ROOT, "%s: %.0f app nodes (%d cores), %.0f MySQL primaries (%s first: "
                 + "%.1f by CPU, %.1f by storage; inbox %,.0f GB + items %,.0f GB), %.0f Redis masters (%s first: %.1f by CPU, "
-                + "%.1f by memory, %,.1f GB), network in %,.0f Mbit/s (feeds), out %,.0f Mbit/s (API)%n", s.threshold(),
+                + "%.1f by memory, %,.1f GB), network in %,.0f Mbit/s (feeds), out %,.0f Mbit/s (API)%n", at,
                 Math.ceil(s.appNodes()), (int) w("cores_per_app_node"), Math.ceil(s.mysql()),
                 s.mysqlByCpu() >= s.mysqlByStorage() ? "CPU" : "storage", s.mysqlByCpu(), s.mysqlByStorage(), s.inboxGb(), s.itemGb(),
                 Math.ceil(s.redis()), s.redisByCpu() >= s.redisByMemory() ? "CPU" : "memory", s.redisByCpu(), s.redisByMemory(),
                 s.redisGb(), s.networkInMbps(), s.networkOutMbps());
         String first = s.mysql() >= s.appNodes() && s.mysql() >= s.redis() ? "MySQL" : s.appNodes() >= s.redis() ? "app nodes" : "Redis";
-        System.out.printf(Locale.ROOT, "capacity: %.0f machines at the switch of %,.0f; the first limit is %s%n", s.machines(),
-                s.threshold(), first);
+        System.out.printf(Locale.ROOT, "capacity: %.0f machines %s; the first limit is %s%n", s.machines(), at, first);
     }
 }

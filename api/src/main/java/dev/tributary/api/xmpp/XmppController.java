@@ -53,7 +53,7 @@ class XmppController {
 
     /** What the address receives. */
     record DeliveryRequest(@Schema(description = "home, folder or starred.", allowableValues = {"home", "folder", "starred"})
-            @NotNull @Pattern(regexp = "home|folder|starred", message = "must be home, folder or starred") String deliver,
+            @NotNull @Pattern(regexp = "^(home|folder|starred)$", message = "must be home, folder or starred") String deliver,
             @Schema(description = "The folder, when deliver is folder.") @Nullable String folderId) {
     }
 

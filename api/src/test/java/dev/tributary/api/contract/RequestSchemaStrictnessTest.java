@@ -70,6 +70,9 @@ class RequestSchemaStrictnessTest {
             "RuleRequest.source_id", "a source the caller does not follow", "RuleRequest.folder_id", "not one of the caller's folders",
             "RulePatch.source_id", "a source the caller does not follow", "RulePatch.folder_id", "not one of the caller's folders");
 
+    /** Request bodies of operations only a token with the account scope may call. */
+    private static final Set<String> ACCOUNT_SCOPED = Set.of("PasswordChange", "LinkRequest", "ConfirmRequest", "DeliveryRequest");
+
     @LocalServerPort int port;
     @Autowired @Qualifier("requestMappingHandlerMapping") RequestMappingHandlerMapping mappings;
 
@@ -168,6 +171,10 @@ class RequestSchemaStrictnessTest {
         valid.put("SubscribeRequest", Map.of("user", other.username()));
         valid.put("SubscriptionPatch", Map.of("title", "Strict"));
         valid.put("NewToken", Map.of("name", "Strict", "scopes", List.of("read")));
+        // XMPP push is off on this server: a body the schema allows gets 404 after validation, one it refuses 400.
+        valid.put("LinkRequest", Map.of("address", "strict@xmpp.example"));
+        valid.put("ConfirmRequest", Map.of("code", "ABCDEFGH"));
+        valid.put("DeliveryRequest", Map.of("deliver", "home"));
 
         List<String> failures = new ArrayList<>();
         Map<String, Integer> sent = new TreeMap<>();
@@ -193,7 +200,7 @@ class RequestSchemaStrictnessTest {
                     if (refusals.isEmpty() && !sendAllowed) {
                         continue;
                     }
-                    String token = schemaName.equals("PasswordChange") ? accountToken : user.token();
+                    String token = ACCOUNT_SCOPED.contains(schemaName) ? accountToken : user.token();
                     ApiResponse answer = send(api, method, target, token, user, schemaName, body);
                     sent.merge(schemaName, 1, Integer::sum);
                     String label = method + " " + path.getKey() + " " + variation.getKey();
