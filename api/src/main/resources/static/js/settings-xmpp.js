@@ -1,6 +1,6 @@
 // The settings page's XMPP section: link an address, confirm the code sent to it, choose what it
-// receives, unlink; all through /api/v1/me/xmpp. The section stays hidden when the server has no
-// XMPP push (every call is then a 404 naming the server rather than the address).
+// receives, unlink; all through /api/v1/me/xmpp. The section stays hidden, and nothing is asked,
+// when the server has no XMPP push (the page says so in data-push).
 
 import {ApiError, call, get} from './api.js';
 import {busy, showError, toast} from './dom.js';
@@ -10,6 +10,9 @@ const section = $('#xmpp-section');
 const error = $('#xmpp-error');
 
 async function load() {
+    if (section.dataset.push !== 'true') {
+        return; // XMPP push is not set up on this server: nothing to ask
+    }
     let link = null;
     try {
         link = await get('/api/v1/me/xmpp');

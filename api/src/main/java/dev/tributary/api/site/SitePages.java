@@ -1,5 +1,6 @@
 package dev.tributary.api.site;
 
+import dev.tributary.pubsub.XmppOutbox;
 import java.util.regex.Pattern;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Controller;
@@ -17,6 +18,12 @@ class SitePages {
 
     private static final Pattern ID = Pattern.compile("[1-9][0-9]{0,18}");
     private static final Pattern USERNAME = Pattern.compile("[a-z0-9_]{3,30}");
+
+    private final XmppOutbox xmpp;
+
+    SitePages(XmppOutbox xmpp) {
+        this.xmpp = xmpp;
+    }
 
     @GetMapping("/")
     ModelAndView home() {
@@ -73,9 +80,10 @@ class SitePages {
         return page("rules");
     }
 
+    /** The XMPP section is shown only where the server pushes over XMPP, so its script asks nothing otherwise. */
     @GetMapping("/settings")
     ModelAndView settings() {
-        return page("settings");
+        return page("settings").addObject("xmppPush", xmpp.enabled());
     }
 
     private static ModelAndView page(String name) {
