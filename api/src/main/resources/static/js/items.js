@@ -215,7 +215,9 @@ function mediaStrip(item) {
         if (media.type?.startsWith('audio/')) {
             return el('audio', {src: url, controls: true, preload: 'none'});
         }
-        return el('a', {href: url, target: '_blank', rel: 'noopener noreferrer'}, 'Attachment');
+        // A player's page (text/html, from a post that embeds one) opens where it plays.
+        return el('a', {href: url, target: '_blank', rel: 'noopener noreferrer'},
+            media.type === 'text/html' ? 'Play video' : 'Attachment');
     }));
 }
 

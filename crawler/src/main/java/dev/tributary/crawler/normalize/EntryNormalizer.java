@@ -82,7 +82,7 @@ public final class EntryNormalizer {
         FullContent.Kept content = contents.sanitise(entry.content(), entry.base());
         // The whole post, where the feed gave it, says more of what the post is than its excerpt.
         int textLength = content.content() == null ? summary.textLength() : content.textLength();
-        MediaSelection media = MediaSelection.of(entry.media(), entry.base()).orContentImages(content.images());
+        MediaSelection media = MediaSelection.of(entry.media(), entry.base()).orContent(content.images(), content.videos(), content.audios());
         return new NewItem(guid, PlainText.of(entry.title(), MAX_TITLE_LENGTH), summary.html(), url,
                 author(entry.author() != null ? entry.author() : feed.author()),
                 media.type(textLength, url != null), media.media(), tags(entry.categories()),

@@ -31,9 +31,12 @@ final class FullContent {
      * @param content the stored content, null if there is none
      * @param textLength how many characters of visible text the content has
      * @param images the content's images, in order, without tracking pixels (1×1 or smaller)
+     * @param videos what the content plays as video, in order: {@code <video>} sources and the
+     *     players' pages its kept iframes show ({@code text/html}: a page to open, not a file to play)
+     * @param audios the content's {@code <audio>} sources, in order
      */
-    record Kept(@Nullable ItemContent content, int textLength, List<Media> images) {
-        static final Kept NONE = new Kept(null, 0, List.of());
+    record Kept(@Nullable ItemContent content, int textLength, List<Media> images, List<Media> videos, List<Media> audios) {
+        static final Kept NONE = new Kept(null, 0, List.of(), List.of(), List.of());
     }
 
     private final Cleaner cleaner = new Cleaner(SafeHtml.withEmbeds());
@@ -83,7 +86,8 @@ final class FullContent {
             cut = true;
             html = body.html();
         }
-        return html.isBlank() ? Kept.NONE : new Kept(new ItemContent(html, cut), body.text().length(), images(body));
+        return html.isBlank() ? Kept.NONE : new Kept(new ItemContent(html, cut), body.text().length(), images(body),
+                playing(body, "iframe, video"), playing(body, "audio"));
     }
 
     /** The images a reader sees: a 1×1 (or smaller) one is a tracking pixel, not a picture. */
@@ -97,6 +101,25 @@ final class FullContent {
             }
         }
         return images;
+    }
+
+    /**
+     * What the {@code selected} elements play, as media: a player's page (text/html), else the
+     * element's or its first {@code <source>}'s url with that source's declared type, else a wildcard
+     * of the element's kind (video/*, audio/*).
+     */
+    private static List<Media> playing(Element body, String selected) {
+        List<Media> playing = new ArrayList<>();
+        for (Element element : body.select(selected)) {
+            Element source = element.selectFirst("source[src]");
+            String url = element.hasAttr("src") ? element.attr("src") : source == null ? "" : source.attr("src");
+            String declared = source == null || element.hasAttr("src") ? "" : source.attr("type");
+            String type = element.nameIs("iframe") ? "text/html" : declared.isBlank() ? element.normalName() + "/*" : declared;
+            if (!url.isEmpty() && playing.size() < MediaSelection.MAX_MEDIA) {
+                playing.add(new Media(url, type, dimension(element.attr("width")), dimension(element.attr("height")), null));
+            }
+        }
+        return playing;
     }
 
     private static @Nullable Integer dimension(String value) {

@@ -5,6 +5,7 @@ import dev.tributary.crawler.parse.ParsedFeed;
 import dev.tributary.pubsub.Media;
 import dev.tributary.pubsub.MediaType;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -16,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  * An entry's media, kept (absolute http(s) urls, one per url, what the entry carries before its
  * thumbnails, at most {@link #MAX_MEDIA}) and weighed to give the entry its {@link MediaType}.
  *
- * <p>The rules, first match wins: any video → VIDEO; any audio → AUDIO; an image (enclosure,
+ * <p>The rules, first match wins: any video → VIDEO; any audio → AUDIO; a video (audio) the
+ * content plays, where the entry carries no media, with at most a caption of text → VIDEO (AUDIO); an image (enclosure,
  * media:content, attachment) with at most a caption of text (under {@link #CAPTION_LENGTH}
  * characters) → IMAGE, while an article that merely comes with a picture stays TEXT, as news feeds
  * attach one to every story; a thumbnail with no other media and no text at all → IMAGE; a link with
@@ -37,14 +39,24 @@ final class MediaSelection {
     private final boolean image;
     private final boolean other;
     private final boolean thumbnail;
+    /** A video (audio) the content plays, where the entry itself carried no media: weighed like an image. */
+    private final boolean contentVideo;
+    private final boolean contentAudio;
 
     private MediaSelection(List<Media> media, boolean video, boolean audio, boolean image, boolean other, boolean thumbnail) {
+        this(media, video, audio, image, other, thumbnail, false, false);
+    }
+
+    private MediaSelection(List<Media> media, boolean video, boolean audio, boolean image, boolean other, boolean thumbnail,
+            boolean contentVideo, boolean contentAudio) {
         this.media = media;
         this.video = video;
         this.audio = audio;
         this.image = image;
         this.other = other;
         this.thumbnail = thumbnail;
+        this.contentVideo = contentVideo;
+        this.contentAudio = contentAudio;
     }
 
     static MediaSelection of(List<ParsedFeed.Media> raw, URI base) {
@@ -76,14 +88,22 @@ final class MediaSelection {
     }
 
     /**
-     * This selection, or, when the entry carries no media of its own, its content's images as its
-     * media: a post led by a picture is an image post though its feed attached nothing.
+     * This selection, or, when the entry carries no media of its own, its content's as its media:
+     * what it plays ({@code <video>}, {@code <audio>}, a player's iframe) before its images. A post
+     * led by a picture is an image post, and one that is a YouTube player with a line of text a video
+     * post, though its feed attached nothing; with more text than a caption, as for a picture, it
+     * stays an article that comes with a video ({@link #type}).
      */
-    MediaSelection orContentImages(List<Media> images) {
-        if (!media.isEmpty() || images.isEmpty()) {
+    MediaSelection orContent(List<Media> images, List<Media> videos, List<Media> audios) {
+        if (!media.isEmpty() || images.isEmpty() && videos.isEmpty() && audios.isEmpty()) {
             return this;
         }
-        return new MediaSelection(List.copyOf(images), false, false, true, false, false);
+        List<Media> found = new ArrayList<>();
+        for (List<Media> kind : List.of(videos, audios, images)) {
+            kind.stream().limit(Math.max(0, MAX_MEDIA - found.size())).forEach(found::add);
+        }
+        return new MediaSelection(List.copyOf(found), false, false, !images.isEmpty(), false, false, !videos.isEmpty(),
+                !audios.isEmpty());
     }
 
     List<Media> media() {
@@ -92,10 +112,10 @@ final class MediaSelection {
 
     /** The entry's media type, given how much visible text its summary has and whether it has a link. */
     MediaType type(int textLength, boolean hasLink) {
-        if (video) {
+        if (video || contentVideo && textLength < CAPTION_LENGTH) {
             return MediaType.VIDEO;
         }
-        if (audio) {
+        if (audio || contentAudio && textLength < CAPTION_LENGTH) {
             return MediaType.AUDIO;
         }
         if (image && textLength < CAPTION_LENGTH) {

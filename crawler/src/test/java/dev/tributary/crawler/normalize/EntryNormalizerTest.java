@@ -115,6 +115,46 @@ class EntryNormalizerTest {
     }
 
     @Test
+    void aPostThatIsAPlayerWithALineOfTextIsAVideoPost() {
+        NewItem clip = item(entry().id("1").link("https://example.com/clip")
+                .content("<p>Watch this</p><iframe src=\"https://www.youtube.com/embed/dQw4w9WgXcQ\" width=\"560\" height=\"315\"></iframe>"));
+
+        assertThat(clip.mediaType()).isEqualTo(dev.tributary.pubsub.MediaType.VIDEO);
+        assertThat(clip.media()).singleElement().satisfies(media -> {
+            assertThat(media.url()).isEqualTo("https://www.youtube.com/embed/dQw4w9WgXcQ");
+            assertThat(media.type()).isEqualTo("text/html");
+            assertThat(media.width()).isEqualTo(560);
+        });
+    }
+
+    @Test
+    void contentVideoAndAudioElementsMakeVideoAndAudioPostsWithTheirSourcesAsMedia() {
+        NewItem video = item(entry().id("1").content("<video controls><source src=\"https://cdn.example/a.webm\" type=\"video/webm\"></video>"));
+        NewItem audio = item(entry().id("2").content("<p>Episode 12</p><audio src=\"https://cdn.example/e12.mp3\"></audio>"));
+
+        assertThat(video.mediaType()).isEqualTo(dev.tributary.pubsub.MediaType.VIDEO);
+        assertThat(video.media()).extracting(m -> m.url() + " " + m.type()).containsExactly("https://cdn.example/a.webm video/webm");
+        assertThat(audio.mediaType()).isEqualTo(dev.tributary.pubsub.MediaType.AUDIO);
+        assertThat(audio.media()).extracting(m -> m.url() + " " + m.type()).containsExactly("https://cdn.example/e12.mp3 audio/*");
+    }
+
+    @Test
+    void anArticleThatEmbedsAVideoStaysTextAndTheFeedsOwnMediaWin() {
+        String article = "<p>" + "word ".repeat(MediaSelection.CAPTION_LENGTH / 5 + 1) + "</p>"
+                + "<iframe src=\"https://player.vimeo.com/video/42\"></iframe>";
+        NewItem withText = item(entry().id("1").content(article));
+        NewItem withEnclosure = item(entry().id("2").content("<iframe src=\"https://player.vimeo.com/video/42\"></iframe>")
+                .media(Entries.enclosure("https://cdn.example/cover.jpg", "image/jpeg")));
+        NewItem foreignFrame = item(entry().id("3").content("<p>x</p><iframe src=\"https://evil.example/embed/1\"></iframe>"));
+
+        assertThat(withText.mediaType()).isEqualTo(dev.tributary.pubsub.MediaType.TEXT);
+        assertThat(withEnclosure.mediaType()).isEqualTo(dev.tributary.pubsub.MediaType.IMAGE);
+        assertThat(withEnclosure.media()).extracting(m -> m.url()).containsExactly("https://cdn.example/cover.jpg");
+        assertThat(foreignFrame.mediaType()).isEqualTo(dev.tributary.pubsub.MediaType.TEXT);
+        assertThat(foreignFrame.media()).isEmpty();
+    }
+
+    @Test
     void publishedIsPublishedElseUpdatedElseTheFetchAndNeverInTheFuture() {
         assertThat(item(entry().id("1").published("2025-01-01T00:00:00Z").updated("2025-02-01T00:00:00Z")).publishedAt())
                 .isEqualTo(Instant.parse("2025-01-01T00:00:00Z"));
