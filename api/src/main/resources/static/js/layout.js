@@ -1,5 +1,6 @@
-// What every signed-in page does: mark its place in the navigation, name who is signed in, and
-// switch light and dark (theme.js applied the kept choice before the page was painted).
+// What every signed-in page does: mark its place in the navigation, name who is signed in, switch
+// light and dark (theme.js applied the kept choice before the page was painted), and on a phone
+// fold secondary parts of the page (a form, the filters) behind their buttons.
 
 import {get} from './api.js';
 
@@ -42,3 +43,16 @@ themeToggle?.addEventListener('click', () => {
 });
 systemDark.addEventListener('change', showTheme);
 showTheme();
+
+/**
+ * Shows (or folds away) the part of the page a `.phone-toggle` button controls: on a phone a
+ * `.phone-collapsible` part is shown only when unfolded; wider screens hide the buttons and show it.
+ */
+export function unfold(toggle, shown = true) {
+    document.getElementById(toggle.getAttribute('aria-controls')).classList.toggle('shown', shown);
+    toggle.setAttribute('aria-expanded', String(shown));
+}
+
+for (const toggle of document.querySelectorAll('.phone-toggle')) {
+    toggle.addEventListener('click', () => unfold(toggle, toggle.getAttribute('aria-expanded') !== 'true'));
+}

@@ -4,17 +4,16 @@
 // a name of one's own, unsubscribe; create and delete folders; and manage the feeds attached to
 // one's own profile.
 
-import './layout.js';
+import {unfold} from './layout.js';
 import {call, del, get, post} from './api.js';
 import {busy, el, showError, time, toast} from './dom.js';
+import {windowedRows} from './windowed.js';
 import {
     confirmStep, healthDetails, mediaChosen, mediaFieldset, mediaText, showMessage, sourcePage, statusBadge,
     subscribeBody, subscriptions,
 } from './follow.js';
 
 const KIND_LABELS = {feed: 'Feed', user: 'Person', group: 'Group'};
-// Rows drawn beyond each edge of the view, so a quick scroll shows no gap.
-const OVERSCAN = 10;
 const natural = new Intl.Collator(undefined, {numeric: true, sensitivity: 'base'});
 const phone = window.matchMedia('(max-width: 760px)');
 
@@ -29,6 +28,8 @@ const filterBox = document.querySelector('#subscription-filter');
 const shownCount = document.querySelector('#subscription-shown');
 const none = document.querySelector('#subscriptions-none');
 const panel = document.querySelector('#subscription-panel');
+// On a phone the forms fold away behind this button, so the table comes first.
+const formsToggle = document.querySelector('#source-forms-toggle');
 
 const subscribeForm = document.querySelector('#subscribe-form');
 const subscribeMedia = mediaFieldset('subscribe-media');
@@ -40,8 +41,13 @@ let unread = {};
 // What the table shows: `all` filtered and sorted; only the rows in view are in the page.
 let shown = [];
 let sort = {key: 'name', descending: false};
-let drawn = new Map();
-let drawScheduled = false;
+const rows = windowedRows(list, {
+    // Phones get touch-sized rows; the CSS sets the same heights.
+    rowHeight: () => (phone.matches ? 52 : 40),
+    key: subscription => subscription.id,
+    render: row,
+    placed: (element, index) => element.setAttribute('aria-rowindex', String(index + 2)),
+});
 // The subscription whose panel is open, by id (it survives a reload of the list).
 let managed = null;
 
@@ -117,6 +123,10 @@ function render() {
     empty.hidden = !nothing;
     empty.replaceChildren(...(nothing
         ? [el('p', {class: 'muted empty'}, 'You don’t follow anything yet. Subscribe to a feed or follow a person.')] : []));
+    if (nothing) {
+        // No table to put first: the forms are what a new person needs.
+        unfold(formsToggle);
+    }
     tools.hidden = nothing;
     const words = folded(filterBox.value).split(/\s+/).filter(Boolean);
     const compare = COMPARE[sort.key];
@@ -130,57 +140,7 @@ function render() {
         column.setAttribute('aria-sort', column.dataset.sort !== sort.key ? 'none'
             : (sort.descending !== (column.dataset.sort === 'unread')) ? 'descending' : 'ascending');
     }
-    redraw();
-}
-
-/** Draws the rows afresh (new order, counts or row height). */
-function redraw() {
-    for (const row of drawn.values()) {
-        row.remove();
-    }
-    drawn = new Map();
-    draw();
-}
-
-function rowHeight() {
-    // Phones get touch-sized rows; the CSS sets the same heights.
-    return phone.matches ? 52 : 40;
-}
-
-function scheduleDraw() {
-    if (!drawScheduled) {
-        drawScheduled = true;
-        requestAnimationFrame(() => {
-            drawScheduled = false;
-            draw();
-        });
-    }
-}
-
-/** Draws the rows in the window's view, placed at their offset in a body as tall as all of them; removes the others. */
-function draw() {
-    const height = rowHeight();
-    list.style.height = `${shown.length * height}px`;
-    const box = list.getBoundingClientRect();
-    const first = Math.max(0, Math.floor(-box.top / height) - OVERSCAN);
-    const last = Math.min(shown.length, Math.ceil((window.innerHeight - box.top) / height) + OVERSCAN);
-    const wanted = new Map();
-    for (let i = first; i < last; i++) {
-        const subscription = shown[i];
-        const element = drawn.get(subscription.id) ?? row(subscription);
-        element.style.top = `${i * height}px`;
-        element.setAttribute('aria-rowindex', String(i + 2));
-        wanted.set(subscription.id, element);
-        if (!element.isConnected) {
-            list.append(element);
-        }
-    }
-    for (const [id, element] of drawn) {
-        if (!wanted.has(id)) {
-            element.remove();
-        }
-    }
-    drawn = wanted;
+    rows.show(shown);
 }
 
 /** One dense row: name (and kind), unread, status, last fetched, "refresh now" and "manage". */
@@ -242,19 +202,19 @@ function closePanel() {
     managed = null;
     panel.hidden = true;
     panel.replaceChildren();
-    for (const row of drawn.values()) {
+    for (const row of rows.drawn().values()) {
         row.classList.remove('managed');
         row.querySelector('.manage')?.setAttribute('aria-expanded', 'false');
     }
     if (was) {
-        drawn.get(was)?.querySelector('.manage')?.focus();
+        rows.drawn().get(was)?.querySelector('.manage')?.focus();
     }
 }
 
 /** The panel above the table with everything about one subscription: health, filter, folders, unsubscribe. */
 function openPanel(subscription, focus = false) {
     managed = subscription.id;
-    for (const [id, row] of drawn) {
+    for (const [id, row] of rows.drawn()) {
         row.classList.toggle('managed', id === managed);
         row.querySelector('.manage')?.setAttribute('aria-expanded', String(id === managed));
     }
@@ -322,9 +282,8 @@ for (const column of table.querySelectorAll('[role=columnheader][data-sort]')) {
     });
 }
 filterBox.addEventListener('input', () => render());
-window.addEventListener('scroll', scheduleDraw, {passive: true});
 // A phone's keyboard opening resizes the window too: only the rows are drawn again, the panel stays as it is.
-window.addEventListener('resize', redraw);
+window.addEventListener('resize', () => rows.show());
 
 /**
  * "Always fetch the full article", for feeds that ship only a teaser: each new item's page is read

@@ -1,6 +1,6 @@
-// The phone layout's drawers: the sidebar slides in over the timeline from a button (the timeline
-// comes first on a phone), and the composer and the filters fold away behind their buttons. At
-// desktop width the buttons are hidden and everything is shown, so this module changes nothing there.
+// The phone layout's drawer: the sidebar slides in over the timeline from a button (the timeline
+// comes first on a phone; the composer and the filters fold away behind buttons layout.js wires).
+// At desktop width the button is hidden and everything is shown, so this module changes nothing there.
 
 const sidebar = document.querySelector('#home-sidebar');
 const open = document.querySelector('#sidebar-toggle');
@@ -16,13 +16,6 @@ export function setUpDrawers() {
             showSidebar(false);
         }
     });
-    for (const toggle of document.querySelectorAll('.phone-toggle')) {
-        const target = document.getElementById(toggle.getAttribute('aria-controls'));
-        toggle.addEventListener('click', () => {
-            const shown = target.classList.toggle('shown');
-            toggle.setAttribute('aria-expanded', String(shown));
-        });
-    }
 }
 
 /** Opens or closes the sidebar drawer (a pick in it closes it: the timeline is what the person wants to see). */

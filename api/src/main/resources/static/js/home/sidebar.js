@@ -2,10 +2,11 @@
 // link that filters the timeline by that folder or source, with its unread count. Names sort
 // naturally (feed 2 before feed 10); folders fold (kept in this browser); "only feeds with unread"
 // hides the rest. A thousand feeds stay smooth: only the rows in view are in the page, placed at
-// their offset in a list as tall as all of them.
+// their offset in a list as tall as all of them (windowed.js).
 
 import {get} from '../api.js';
 import {el} from '../dom.js';
+import {windowedRows} from '../windowed.js';
 import {toSearch} from './filters.js';
 
 const scroller = document.querySelector('#home-sidebar');
@@ -20,8 +21,6 @@ const unreadOnly = document.querySelector('#sidebar-unread-only');
 
 const COLLAPSED_KEY = 'tributary.collapsed-folders';
 const UNREAD_ONLY_KEY = 'tributary.sidebar-unread-only';
-// Rows drawn beyond each edge of the view, so a quick scroll shows no gap.
-const OVERSCAN = 8;
 const natural = new Intl.Collator(undefined, {numeric: true, sensitivity: 'base'});
 const phone = window.matchMedia('(max-width: 760px)');
 
@@ -35,10 +34,13 @@ let countsRequest = 0;
 let selection = {sourceId: '', folderId: ''};
 let currentFilters = null;
 let pickHandler = () => {};
-let rows = [];
-// Row key → the element drawn for it: rows that stay in view are kept (focus stays put).
-let drawn = new Map();
-let drawScheduled = false;
+const treeRows = windowedRows(tree, {
+    // Phones get touch-sized rows (44 px); the CSS sets the same heights.
+    rowHeight: () => (phone.matches ? 44 : 32),
+    key: row => row.key,
+    render,
+    scroller,
+});
 const collapsed = new Set(readJson(COLLAPSED_KEY, []));
 
 function readJson(key, fallback) {
@@ -69,8 +71,6 @@ export async function loadSources(onPick) {
         keep(UNREAD_ONLY_KEY, unreadOnly.checked);
         rebuild();
     });
-    scroller.addEventListener('scroll', scheduleDraw, {passive: true});
-    window.addEventListener('scroll', scheduleDraw, {passive: true});
     window.addEventListener('resize', () => {
         rebuild();
     });
@@ -115,7 +115,7 @@ function rebuild() {
     const only = unreadOnly.checked;
     // The selected folder or feed stays, even at 0, so the person sees where they are.
     const shows = (count, selected) => !only || count > 0 || selected;
-    rows = [];
+    const rows = [];
     const filed = new Set();
     for (const folder of folders) {
         const members = folderSources.get(folder.id);
@@ -140,59 +140,12 @@ function rebuild() {
     }
     // Rows are drawn afresh (counts, selection); keyboard focus on one comes back to its new self.
     const focused = tree.contains(document.activeElement) ? document.activeElement : null;
-    const focusedKey = focused ? [...drawn].find(([, element]) => element.contains(focused))?.[0] : null;
+    const focusedKey = focused ? [...treeRows.drawn()].find(([, element]) => element.contains(focused))?.[0] : null;
     const focusedClass = focused?.classList.contains('folder-toggle') ? '.folder-toggle' : '.source-link';
-    for (const row of drawn.values()) {
-        row.remove();
-    }
-    drawn = new Map();
-    draw();
+    treeRows.show(rows);
     if (focusedKey) {
-        drawn.get(focusedKey)?.querySelector(focusedClass)?.focus({preventScroll: true});
+        treeRows.drawn().get(focusedKey)?.querySelector(focusedClass)?.focus({preventScroll: true});
     }
-}
-
-function rowHeight() {
-    // Phones get touch-sized rows (44 px); the CSS sets the same heights.
-    return phone.matches ? 44 : 32;
-}
-
-function scheduleDraw() {
-    if (!drawScheduled) {
-        drawScheduled = true;
-        requestAnimationFrame(() => {
-            drawScheduled = false;
-            draw();
-        });
-    }
-}
-
-/** Draws the rows that are in view (of the sidebar and of the window), and removes the others. */
-function draw() {
-    const height = rowHeight();
-    tree.style.height = `${rows.length * height}px`;
-    const box = tree.getBoundingClientRect();
-    const frame = scroller.getBoundingClientRect();
-    const top = Math.max(frame.top, 0) - box.top;
-    const bottom = Math.min(frame.bottom, window.innerHeight) - box.top;
-    const first = Math.max(0, Math.floor(top / height) - OVERSCAN);
-    const last = Math.min(rows.length, Math.ceil(Math.max(bottom, 0) / height) + OVERSCAN);
-    const wanted = new Map();
-    for (let i = first; i < last; i++) {
-        const row = rows[i];
-        const element = drawn.get(row.key) ?? render(row);
-        element.style.top = `${i * height}px`;
-        wanted.set(row.key, element);
-        if (!element.isConnected) {
-            tree.append(element);
-        }
-    }
-    for (const [key, element] of drawn) {
-        if (!wanted.has(key)) {
-            element.remove();
-        }
-    }
-    drawn = wanted;
 }
 
 function render(row) {

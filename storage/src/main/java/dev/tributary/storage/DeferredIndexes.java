@@ -15,12 +15,21 @@ import org.springframework.stereotype.Service;
  * batches. A drain locks the queue rows it takes (SKIP LOCKED, so nodes share the work) and a
  * writer queuing the same entity waits for that drain to commit and queues it again, so the last
  * body written is always indexed last.
+ *
+ * <p>The queue has two lanes: what writers queue, and a backlog (what a migration queues to
+ * re-index every stored entity, the column's default). A batch takes every writer's row up to
+ * {@link #BATCH}, then fills itself from the backlog, newest entity first, with at least
+ * {@link #BACKLOG_SHARE} backlog rows: a fresh write is indexed by the next batch however long the
+ * backlog, and a flood of writes slows the backlog without stopping it.
  */
 @Service
 class DeferredIndexes {
 
     /** Entities one drain transaction indexes. */
     static final int BATCH = 500;
+
+    /** Backlog entities a batch takes even when writers' rows fill it. */
+    static final int BACKLOG_SHARE = BATCH / 10;
 
     private static final Logger log = LoggerFactory.getLogger(DeferredIndexes.class);
 
@@ -40,18 +49,20 @@ class DeferredIndexes {
         this.tx = tx;
     }
 
-    /** Queues these entities for the index, inside the writer's transaction. */
+    /** Queues these entities for the index, inside the writer's transaction, ahead of any backlog. */
     void queue(IndexDefinition<?> index, Collection<Long> entityIds) {
         List<Long> ids = List.copyOf(entityIds);
         for (int start = 0; start < ids.size(); start += EntityRows.MAX_ROWS_PER_STATEMENT) {
             List<Long> chunk = ids.subList(start, Math.min(ids.size(), start + EntityRows.MAX_ROWS_PER_STATEMENT));
-            StringBuilder sql = new StringBuilder("INSERT IGNORE INTO index_pending (index_name, entity_id) VALUES ");
+            StringBuilder sql = new StringBuilder("INSERT INTO index_pending (index_name, entity_id, backlog) VALUES ");
             List<Object> args = new ArrayList<>(chunk.size() * 2);
             for (long id : chunk) {
-                sql.append(args.isEmpty() ? "(?, ?)" : ", (?, ?)");
+                sql.append(args.isEmpty() ? "(?, ?, FALSE)" : ", (?, ?, FALSE)");
                 args.add(index.name());
                 args.add(id);
             }
+            // An entity waiting in the backlog was just rewritten: it is a writer's now.
+            sql.append(" ON DUPLICATE KEY UPDATE backlog = FALSE");
             jdbc.sql(sql.toString()).params(args).update();
         }
     }
@@ -67,7 +78,7 @@ class DeferredIndexes {
             do {
                 batch = drain(index);
                 total += batch;
-            } while (batch == BATCH && !Thread.currentThread().isInterrupted());
+            } while (batch >= BATCH && !Thread.currentThread().isInterrupted());
         }
         return total;
     }
@@ -81,12 +92,18 @@ class DeferredIndexes {
         }
     }
 
-    /** One batch of one index: the entities indexed. */
+    /** One batch of one index (at most {@link #BATCH} + {@link #BACKLOG_SHARE} entities): the entities indexed. */
     <T> int drain(IndexDefinition<T> index) {
         return tx.write("index " + index.name(), () -> {
-            List<Long> ids = jdbc.sql("""
-                    SELECT entity_id FROM index_pending WHERE index_name = ? ORDER BY entity_id LIMIT ? FOR UPDATE SKIP LOCKED
-                    """).params(index.name(), BATCH).query(Long.class).list();
+            List<Long> ids = new ArrayList<>(jdbc.sql("""
+                    SELECT entity_id FROM index_pending WHERE index_name = ? AND backlog = FALSE
+                    ORDER BY entity_id LIMIT ? FOR UPDATE SKIP LOCKED
+                    """).params(index.name(), BATCH).query(Long.class).list());
+            // Newest first: recent entities are the ones searched most.
+            ids.addAll(jdbc.sql("""
+                    SELECT entity_id FROM index_pending WHERE index_name = ? AND backlog = TRUE
+                    ORDER BY entity_id DESC LIMIT ? FOR UPDATE SKIP LOCKED
+                    """).params(index.name(), Math.max(BACKLOG_SHARE, BATCH - ids.size())).query(Long.class).list());
             if (ids.isEmpty()) {
                 return 0;
             }

@@ -112,10 +112,15 @@ class AccessibilityBrowserTest {
         pages.forEach((name, page) -> scan(browser, name, page, problems));
         // The sources table with a subscription's panel open, and filtered to nothing.
         scan(browser, "sources-manage", "/sources", problems, () -> {
-            // On a phone the forms come first: the table's rows are drawn once it is in view.
-            browser.script("document.querySelector('#subscription-table').scrollIntoView()");
             browser.click(".subscription-row .manage");
             browser.waitFor("#subscription-panel .subscription");
+        });
+        // On a phone the forms fold away behind a button: unfolded.
+        scan(browser, "sources-forms", "/sources", problems, () -> {
+            if (browser.find("#source-forms-toggle").isDisplayed()) {
+                browser.click("#source-forms-toggle");
+                browser.waitUntil("the forms unfolded", () -> browser.find("#subscribe-url").isDisplayed());
+            }
         });
         scan(browser, "sources-filtered", "/sources", problems, () -> {
             browser.type("#subscription-filter", "nothing matches this");

@@ -137,11 +137,25 @@ class SourcesTableBrowserTest {
         // A phone: taller rows for touch, still only a screenful, nothing wider than the screen.
         browser.resizeViewport(390, 844);
         browser.waitUntil("phone rows", () -> bodyHeight(browser) == FEEDS_COUNT * 52L);
-        // The forms come first on a phone: scrolled to the table, a screenful of its rows.
-        browser.script("document.querySelector('#subscription-table').scrollIntoView()");
-        browser.waitUntil("rows in view", () -> rows(browser) > 0);
+        browser.open("/sources");
+        browser.waitForText(".subscription-row .source-link", "feed 0");
+        assertThat(bodyHeight(browser)).isEqualTo(FEEDS_COUNT * 52L);
         assertThat(rows(browser)).isBetween(5, 80);
-        assertThat(names(browser).getFirst()).isEqualTo("feed 0");
+        // The person's sources come first: the first row whole on the first screen, the forms behind a button.
+        Map<?, ?> first = (Map<?, ?>) browser.script("""
+                const row = document.querySelector('#subscriptions > .table-row[aria-rowindex="2"]');
+                const box = row.getBoundingClientRect();
+                return {name: row.querySelector('.source-link').textContent, bottom: box.y + box.height,
+                    screen: window.innerHeight, scrolled: window.scrollY}""");
+        assertThat(first.get("name")).isEqualTo("feed 0");
+        assertThat(((Number) first.get("scrolled")).longValue()).isZero();
+        assertThat(((Number) first.get("screen")).longValue()).isEqualTo(844);
+        assertThat(((Number) first.get("bottom")).doubleValue()).as("the first row's bottom on an 844 px screen")
+                .isLessThanOrEqualTo(844);
+        assertThat(browser.find("#subscribe-form").isDisplayed()).isFalse();
+        browser.click("#source-forms-toggle");
+        browser.waitUntil("the forms unfolded", () -> browser.find("#subscribe-url").isDisplayed());
+        assertThat(browser.find("#source-forms-toggle").getAttribute("aria-expanded")).isEqualTo("true");
         assertThat(browser.horizontalOverflow()).isLessThanOrEqualTo(0);
         assertThat(browser.consoleErrorsBesidesApiRefusals()).isEmpty();
     }
