@@ -12,6 +12,7 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -23,7 +24,6 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
@@ -42,7 +42,7 @@ import tools.jackson.databind.json.JsonMapper;
 class StatefulApiFuzzTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final int ROUNDS = 6;
+    private static final int ROUNDS = 4;
     private static final Pattern NEXT = Pattern.compile("<([^>]+)>;\\s*rel=\"next\"");
     private static final Pattern VARIABLE = Pattern.compile("\\{([^}]+)}");
     /** Operations that never end (a live stream) or end what the rest needs (the token's own account). */
@@ -59,10 +59,10 @@ class StatefulApiFuzzTest {
     private String ownTokenId = "";
 
     @Test
-    @Disabled("Not yet run to completion: on a machine at load 40 its first GET /v3/api-docs passed ApiClient's 30 s timeout")
     void followUpOperationsWithEarlierAnswersNeverFailOrLeaveTheContract() {
         ApiClient api = new ApiClient(port);
-        ApiResponse documentAnswer = api.get("/v3/api-docs", null);
+        // The server builds the document at start-up; on a loaded machine that may still be under way.
+        ApiResponse documentAnswer = api.send(api.builder("/v3/api-docs", null).timeout(Duration.ofMinutes(3)).GET());
         JsonNode document = documentAnswer.json();
         ResponseContract contract = new ResponseContract(documentAnswer.body());
         TestUser other = api.newUser("statefulother");
@@ -186,7 +186,7 @@ class StatefulApiFuzzTest {
             failures.add(label + ": " + answer.status() + " " + answer.body());
         } else if (answer.status() < 300 && answer.contentType() != null && answer.contentType().startsWith("application/json")) {
             JsonNode json = answer.json();
-            String feature = ApiContract.feature(URI.create("http://x" + label.substring(label.indexOf(' ') + 1)).getPath());
+            String feature = ApiContract.feature(request.build().uri().getPath());
             for (JsonNode element : json.isArray() ? json : List.of(json)) {
                 harvest(feature, element);
             }
