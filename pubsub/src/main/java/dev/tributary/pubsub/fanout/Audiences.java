@@ -25,11 +25,13 @@ class Audiences {
     /**
      * One page of a source's subscribers in (afterUserId, upToUserId], by user id, each flagged if
      * they have filter rules: the flag saves fan-out a look-up of a thousand people's rules when,
-     * as usual, none of them has any. The flags come from a second statement, one range of
-     * {@code rules}' primary key over the page's people: an {@code EXISTS} per subscriber in the
-     * page's own statement ran a dependent subquery a row, most of the page read's cost in MariaDB.
-     * The two reads are not one snapshot, nor need they be: rules are matched outside any
-     * transaction, so a rule committed between them is as one committed just before the page.
+     * as usual, none of them has any. The flags come from a second statement: an {@code EXISTS} per
+     * subscriber in the page's own statement ran a dependent subquery for every row. It reads one
+     * range of {@code rules}' key, from the page's first person to its last, where rule owners are
+     * few; where the range holds more of them than the page holds people (a small audience spread
+     * over every id), it reads the page's people by key instead, so a page never reads more than
+     * its own size. The two reads are not one snapshot, nor need they be: rules are matched
+     * outside any transaction, so a rule committed between them is as one committed before the page.
      */
     List<Subscriber> page(long sourceId, long afterUserId, long upToUserId, int limit) {
         List<Subscriber> page = jdbc.sql("""
@@ -42,8 +44,14 @@ class Audiences {
         if (page.isEmpty()) {
             return page;
         }
-        Set<Long> withRules = new HashSet<>(jdbc.sql("SELECT DISTINCT user_id FROM rules WHERE user_id >= ? AND user_id <= ?")
-                .params(page.getFirst().userId(), page.getLast().userId()).query(Long.class).list());
+        List<Long> owners = jdbc.sql("""
+                SELECT DISTINCT user_id FROM rules WHERE user_id >= ? AND user_id <= ? ORDER BY user_id LIMIT ?
+                """).params(page.getFirst().userId(), page.getLast().userId(), page.size() + 1).query(Long.class).list();
+        if (owners.size() > page.size()) {
+            owners = jdbc.sql("SELECT DISTINCT user_id FROM rules WHERE user_id IN (:users)")
+                    .param("users", page.stream().map(Subscriber::userId).toList()).query(Long.class).list();
+        }
+        Set<Long> withRules = new HashSet<>(owners);
         if (withRules.isEmpty()) {
             return page;
         }
