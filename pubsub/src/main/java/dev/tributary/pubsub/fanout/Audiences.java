@@ -1,8 +1,10 @@
 package dev.tributary.pubsub.fanout;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -23,17 +25,42 @@ class Audiences {
     /**
      * One page of a source's subscribers in (afterUserId, upToUserId], by user id, each flagged if
      * they have filter rules: the flag saves fan-out a look-up of a thousand people's rules when,
-     * as usual, none of them has any.
+     * as usual, none of them has any. The flags come from a second statement: an {@code EXISTS} per
+     * subscriber in the page's own statement ran a dependent subquery for every row. It reads one
+     * range of {@code rules}' key, from the page's first person to its last, where rule owners are
+     * few; where the range holds more of them than the page holds people (a small audience spread
+     * over every id), it reads the page's people by key instead, so a page never reads more than
+     * its own size. The two reads are not one snapshot, nor need they be: rules are matched
+     * outside any transaction, so a rule committed between them is as one committed before the page.
      */
     List<Subscriber> page(long sourceId, long afterUserId, long upToUserId, int limit) {
-        return jdbc.sql("""
-                SELECT s.user_id, s.media_mask, EXISTS (SELECT 1 FROM rules r WHERE r.user_id = s.user_id), s.from_seq
-                FROM subscribers s
-                WHERE s.source_id = ? AND s.user_id > ? AND s.user_id <= ? ORDER BY s.user_id LIMIT ?
+        List<Subscriber> page = jdbc.sql("""
+                SELECT user_id, media_mask, from_seq FROM subscribers
+                WHERE source_id = ? AND user_id > ? AND user_id <= ? ORDER BY user_id LIMIT ?
                 """)
                 .params(sourceId, afterUserId, upToUserId, limit)
-                .query((rs, n) -> new Subscriber(rs.getLong(1), rs.getInt(2), rs.getBoolean(3), rs.getLong(4)))
+                .query((rs, n) -> new Subscriber(rs.getLong(1), rs.getInt(2), false, rs.getLong(3)))
                 .list();
+        if (page.isEmpty()) {
+            return page;
+        }
+        List<Long> owners = jdbc.sql("""
+                SELECT DISTINCT user_id FROM rules WHERE user_id >= ? AND user_id <= ? ORDER BY user_id LIMIT ?
+                """).params(page.getFirst().userId(), page.getLast().userId(), page.size() + 1).query(Long.class).list();
+        if (owners.size() > page.size()) {
+            owners = jdbc.sql("SELECT DISTINCT user_id FROM rules WHERE user_id IN (:users)")
+                    .param("users", page.stream().map(Subscriber::userId).toList()).query(Long.class).list();
+        }
+        Set<Long> withRules = new HashSet<>(owners);
+        if (withRules.isEmpty()) {
+            return page;
+        }
+        List<Subscriber> flagged = new ArrayList<>(page.size());
+        for (Subscriber subscriber : page) {
+            flagged.add(withRules.contains(subscriber.userId())
+                    ? new Subscriber(subscriber.userId(), subscriber.mediaMask(), true, subscriber.fromSeq()) : subscriber);
+        }
+        return flagged;
     }
 
     /**
