@@ -42,8 +42,8 @@ let unread = {};
 let shown = [];
 let sort = {key: 'name', descending: false};
 const rows = windowedRows(list, {
-    // Phones get touch-sized rows; the CSS sets the same heights.
-    rowHeight: () => (phone.matches ? 52 : 40),
+    // Phones get two-line, touch-sized rows; the CSS sets the same heights.
+    rowHeight: () => (phone.matches ? 60 : 40),
     key: subscription => subscription.id,
     render: row,
     placed: (element, index) => element.setAttribute('aria-rowindex', String(index + 2)),
@@ -250,6 +250,12 @@ function details(subscription) {
         inFolders,
         actions,
         error);
+    if (source.kind === 'feed' && source.status !== 'gone') {
+        // A phone's row has no room for "Refresh": it is here instead (the CSS shows it only there).
+        const now = el('button', {type: 'button', class: 'panel-refresh'}, 'Refresh now');
+        now.addEventListener('click', () => refreshNow(subscription, now));
+        actions.append(now);
+    }
     const organise = el('button', {type: 'button', class: 'organise'}, 'Rename / folders');
     organise.addEventListener('click', () => editFolders(item, subscription, organise, error));
     actions.append(organise);

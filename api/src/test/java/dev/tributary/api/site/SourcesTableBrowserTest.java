@@ -8,6 +8,7 @@ import dev.tributary.api.testing.Browser;
 import dev.tributary.api.testing.BrowserTest;
 import dev.tributary.crawler.testing.FeedServerExtension;
 import dev.tributary.crawler.testing.TestFeeds;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -32,9 +33,26 @@ class SourcesTableBrowserTest {
     private static final int FEEDS_COUNT = 2000;
     /** A permutation of 0..1999 (7919 is prime to 2000): feed i was last fetched this many minutes after the first. */
     private static final int SPREAD = 7919;
+    /** A row's height on a phone, in CSS pixels (sources.js and sources.css say the same). */
+    private static final long PHONE_ROW = 60;
+    private static final Path SCREENSHOTS = Path.of("target", "screenshots");
 
     @LocalServerPort int port;
     @Autowired JdbcClient jdbc;
+
+    /** The end of a fixture: the page's calls named in its {@code answers} ("METHOD /path" → JSON) are answered by it. */
+    private static final String ANSWERED_IN_PAGE = """
+              const real = window.fetch.bind(window);
+              window.fetch = (input, init) => {
+                const url = new URL(typeof input === 'string' ? input : input.url, location.href);
+                const answer = answers[`${init?.method ?? 'GET'} ${url.pathname}`];
+                if (answer) {
+                  return Promise.resolve(new Response(JSON.stringify(answer), {headers: {'Content-Type': 'application/json'}}));
+                }
+                return real(input, init);
+              };
+            })();
+            """;
 
     /**
      * 2,000 subscriptions as the API would list them, answered in the page (subscribing 2,000 feeds
@@ -59,19 +77,28 @@ class SourcesTableBrowserTest {
               const bySource = {};
               subscriptions.forEach((s, i) => { if (i %% 3 === 0 && i %% 17 > 0) { bySource[s.source.id] = i %% 17; } });
               const unread = {total: 0, by_source: bySource, by_media: {}, by_folder: {}, trimmed_unread: 0};
-              const answers = {'/api/v1/folders': folders, '/api/v1/subscriptions': subscriptions, '/api/v1/unread': unread,
-                '/api/v1/me/feeds': []};
-              const real = window.fetch.bind(window);
-              window.fetch = (input, init) => {
-                const url = new URL(typeof input === 'string' ? input : input.url, location.href);
-                const answer = answers[url.pathname];
-                if (answer && (init?.method ?? 'GET') === 'GET') {
-                  return Promise.resolve(new Response(JSON.stringify(answer), {headers: {'Content-Type': 'application/json'}}));
-                }
-                return real(input, init);
-              };
-            })();
-            """.formatted(FEEDS_COUNT, SPREAD, FEEDS_COUNT);
+              const answers = {'GET /api/v1/folders': folders, 'GET /api/v1/subscriptions': subscriptions,
+                'GET /api/v1/unread': unread, 'GET /api/v1/me/feeds': []};
+            """.formatted(FEEDS_COUNT, SPREAD, FEEDS_COUNT) + ANSWERED_IN_PAGE;
+
+    /**
+     * A handful of subscriptions with names of ordinary length (a feed, one in error, a person, one
+     * gone), answered in the page, and "refresh now" of the first accepted.
+     */
+    private static final String A_FEW_FEEDS = """
+            (() => {
+              const feed = (i, title, status, kind = 'feed') => ({id: String(i), title: null, media: null, full_content: false,
+                folders: [], source: {id: String(100 + i), kind, title, url: kind === 'feed' ? 'https://example.org/' + i : null,
+                  status, last_error: status === 'error' ? 'HTTP 500' : null,
+                  last_fetched_at: kind === 'feed' ? new Date(Date.now() - 3 * 3600000).toISOString() : null,
+                  next_fetch_at: null}});
+              const subscriptions = [feed(1, 'Accessibility Weekly', 'ok'), feed(2, 'The Morning Paper', 'error'),
+                feed(3, 'anlopez', 'ok', 'user'), feed(4, 'Old Blog', 'gone')];
+              const unread = {total: 15, by_source: {'101': 12, '102': 3}, by_media: {}, by_folder: {}, trimmed_unread: 0};
+              const answers = {'GET /api/v1/folders': [], 'GET /api/v1/subscriptions': subscriptions,
+                'GET /api/v1/unread': unread, 'GET /api/v1/me/feeds': [], 'POST /api/v1/subscriptions/1/refresh': {}};
+            """ + ANSWERED_IN_PAGE;
+
 
     @Test
     void twoThousandSubscriptionsKeepOnlyTheRowsInViewAndSortAndFilter(Browser browser) {
@@ -134,12 +161,12 @@ class SourcesTableBrowserTest {
         browser.type("#subscription-filter", " ");
         browser.waitUntil("every row back", () -> bodyHeight(browser) == FEEDS_COUNT * 40L);
 
-        // A phone: taller rows for touch, still only a screenful, nothing wider than the screen.
+        // A phone: taller rows (two lines, for touch), still only a screenful, nothing wider than the screen.
         browser.resizeViewport(390, 844);
-        browser.waitUntil("phone rows", () -> bodyHeight(browser) == FEEDS_COUNT * 52L);
+        browser.waitUntil("phone rows", () -> bodyHeight(browser) == FEEDS_COUNT * PHONE_ROW);
         browser.open("/sources");
         browser.waitForText(".subscription-row .source-link", "feed 0");
-        assertThat(bodyHeight(browser)).isEqualTo(FEEDS_COUNT * 52L);
+        assertThat(bodyHeight(browser)).isEqualTo(FEEDS_COUNT * PHONE_ROW);
         assertThat(rows(browser)).isBetween(5, 80);
         // The person's sources come first: the first row whole on the first screen, the forms behind a button.
         Map<?, ?> first = (Map<?, ?>) browser.script("""
@@ -183,6 +210,78 @@ class SourcesTableBrowserTest {
         browser.waitForText(".toast", "Fetching Refreshable now.");
         browser.waitUntil("the crawler fetching it", () -> FEEDS.requests("/table/now.xml").size() == 2);
         assertThat(browser.consoleErrorsBesidesApiRefusals()).isEmpty();
+    }
+
+    @Test
+    void onAPhoneARowShowsTheWholeNameAlignedUnderItsHeaderWithTouchSizedButtons(Browser browser) {
+        browser.signUp(ApiClient.uniqueUsername("phonerow"), PASSWORD);
+        browser.beforeEachPage(A_FEW_FEEDS);
+
+        // A wide screen: one 40 px line a row, "Refresh" in the row, not in the panel.
+        browser.resizeViewport(1366, 900);
+        browser.open("/sources");
+        browser.waitForText(".subscription-row .source-link", "Accessibility Weekly");
+        assertThat(browser.script("return document.querySelector('.subscription-row').getBoundingClientRect().height"))
+                .isEqualTo(40L);
+        assertThat(browser.find(".subscription-row .refresh-now").isDisplayed()).isTrue();
+        assertThat(layout(browser).get("misaligned")).as("header cells not over their row cells").isEqualTo(List.of());
+        browser.saveScreenshot(SCREENSHOTS.resolve("sources-table-1366x900.png"));
+
+        browser.resizeViewport(390, 844);
+        browser.open("/sources");
+        browser.waitForText(".subscription-row .source-link", "Accessibility Weekly");
+        Map<?, ?> phone = layout(browser);
+        assertThat(phone.get("name")).isEqualTo("Accessibility Weekly");
+        assertThat(((Number) phone.get("nameScroll")).longValue()).as("the name's width needed, not truncated")
+                .isLessThanOrEqualTo(((Number) phone.get("nameClient")).longValue());
+        assertThat(phone.get("headerShown")).isEqualTo(true);
+        assertThat(phone.get("misaligned")).as("header cells not over their row cells").isEqualTo(List.of());
+        assertThat((List<?>) phone.get("buttons")).as("the row's buttons").isNotEmpty()
+                .allSatisfy(height -> assertThat(((Number) height).doubleValue()).isGreaterThanOrEqualTo(44));
+        assertThat((List<?>) phone.get("sortButtons")).as("the header's buttons").hasSize(4)
+                .allSatisfy(height -> assertThat(((Number) height).doubleValue()).isGreaterThanOrEqualTo(44));
+        assertThat(((Number) phone.get("rowHeight")).longValue()).isEqualTo(PHONE_ROW);
+        assertThat(((Number) phone.get("scrollWidth")).longValue()).as("the page's width").isLessThanOrEqualTo(390);
+        browser.saveScreenshot(SCREENSHOTS.resolve("sources-table-390x844.png"));
+
+        // "Refresh" is in the Manage panel on a phone.
+        assertThat(browser.find(".subscription-row .refresh-now").isDisplayed()).isFalse();
+        browser.click(".subscription-row .manage");
+        browser.waitFor("#subscription-panel .panel-refresh");
+        assertThat(browser.find("#subscription-panel .panel-refresh").isDisplayed()).isTrue();
+        browser.click("#subscription-panel .panel-refresh");
+        browser.waitForText(".toast", "Fetching Accessibility Weekly now.");
+        assertThat(browser.horizontalOverflow()).isLessThanOrEqualTo(0);
+        browser.saveScreenshot(SCREENSHOTS.resolve("sources-table-manage-390x844.png"));
+        assertThat(browser.consoleErrorsBesidesApiRefusals()).isEmpty();
+    }
+
+    /**
+     * The first row as laid out: its name's needed and given widths, its visible buttons' heights,
+     * the header's, and the columns whose header cell's left or right edge is more than 1 px off its
+     * row cell's.
+     */
+    private static Map<?, ?> layout(Browser browser) {
+        return (Map<?, ?>) browser.script("""
+                const row = document.querySelector('#subscriptions > .table-row[aria-rowindex="2"]');
+                const head = document.querySelector('.head-row');
+                const name = row.querySelector('.col-name');
+                const shown = element => element.getClientRects().length > 0;
+                const misaligned = ['name', 'unread', 'status', 'fetched', 'actions'].filter(column => {
+                  const cell = row.querySelector('.col-' + column);
+                  const header = head.querySelector('.col-' + column);
+                  if (!shown(cell) || !shown(header)) {
+                    return shown(cell) !== shown(header) && column !== 'actions';
+                  }
+                  const a = cell.getBoundingClientRect();
+                  const b = header.getBoundingClientRect();
+                  return Math.abs(a.left - b.left) > 1 || Math.abs(a.right - b.right) > 1;
+                });
+                return {name: name.textContent, nameScroll: name.scrollWidth, nameClient: name.clientWidth,
+                  headerShown: shown(head), misaligned,
+                  buttons: [...row.querySelectorAll('button')].filter(shown).map(b => b.getBoundingClientRect().height),
+                  sortButtons: [...head.querySelectorAll('button')].filter(shown).map(b => b.getBoundingClientRect().height),
+                  rowHeight: row.getBoundingClientRect().height, scrollWidth: document.documentElement.scrollWidth}""");
     }
 
     private static int rows(Browser browser) {
