@@ -306,7 +306,7 @@ class XmppDelivery {
             return false;
         }
         XMPPTCPConnection connection = xmpp.open();
-        connection.sendStanza(connection.getStanzaFactory().buildMessageStanza()
+        connection.sendStanza(org.jivesoftware.smack.packet.StanzaBuilder.buildMessage("tributary-" + Ids.format(task.id()))
                 .to(JidCreate.entityBareFrom(address))
                 .ofType(Message.Type.chat)
                 .setBody("Your Tributary verification code is " + task.payload()
