@@ -25,8 +25,11 @@ class DeliveredStars {
     private final Inbox inbox;
     private final int max;
     private final Clock clock;
+    private final XmppOutbox xmpp;
 
-    DeliveredStars(JdbcClient jdbc, IdGenerator ids, Inbox inbox, StarSettings settings, ObjectProvider<Clock> clock) {
+    DeliveredStars(JdbcClient jdbc, IdGenerator ids, Inbox inbox, StarSettings settings, ObjectProvider<Clock> clock,
+            XmppOutbox xmpp) {
+        this.xmpp = xmpp;
         this.jdbc = jdbc;
         this.ids = ids;
         this.inbox = inbox;
@@ -39,7 +42,8 @@ class DeliveredStars {
      * delivering transaction: per person, in the order given, until they hold
      * {@link StarSettings#maxPerPerson} stars; the rest are skipped, not refused. Rows are written
      * before the counter, as {@link Stars#star} does, so the two never wait on each other in opposite
-     * orders. Returns how many stars were made.
+     * orders. Each star made is pushed to an XMPP link that asked for starred items. Returns how
+     * many stars were made.
      */
     int starDelivered(Map<Long, List<Long>> itemsByUser) {
         int made = 0;
@@ -68,6 +72,10 @@ class DeliveredStars {
             }
             if (over < starred.size()) {
                 inbox.personChanged(userId);
+                // A rule's star is a star: an XMPP link that asked for starred items gets it, as for a hand star.
+                for (long itemId : starred.subList(0, starred.size() - over)) {
+                    xmpp.starred(userId, itemId, 0);
+                }
                 made += starred.size() - over;
             }
         }

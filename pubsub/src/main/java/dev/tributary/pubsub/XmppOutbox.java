@@ -38,7 +38,7 @@ public class XmppOutbox {
 
     private static final RowMapper<XmppTask> TASK = (rs, n) -> new XmppTask(rs.getLong("id"),
             XmppTask.Kind.of(rs.getString("kind")), rs.getLong("item_id"), rs.getLong("source_id"), rs.getLong("user_id"),
-            rs.getLong("link_id"), rs.getString("payload"), rs.getInt("attempts"));
+            rs.getLong("link_id"), rs.getString("payload"), rs.getInt("attempts"), rs.getBoolean("in_doubt"));
 
     private final XmppSettings settings;
     private final JdbcClient jdbc;
@@ -208,6 +208,16 @@ public class XmppOutbox {
     public List<XmppTask> due(int limit) {
         return jdbc.sql("SELECT * FROM xmpp_outbox WHERE due_at <= UTC_TIMESTAMP(6) ORDER BY id LIMIT ?")
                 .param(limit).query(TASK).list();
+    }
+
+    /**
+     * Rows about to be sent: marked in doubt first, so that a retry after a broken session, a
+     * crash or a lost lease knows the server may already have them.
+     */
+    public void sending(Collection<Long> taskIds) {
+        if (!taskIds.isEmpty()) {
+            jdbc.sql("UPDATE xmpp_outbox SET in_doubt = TRUE WHERE id IN (:ids) AND NOT in_doubt").param("ids", taskIds).update();
+        }
     }
 
     /** Rows the server took (or that need nothing more): gone. */

@@ -10,9 +10,10 @@ import org.jspecify.annotations.Nullable;
  * @param userId the person notified ({@code notify}) or sent a code ({@code code}); 0 otherwise
  * @param linkId the link the row was written for ({@code notify}, {@code code}); 0 otherwise
  * @param payload the verification code ({@code code}); null otherwise
+ * @param inDoubt whether it was sent before without its answer coming back: the server may have it
  */
 public record XmppTask(long id, Kind kind, long itemId, long sourceId, long userId, long linkId, @Nullable String payload,
-        int attempts) {
+        int attempts, boolean inDoubt) {
 
     /** What a row asks for. */
     public enum Kind {

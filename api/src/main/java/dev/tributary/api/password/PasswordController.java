@@ -10,6 +10,7 @@ import dev.tributary.api.security.Revocations;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.Credential;
+import dev.tributary.pubsub.XmppLinks;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpSession;
 import jakarta.validation.Valid;
@@ -25,7 +26,8 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * Changing one's password ({@code POST /api/v1/me/password}). The current password is checked
  * like a sign-in (and throttled with it); the change ends what the old password opened: the
- * person's other browser sessions (and their live streams) and Google Reader logins made with it.
+ * person's other browser sessions (and their live streams), Google Reader logins made with it, and
+ * push to a linked XMPP address (unlinked, what was waiting for it dropped).
  * Personal tokens and app grants stay: they were issued deliberately and are revoked one by one.
  */
 @RestController
@@ -35,8 +37,11 @@ class PasswordController {
     private final PasswordLogin login;
     private final PersonSessions sessions;
     private final Revocations revocations;
+    private final XmppLinks xmppLinks;
 
-    PasswordController(Accounts accounts, PasswordLogin login, PersonSessions sessions, Revocations revocations) {
+    PasswordController(Accounts accounts, PasswordLogin login, PersonSessions sessions, Revocations revocations,
+            XmppLinks xmppLinks) {
+        this.xmppLinks = xmppLinks;
         this.accounts = accounts;
         this.login = login;
         this.sessions = sessions;
@@ -62,6 +67,9 @@ class PasswordController {
         checkCurrent(account, change.currentPassword(), request.getRemoteAddr());
         accounts.changePassword(account.id(), change.newPassword());
         sessions.endAllBut(account.id(), ownSession(caller, request));
+        // Push to a linked XMPP address ends with the sessions, what was waiting for it too: an address linked by
+        // whoever held the account before the change must not go on reading the person's feed.
+        xmppLinks.unlink(account.id());
         // Google Reader logins made with the password carry a stamp of its hash: every node re-checks them.
         revocations.announce(Revocations.passwordKey(account.id()));
     }

@@ -20,14 +20,19 @@ import org.jxmpp.jid.impl.JidCreate;
  */
 final class XmppConnection implements AutoCloseable {
 
-    private static final long REPLY_TIMEOUT_MS = 30_000;
+    private static final long MAX_REPLY_TIMEOUT_MS = 30_000;
 
     private final XmppSettings settings;
+    private final String resource;
+    private final long replyTimeoutMs;
     private @Nullable XMPPTCPConnection connection;
     private @Nullable PubSubManager pubsub;
 
-    XmppConnection(XmppSettings settings) {
+    XmppConnection(XmppSettings settings, String resource) {
         this.settings = settings;
+        this.resource = resource;
+        // A sixth of the publisher's lease: a row's few round trips end before the lease can pass to another node.
+        this.replyTimeoutMs = Math.max(1_000, Math.min(MAX_REPLY_TIMEOUT_MS, settings.leaseTtl().toMillis() / 6));
     }
 
     /** The open session, signed in; opens one if there is none. */
@@ -42,13 +47,13 @@ final class XmppConnection implements AutoCloseable {
                 .setHost(settings.server())
                 .setPort(settings.port())
                 .setUsernameAndPassword(self.getLocalpart().toString(), settings.secret())
-                .setResource("tributary")
+                .setResource(resource)
                 .setSecurityMode(settings.requireTls() ? SecurityMode.required : SecurityMode.disabled)
                 .setSendPresence(false)
-                .setConnectTimeout((int) REPLY_TIMEOUT_MS)
+                .setConnectTimeout((int) replyTimeoutMs)
                 .build();
         XMPPTCPConnection opened = new XMPPTCPConnection(config);
-        opened.setReplyTimeout(REPLY_TIMEOUT_MS);
+        opened.setReplyTimeout(replyTimeoutMs);
         opened.setUseStreamManagement(false);
         try {
             opened.connect().login();

@@ -114,6 +114,11 @@ class XmppDelivery {
         PayloadItem<SimplePayload> payload = new PayloadItem<>(Ids.format(task.itemId()),
                 new SimplePayload(entries.entry(item.get(), site())));
         LeafNode leaf = node(xmpp.pubsub(), node, source.get().body());
+        if (task.inDoubt() && alreadyPublished(leaf, payload)) {
+            // Sent before, and the server took it though its answer never came back: publishing it again would
+            // notify every subscriber a second time (a republish of an item id is news to XEP-0060).
+            return;
+        }
         try {
             leaf.publish(payload);
         } catch (XMPPException.XMPPErrorException e) {
@@ -123,6 +128,23 @@ class XmppDelivery {
             // The node went (the server's data was reset): made again, and published to once more.
             create(xmpp.pubsub(), node, source.get().body()).publish(payload);
         }
+    }
+
+    /** Whether the node holds this very item already: the same id with the same entry. */
+    private static boolean alreadyPublished(LeafNode leaf, PayloadItem<SimplePayload> payload)
+            throws SmackException, XMPPException, InterruptedException {
+        List<org.jivesoftware.smackx.pubsub.Item> kept;
+        try {
+            kept = leaf.getItems(List.of(payload.getId()));
+        } catch (XMPPException.XMPPErrorException e) {
+            if (notFound(e)) {
+                return false;
+            }
+            throw e;
+        }
+        String wanted = payload.getPayload().toXML().toString();
+        return kept.stream().anyMatch(item -> payload.getId().equals(item.getId()) && item instanceof PayloadItem<?> held
+                && held.getPayload() != null && SameXml.same(held.getPayload().toXML().toString(), wanted));
     }
 
     private void retract(XmppConnection xmpp, XmppTask task) throws IOException, SmackException, XMPPException, InterruptedException {
@@ -190,32 +212,31 @@ class XmppDelivery {
             }
         }
         if (!open) {
-            // Whoever is no longer a member loses their subscription too, not only the right to make one:
-            // first, while they are still affiliated (an outcast's subscription cannot be ended by the owner).
-            List<Subscription> ended = new ArrayList<>();
+            // Whoever is no longer a member loses their subscription first, then their affiliation. In this order
+            // because Prosody 0.12, taking the affiliation of someone still subscribed to a whitelist node, tries to
+            // subscribe them again and answers forbidden (util/pubsub.lua set_affiliation), the subscription kept.
+            List<String> ended = new ArrayList<>();
             for (Subscription subscription : subscriptions(xmpp, nodeId)) {
                 Jid jid = subscription.getJid();
                 if (!members.contains(jid.asBareJid()) && !jid.asBareJid().equals(self)) {
-                    ended.add(new Subscription(jid, nodeId, subscription.getId(), Subscription.State.none));
+                    ended.add(jid.toString());
                 }
             }
             if (!ended.isEmpty()) {
-                node.modifySubscriptionsAsOwner(ended);
+                PubSub end = new PubSub(JidCreate.bareFrom(Objects.requireNonNull(settings.pubsubService())), IQ.Type.set,
+                        PubSubNamespace.owner);
+                end.addExtension(new EndedSubscriptions(nodeId, ended));
+                xmpp.open().sendIqRequestAndWaitForResponse(end);
             }
         }
         List<Affiliation> added = changes.stream().filter(change -> change.getAffiliation() == Affiliation.Type.member).toList();
         if (!added.isEmpty()) {
             node.modifyAffiliationAsOwner(added);
         }
-        for (Affiliation removed : changes.stream().filter(change -> change.getAffiliation() != Affiliation.Type.member).toList()) {
-            try {
-                node.modifyAffiliationAsOwner(List.of(removed));
-            } catch (XMPPException.XMPPErrorException e) {
-                // Prosody 0.12 refuses taking a member's affiliation away (forbidden) though the node is ours; their
-                // subscription was ended above, which is what stops delivery. Known gap: they may subscribe again.
-                log.warn("XMPP node {}: affiliation of {} not removed ({}); their subscription was ended", nodeId,
-                        removed.getJid(), e.getStanzaError().getCondition());
-            }
+        List<Affiliation> removed = changes.stream().filter(change -> change.getAffiliation() != Affiliation.Type.member).toList();
+        if (!removed.isEmpty()) {
+            // "none" on a whitelist node is an outcast: they can neither subscribe again nor read the items.
+            node.modifyAffiliationAsOwner(removed);
         }
     }
 
@@ -266,7 +287,9 @@ class XmppDelivery {
         PayloadItem<SimplePayload> payload = new PayloadItem<>(org.jivesoftware.smackx.pubsub.Item.ItemNamespace.event,
                 Ids.format(task.itemId()), PublicNodes.HOME, new SimplePayload(entries.entry(item.get(), site())));
         XMPPTCPConnection connection = xmpp.open();
-        Message message = connection.getStanzaFactory().buildMessageStanza()
+        // The row's own id: sent again after a session broke before the server confirmed it, it is the same
+        // message, which the person's client (and the server's archive) can tell from a new one.
+        Message message = org.jivesoftware.smack.packet.StanzaBuilder.buildMessage("tributary-" + Ids.format(task.id()))
                 .to(JidCreate.entityBareFrom(address))
                 .ofType(Message.Type.normal) // kept offline by the server while the person is away, unlike headline
                 .setBody(body(item.get()))
@@ -283,7 +306,7 @@ class XmppDelivery {
             return false;
         }
         XMPPTCPConnection connection = xmpp.open();
-        connection.sendStanza(connection.getStanzaFactory().buildMessageStanza()
+        connection.sendStanza(org.jivesoftware.smack.packet.StanzaBuilder.buildMessage("tributary-" + Ids.format(task.id()))
                 .to(JidCreate.entityBareFrom(address))
                 .ofType(Message.Type.chat)
                 .setBody("Your Tributary verification code is " + task.payload()

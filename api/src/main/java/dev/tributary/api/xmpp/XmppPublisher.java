@@ -25,7 +25,10 @@ import org.springframework.stereotype.Component;
 /**
  * Publishes the XMPP outbox: one thread on a node of the {@code fanout} role, and only while it
  * holds the outbox's lease, so one node publishes at a time and rows go out in the order they
- * were written. A row is deleted once the server answered it (a message, once a later round trip
+ * were written. The lease is renewed in the middle of a batch once a third of it went by, and
+ * the batch stops if it was lost; every answer is awaited at most a sixth of the lease, so a row
+ * sent under the lease is answered (or given up) before another node may take it over. Rows are
+ * marked in doubt before they are sent: a publish tried again is first checked against the node. A row is deleted once the server answered it (a message, once a later round trip
  * came back); while the server is away nothing is deleted and the whole outbox waits, retried
  * with exponential backoff up to {@code tributary.xmpp.max-backoff}. A row the server refuses
  * is retried alone, then dropped after {@link #MAX_ATTEMPTS} (counted). Crawl and fan-out only
@@ -53,6 +56,8 @@ class XmppPublisher implements SmartLifecycle {
     private volatile boolean connected;
     private volatile String lastError = "";
     private Thread thread;
+    /** {@link System#nanoTime} just before the lease was last taken or renewed. */
+    private long leaseFrom;
 
     XmppPublisher(XmppSettings settings, XmppOutbox outbox, XmppDelivery delivery, Roles roles,
             ObjectProvider<MeterRegistry> registries) {
@@ -111,10 +116,11 @@ class XmppPublisher implements SmartLifecycle {
 
     private void loop() {
         Duration backoff = FIRST_BACKOFF;
-        try (XmppConnection xmpp = new XmppConnection(settings)) {
+        // A resource of its own: two nodes signed in as the same address must not knock each other's session off.
+        try (XmppConnection xmpp = new XmppConnection(settings, "tributary-" + owner.substring(owner.length() - 8))) {
             while (running) {
                 try {
-                    if (!outbox.holdLease(owner)) {
+                    if (!renew()) {
                         xmpp.close();
                         connected = false;
                         pause(settings.leaseTtl().dividedBy(3));
@@ -158,6 +164,20 @@ class XmppPublisher implements SmartLifecycle {
         }
     }
 
+    private boolean renew() {
+        long before = System.nanoTime();
+        if (!outbox.holdLease(owner)) {
+            return false;
+        }
+        leaseFrom = before;
+        return true;
+    }
+
+    /** Whether the lease still holds for longer than the next row can take; renewed once a third of it went by. */
+    private boolean leaseHolds() {
+        return System.nanoTime() - leaseFrom < settings.leaseTtl().dividedBy(3).toNanos() || renew();
+    }
+
     /** Publishes one batch of due rows; false if there were none. */
     private boolean round(XmppConnection xmpp) throws IOException, SmackException, XMPPException, InterruptedException {
         List<XmppTask> due = outbox.due(settings.batch());
@@ -166,10 +186,17 @@ class XmppPublisher implements SmartLifecycle {
         }
         xmpp.open();
         connected = true;
+        outbox.sending(due.stream().map(XmppTask::id).toList());
         List<Long> done = new ArrayList<>(due.size());
         List<Long> sent = new ArrayList<>();
         try {
             for (XmppTask task : due) {
+                if (!leaseHolds()) {
+                    // Another node has it now (this one was too slow to renew): what is left is theirs.
+                    log.info("XMPP publisher lease lost in the middle of a batch; {} rows left to its new holder",
+                            due.size() - done.size() - sent.size());
+                    break;
+                }
                 try {
                     if (delivery.send(xmpp, task)) {
                         sent.add(task.id());
@@ -181,7 +208,7 @@ class XmppPublisher implements SmartLifecycle {
                     refused(task, refusedRow);
                 }
             }
-            if (!sent.isEmpty()) {
+            if (!sent.isEmpty() && leaseHolds()) {
                 xmpp.confirm();
                 done.addAll(sent);
             }

@@ -3,6 +3,7 @@ package dev.tributary.api.bench;
 import dev.tributary.TributaryApplication;
 import dev.tributary.api.testing.ApiClient;
 import dev.tributary.api.testing.ApiResponse;
+import dev.tributary.api.testing.Prosody;
 import dev.tributary.api.testing.TestUser;
 import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Subscriptions;
@@ -24,10 +25,13 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * the author's Atom export pushed to each callback), in one run against one app on this machine;
  * p50 and p99 over every subscriber of every measured round. The callbacks sit on {@code hosts}
  * loopback addresses, so the hub's per-callback-host limit applies as for that many hosts.
- * Target (issue 50): the WebSub p99 at most twice the SSE p99.
+ * Target (issue 50): the WebSub p99 at most twice the SSE p99. With Debian's {@code prosody}
+ * installed, XMPP too: the app pushes to a Prosody of the benchmark's own, and
+ * {@code xmpp-subscribers} Smack sessions subscribed to the author's public node time the
+ * event notification.
  *
  * <p>Options: {@code --subscribers=1000}, {@code --rounds=5} (after one warm-up round),
- * {@code --hosts=100}, and any {@code --tributary.…} setting (e.g. {@code --tributary.hub.per-host-concurrency=32}).
+ * {@code --hosts=100}, {@code --xmpp-subscribers=100} (0: no XMPP), and any {@code --tributary.…} setting (e.g. {@code --tributary.hub.per-host-concurrency=32}).
  */
 public final class PushBenchmark {
 
@@ -38,18 +42,41 @@ public final class PushBenchmark {
 
     public static void main(String[] args) throws Exception {
         Args options = new Args(args);
-        try (ConfigurableApplicationContext context = Bench.start(TributaryApplication.class, options,
+        List<String> settings = new ArrayList<>(List.of(
                 "spring.main.web-application-type=servlet", "server.address=127.0.0.1", "server.port=0",
                 "tributary.crawler.allow-private=127.0.0.0/8", "tributary.crawler.concurrency=0",
                 "tributary.api.rate-limit.enabled=false", "tributary.api.stream.per-address=100000",
                 "tributary.hub.max-per-callback-host=100000",
-                "logging.level.org.springframework.boot.thymeleaf=error", "logging.level.org.springdoc=error")) {
-            run(context, options);
+                "logging.level.org.springframework.boot.thymeleaf=error", "logging.level.org.springdoc=error"));
+        Prosody prosody = options.integer("xmpp-subscribers", 100) > 0 ? prosody() : null;
+        if (prosody != null) {
+            settings.addAll(List.of("tributary.xmpp.server=127.0.0.1", "tributary.xmpp.port=" + prosody.port(),
+                    "tributary.xmpp.domain=" + Prosody.DOMAIN, "tributary.xmpp.address=" + Prosody.APP_USER + "@" + Prosody.DOMAIN,
+                    "tributary.xmpp.secret=" + Prosody.APP_SECRET, "tributary.xmpp.pubsub-service=" + Prosody.PUBSUB,
+                    "tributary.xmpp.require-tls=false", "tributary.xmpp.poll-interval=20ms"));
+        }
+        try (ConfigurableApplicationContext context = Bench.start(TributaryApplication.class, options,
+                settings.toArray(String[]::new))) {
+            run(context, options, prosody);
+        } finally {
+            if (prosody != null) {
+                prosody.close();
+            }
         }
         System.exit(0);
     }
 
-    private static void run(ConfigurableApplicationContext context, Args options) throws Exception {
+    private static @Nullable Prosody prosody() {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+            if (java.nio.file.Files.isExecutable(java.nio.file.Path.of(dir, "prosody"))) {
+                return Prosody.start();
+            }
+        }
+        System.out.println("no prosody on the PATH (apt-get install prosody): XMPP not measured");
+        return null;
+    }
+
+    private static void run(ConfigurableApplicationContext context, Args options, @Nullable Prosody prosody) throws Exception {
         int subscribers = options.integer("subscribers", 1000);
         int rounds = options.integer("rounds", 5);
         int hosts = options.integer("hosts", 100);
@@ -71,14 +98,15 @@ public final class PushBenchmark {
         channels.add(SseReceipts.open(port, people.tokens()));
         String topic = "http://127.0.0.1:" + port + "/feeds/users/" + author.username() + ".atom";
         channels.add(WebSubReceipts.subscribe(port, topic, subscribers, hosts));
-        PushReceipts xmpp = xmppReceipts(context, author, subscribers);
-        if (xmpp != null) {
-            channels.add(xmpp);
+        if (prosody != null) {
+            channels.add(XmppReceipts.subscribe(prosody, "tributary/people/" + author.id(),
+                    options.integer("xmpp-subscribers", Math.min(subscribers, 100))));
         }
         awaitHubSubscriptions(jdbc, "user:" + author.numericId() + ":atom", subscribers);
         System.out.println(Bench.format("set-up: %,d followers of one author, %,d live streams open, %,d WebSub subscriptions "
                 + "verified (callbacks on %d hosts) in %.1f s; %s", subscribers, subscribers, subscribers, hosts,
-                (System.nanoTime() - started) / 1e9, channels.size() > 2 ? "XMPP measured" : "XMPP not measured (no XMPP push yet)"));
+                (System.nanoTime() - started) / 1e9, channels.size() > 2 ? "XMPP: " + channels.getLast().subscribers() + " sessions subscribed to the author's node"
+                        : "XMPP not measured"));
 
         Map<String, List<Long>> latencies = new LinkedHashMap<>();
         channels.forEach(channel -> latencies.put(channel.name(), new ArrayList<>()));
@@ -118,17 +146,11 @@ public final class PushBenchmark {
         double sse = figures.get("sse")[1];
         System.out.println(Bench.format("target: WebSub p99 <= 2x SSE p99: %s", websub <= 2 * sse ? "met" : "NOT MET"));
         System.out.println(Bench.format("push: %.0f ms vs baseline %.0f ms = %.2f", websub, sse, websub / sse));
-    }
-
-    /**
-     * XMPP receipt timing goes here: once the XMPP push exists (issue 50's other half), return a
-     * {@link PushReceipts} named "xmpp" whose {@code received(index, payload)} is called as each
-     * of {@code subscribers} XMPP clients (subscribed to the author's public node) gets the
-     * post's event notification; it is then measured beside SSE and WebSub in every round and
-     * listed in the table. Null until then.
-     */
-    private static @Nullable PushReceipts xmppReceipts(ConfigurableApplicationContext context, TestUser author, int subscribers) {
-        return null;
+        if (figures.containsKey("xmpp")) {
+            double xmpp = figures.get("xmpp")[1];
+            System.out.println(Bench.format("target: XMPP p99 <= 2x SSE p99: %s (%.0f ms vs %.0f ms = %.2f)",
+                    xmpp <= 2 * sse ? "met" : "NOT MET", xmpp, sse, xmpp / sse));
+        }
     }
 
     private static void awaitHubSubscriptions(JdbcTemplate jdbc, String topicKey, int expected) {

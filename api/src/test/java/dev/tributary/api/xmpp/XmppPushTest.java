@@ -97,9 +97,10 @@ class XmppPushTest {
     @Autowired Roles roles;
     @Autowired ObjectProvider<MeterRegistry> meters;
     @Autowired XmppPublisher appPublisher;
+    @Autowired org.springframework.jdbc.core.JdbcTemplate jdbc;
+    @Autowired dev.tributary.storage.IdGenerator ids;
 
     @Test
-    @Disabled("failed on the last run on a loaded machine: an item missing/doubled (being investigated, issue 50)")
     void publicNodeGetsEachItemOnceUnderItsIdRepublishedOnUpdateRetractedOnDeleteWithTwoPublishers() throws Exception {
         ApiClient api = new ApiClient(port);
         TestUser alice = api.newUser("xalice");
@@ -113,8 +114,19 @@ class XmppPushTest {
             second.start();
             try {
                 List<String> posted = new ArrayList<>();
-                for (int i = 0; i < 6; i++) {
+                for (int i = 0; i < 3; i++) {
                     posted.add(post(api, alice, "post " + i));
+                }
+                // The app's own publisher stops (a node going away, perhaps in the middle of a publish): the second
+                // takes the lease over, and what the first may have sent is not sent twice.
+                appPublisher.stop();
+                try {
+                    for (int i = 3; i < 6; i++) {
+                        posted.add(post(api, alice, "post " + i));
+                    }
+                    Await.until("the second publisher took over", () -> reader.ids("publish", node).contains(posted.getLast()));
+                } finally {
+                    appPublisher.start();
                 }
                 long sourceId = sources.ofUser(alice.numericId()).id();
                 long edited = publisher.publish(sourceId, List.of(entry("edit-me", "Before"))).created().getFirst();
@@ -153,7 +165,6 @@ class XmppPushTest {
     }
 
     @Test
-    @Disabled("fails: a removed member still receives the group's next post (Prosody refuses removing the affiliation; issue 50)")
     void closedGroupNodeAdmitsExactlyItsMembersWithLinkedAddresses() throws Exception {
         ApiClient api = new ApiClient(port);
         TestUser bob = api.newUser("xbob");
@@ -232,7 +243,6 @@ class XmppPushTest {
     }
 
     @Test
-    @Disabled("failed on the last run: one item notified twice after the restart (at-least-once, issue 50)")
     void aServerRestartMidStreamLosesNothingAndDoublesNothing() throws Exception {
         ApiClient api = new ApiClient(port);
         TestUser gina = api.newUser("xgina");
@@ -270,7 +280,90 @@ class XmppPushTest {
             }
             List<String> keptIds = reader.pubsub().getLeafNode(node).getItems().stream().map(Item::getId).toList();
             assertThat(keptIds).containsAll(concat(before, during, after));
+
+            // What a lost answer leaves: a publish the server took, marked in doubt and due again. It is not sent twice.
+            String redone = before.getFirst();
+            long sourceId = sources.ofUser(gina.numericId()).id();
+            jdbc.update("""
+                    INSERT INTO xmpp_outbox (id, kind, item_id, source_id, user_id, link_id, payload, due_at, created_at, in_doubt)
+                    VALUES (?, 'publish', ?, ?, 0, 0, NULL, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6), TRUE)
+                    """, ids.next(), Long.parseLong(redone), sourceId);
+            String last = post(api, gina, "last");
+            Await.until("the last post arrived", () -> reader.ids("publish", node).contains(last));
+            assertThat(reader.ids("publish", node)).containsOnlyOnce(redone);
         }
+    }
+
+    @Test
+    void itemsAFilterRuleStarsReachALinkThatAskedForStarred() throws Exception {
+        ApiClient api = new ApiClient(port);
+        TestUser ivy = api.newUser("xivy");
+        TestUser jack = api.newUser("xjack");
+        try (XmppTestClient ivys = XmppTestClient.signUp(prosody, "ivy")) {
+            linkAndProve(api, ivy, ivys);
+            assertThat(api.send("PUT", "/api/v1/me/xmpp/delivery", ivy.token(), Map.of("deliver", "starred"), "application/json")
+                    .status()).isEqualTo(200);
+            assertThat(api.post("/api/v1/rules", ivy.token(), Map.of("action", "star", "pattern", "STARME")).status()).isEqualTo(201);
+            String groupId = api.post("/api/v1/groups", ivy.token(), Map.of("name", "ivy's open", "open", true)).json().path("id")
+                    .asString();
+            groups.addMember(Long.parseLong(groupId), jack.numericId());
+
+            String plain = groupPost(api, jack, groupId, "just news");
+            String ruled = groupPost(api, jack, groupId, "STARME now");
+            Await.until("the rule's star reached ivy's client", () -> ivys.ids("publish", PublicNodes.HOME).contains(ruled));
+            // A hand star afterwards: once it arrived, the unstarred post had every chance to.
+            String byHand = groupPost(api, jack, groupId, "starred by hand");
+            Await.until("the post fanned out to ivy", () -> inHome(api, ivy, byHand));
+            assertThat(api.send("POST", "/api/v1/items/" + byHand + "/star", ivy.token(), null, "application/json").status())
+                    .isIn(200, 204);
+            Await.until("the hand star reached ivy's client", () -> ivys.ids("publish", PublicNodes.HOME).contains(byHand));
+            assertThat(ivys.ids("publish", PublicNodes.HOME)).containsOnlyOnce(ruled).doesNotContain(plain);
+        }
+    }
+
+    @Test
+    void aPasswordChangeEndsPushWithWhatWasWaiting() throws Exception {
+        ApiClient api = new ApiClient(port);
+        TestUser kim = api.newUser("xkim");
+        TestUser lou = api.newUser("xlou");
+        try (XmppTestClient kims = XmppTestClient.signUp(prosody, "kim")) {
+            linkAndProve(api, kim, kims);
+            String groupId = api.post("/api/v1/groups", kim.token(), Map.of("name", "kim's open", "open", true)).json().path("id")
+                    .asString();
+            groups.addMember(Long.parseLong(groupId), lou.numericId());
+            String first = groupPost(api, lou, groupId, "reaches kim");
+            Await.until("kim's client received the first post", () -> kims.ids("publish", PublicNodes.HOME).contains(first));
+
+            // The publisher away: what fans out now waits in the outbox.
+            appPublisher.stop();
+            String waiting;
+            try {
+                waiting = groupPost(api, lou, groupId, "waits in the outbox");
+                Await.until("the waiting post's notification is in the outbox", () -> notificationsWaiting(kim) > 0);
+                ApiResponse changed = api.post("/api/v1/me/password", kim.token(),
+                        Map.of("current_password", kim.password(), "new_password", "a-new-password-1"));
+                assertThat(changed.status()).as(changed.toString()).isEqualTo(204);
+                assertThat(notificationsWaiting(kim)).isZero();
+            } finally {
+                appPublisher.start();
+            }
+            assertThat(api.get("/api/v1/me/xmpp", kim.token()).status()).isEqualTo(404);
+            String later = groupPost(api, lou, groupId, "after the change");
+            Await.until("the later post fanned out", () -> inHome(api, kim, later));
+            // Lou's own node, as a sentinel: once its post reached kim, every row written before had its turn.
+            String lousNode = "tributary/people/" + lou.id();
+            post(api, lou, "lou is here");
+            Await.until("lou's node made", () -> exists(kims, lousNode));
+            kims.subscribe(lousNode);
+            String sentinel = post(api, lou, "sentinel");
+            Await.until("the sentinel reached kim", () -> kims.ids("publish", lousNode).contains(sentinel));
+            assertThat(kims.ids("publish", PublicNodes.HOME)).containsOnlyOnce(first).doesNotContain(waiting, later);
+        }
+    }
+
+    private int notificationsWaiting(TestUser user) {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM xmpp_outbox WHERE kind = 'notify' AND user_id = ?", Integer.class,
+                user.numericId());
     }
 
     @Test
