@@ -448,13 +448,18 @@ public final class SearchBenchmark {
     }
 
     private static final String LOOKUP = "SELECT item_id FROM item_terms WHERE term = ? LIMIT " + PAGE;
+    private static final String PREFIX_LOOKUP = "SELECT item_id FROM item_terms WHERE term LIKE ? LIMIT " + PAGE;
 
-    /** The query's first term looked up by its index, then up to 20 bodies by id: what any one-term index read costs. */
+    /**
+     * The query's first term looked up by its index (a query of prefixes only: its first prefix, one
+     * range of the same index), then up to 20 bodies by id: what any one-term index read costs.
+     */
     private int plainLookup(Connection connection, long person, String text) throws SQLException {
-        String rarest = SearchText.parse(text).terms().getFirst();
+        SearchText parsed = SearchText.parse(text);
+        boolean prefix = parsed.terms().isEmpty();
         List<Long> found = new ArrayList<>(PAGE);
-        try (PreparedStatement ps = connection.prepareStatement(LOOKUP)) {
-            ps.setString(1, rarest);
+        try (PreparedStatement ps = connection.prepareStatement(prefix ? PREFIX_LOOKUP : LOOKUP)) {
+            ps.setString(1, prefix ? parsed.prefixes().getFirst() + "%" : parsed.terms().getFirst());
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     found.add(rs.getLong(1));
