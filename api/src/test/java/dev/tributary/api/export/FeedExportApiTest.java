@@ -299,7 +299,7 @@ class FeedExportApiTest {
         assertThat(atom.headers("Link")).containsExactly("<" + api.url("/websub/hub") + ">; rel=\"hub\"",
                 "<" + api.url("/feeds/groups/" + id + ".atom") + ">; rel=\"self\"");
         assertThat(atom.body()).contains("<link rel=\"hub\" href=\"" + api.url("/websub/hub") + "\"",
-                "<link rel=\"self\" href=\"" + api.url("/feeds/groups/" + id + ".atom") + "\"");
+                "<link rel=\"self\" type=\"application/atom+xml\" href=\"" + api.url("/feeds/groups/" + id + ".atom") + "\"");
         assertThat(rss.body()).contains("<atom:link href=\"" + api.url("/feeds/groups/" + id + ".rss") + "\" rel=\"self\"");
     }
 
