@@ -62,6 +62,8 @@ async function membership() {
     // A closed group is its members' alone: the API answers anyone else 404, so nothing to follow or show.
     actions.replaceChildren(...(readable ? [follow.element] : []));
     document.querySelector('#group-closed').hidden = readable;
+    // Only an open group's feed is exported (a closed one's is the 404 of none), so only then is it offered.
+    document.querySelector('#group-feed-links').hidden = !group.open;
     if (owner) {
         actions.prepend(openSwitch());
     }

@@ -89,6 +89,8 @@ class ApiContract implements OpenApiCustomizer {
             Map.entry("GET /feeds/home.atom", List.of("304")),
             Map.entry("GET /feeds/users/{username}.rss", List.of("304")),
             Map.entry("GET /feeds/users/{username}.atom", List.of("304")),
+            Map.entry("GET /feeds/groups/{id}.rss", List.of("304")),
+            Map.entry("GET /feeds/groups/{id}.atom", List.of("304")),
             Map.entry("POST " + HUB, List.of("422")));
 
     @Override
@@ -372,7 +374,7 @@ class ApiContract implements OpenApiCustomizer {
     /** Sets the operation's security requirement; returns which scheme it needs (null: none). */
     private static String security(PathItem.HttpMethod method, String path, Operation operation) {
         String key = method + " " + path;
-        if (OPEN.contains(key) || path.startsWith("/feeds/users/")) {
+        if (OPEN.contains(key) || path.startsWith("/feeds/users/") || path.startsWith("/feeds/groups/")) {
             operation.setSecurity(List.of());
             return null;
         }

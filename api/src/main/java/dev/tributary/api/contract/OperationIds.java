@@ -89,6 +89,8 @@ final class OperationIds {
             Map.entry("GET /feeds/home.atom", "getHomeAtom"),
             Map.entry("GET /feeds/users/{username}.rss", "getUserRss"),
             Map.entry("GET /feeds/users/{username}.atom", "getUserAtom"),
+            Map.entry("GET /feeds/groups/{id}.rss", "getGroupRss"),
+            Map.entry("GET /feeds/groups/{id}.atom", "getGroupAtom"),
             Map.entry("POST /websub/hub", "requestHubSubscription"));
 
     private OperationIds() {

@@ -1,6 +1,7 @@
 package dev.tributary.api.export;
 
 import dev.tributary.api.web.ApiProblem;
+import dev.tributary.api.web.Ids;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -20,7 +21,8 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
 /**
- * RSS and Atom exports: {@code /feeds/users/{username}.rss|.atom} (public) and
+ * RSS and Atom exports: {@code /feeds/users/{username}.rss|.atom} and
+ * {@code /feeds/groups/{id}.rss|.atom} (public; a group's only while it is open) and
  * {@code /feeds/home.rss|.atom?token=} (the private home timeline, for feed readers, which
  * cannot send bearer tokens). Conditional requests get 304 from the ETag, or from Last-Modified
  * when it cannot hide a change ({@link FeedValidators}). Each names its WebSub hub and topic url
@@ -60,6 +62,24 @@ class FeedExportController {
         user(username, FeedFormat.ATOM, request, response);
     }
 
+    @GetMapping("/feeds/groups/{id}.rss")
+    @Operation(summary = "An open group's feed as RSS 2.0 (a closed group's is the 404 of none)",
+            responses = @ApiResponse(responseCode = "200", description = "The newest 50 posts",
+                    content = @Content(mediaType = "application/rss+xml", schema = @Schema(type = "string"))))
+    void groupRss(@PathVariable String id, HttpServletRequest request,
+            HttpServletResponse response) throws IOException {
+        group(id, FeedFormat.RSS, request, response);
+    }
+
+    @GetMapping("/feeds/groups/{id}.atom")
+    @Operation(summary = "An open group's feed as Atom 1.0 (a closed group's is the 404 of none)",
+            responses = @ApiResponse(responseCode = "200", description = "The newest 50 posts",
+                    content = @Content(mediaType = "application/atom+xml", schema = @Schema(type = "string"))))
+    void groupAtom(@PathVariable String id, HttpServletRequest request,
+            HttpServletResponse response) throws IOException {
+        group(id, FeedFormat.ATOM, request, response);
+    }
+
     @GetMapping("/feeds/home.rss")
     @Operation(summary = "The private home timeline as RSS 2.0 (token: the feed_token made by POST /api/v1/me/feed_token)",
             responses = @ApiResponse(responseCode = "200", description = "The newest 50 entries",
@@ -83,6 +103,15 @@ class FeedExportController {
         FeedExports.Export export = exports.ofUser(username).orElseThrow(() -> ApiProblem.notFound("person"));
         String self = ServletUriComponentsBuilder.fromCurrentRequestUri().replaceQuery(null).build().toUriString();
         FeedDocument document = topics.userDocument(export, base(), self);
+        respond(writer.write(document, format), document, PUBLIC, request, response);
+    }
+
+    /** A closed group, a group that is not there and a path that is no id are the same 404: nothing is told. */
+    private void group(String id, FeedFormat format, HttpServletRequest request, HttpServletResponse response)
+            throws IOException {
+        FeedExports.GroupExport export = exports.ofGroup(Ids.path(id, "group")).orElseThrow(() -> ApiProblem.notFound("group"));
+        String self = ServletUriComponentsBuilder.fromCurrentRequestUri().replaceQuery(null).build().toUriString();
+        FeedDocument document = topics.groupDocument(export, base(), self);
         respond(writer.write(document, format), document, PUBLIC, request, response);
     }
 

@@ -2,7 +2,8 @@ package dev.tributary.api.export;
 
 import dev.tributary.api.account.StoredAccount;
 import dev.tributary.api.account.Accounts;
-import dev.tributary.pubsub.Account;
+import dev.tributary.pubsub.Group;
+import dev.tributary.pubsub.Groups;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.Item;
 import dev.tributary.pubsub.Items;
@@ -18,7 +19,7 @@ import org.springframework.stereotype.Service;
 
 /**
  * What the exported feeds hold: a person's public feed (their posts and the feeds attached to
- * their profile, as their profile shows) and a person's private home timeline.
+ * their profile, as their profile shows), a person's private home timeline, and an open group's posts.
  */
 @Service
 class FeedExports {
@@ -30,8 +31,10 @@ class FeedExports {
     private final Sources sources;
     private final Items items;
     private final HomeFeed home;
+    private final Groups groups;
 
-    FeedExports(Accounts accounts, Sources sources, Items items, HomeFeed home) {
+    FeedExports(Accounts accounts, Sources sources, Items items, HomeFeed home, Groups groups) {
+        this.groups = groups;
         this.accounts = accounts;
         this.sources = sources;
         this.items = items;
@@ -49,6 +52,15 @@ class FeedExports {
                 home.page(account.id(), TimelineQuery.newest(ENTRIES)).stream().map(TimelineEntry::item).toList()));
     }
 
+    /**
+     * An open group's posts, newest first; empty for a closed group as for none at all: a closed
+     * group's feed is its members' alone, and a feed url carries no credential to tell them apart.
+     */
+    Optional<GroupExport> ofGroup(long groupId) {
+        return groups.find(groupId).filter(group -> group.body().open())
+                .map(group -> new GroupExport(group, items.ofSource(group.body().sourceId(), null, null, ENTRIES)));
+    }
+
     /** The newest of the person's own source and every attached feed, merged by id (ids are time-ordered). */
     private List<Stored<Item>> profileItems(long userId) {
         List<Long> sourceIds = new ArrayList<>();
@@ -63,5 +75,9 @@ class FeedExports {
 
     /** Whose feed it is and its items, newest first. */
     record Export(StoredAccount account, List<Stored<Item>> items) {
+    }
+
+    /** Which group's feed it is and its items, newest first. */
+    record GroupExport(Stored<Group> group, List<Stored<Item>> items) {
     }
 }

@@ -3,23 +3,30 @@ package dev.tributary.api.export;
 import java.util.Locale;
 
 /**
- * A WebSub topic Tributary serves: one export (format) of one person's feed.
+ * A WebSub topic Tributary serves: one export (format) of one person's or one open group's feed.
  *
- * @param ownerId the person whose feed it is
+ * @param ownerId the person whose feed it is, or for a group's feed the group
  * @param url the topic url as subscribers name it (a home feed's carries its token: never log it)
  */
 public record FeedTopic(Kind kind, long ownerId, String format, String url) {
 
-    /** Which of the person's feeds. */
+    /** Which feed. */
     public enum Kind {
         /** {@code /feeds/users/{username}}: public. */
         USER,
         /** {@code /feeds/home?token=}: the person's private home timeline. */
-        HOME
+        HOME,
+        /** {@code /feeds/groups/{id}}: an open group's posts; served only while the group is open. */
+        GROUP
     }
 
     /** The topic's name in logs, metrics and keys: {@code user:<id>:atom}, never the url. */
     public String key() {
+        return key(kind, ownerId, format);
+    }
+
+    /** The key of the topic of {@code ownerId}'s feed of that kind in that format ({@code atom}, {@code rss}). */
+    public static String key(Kind kind, long ownerId, String format) {
         return kind.name().toLowerCase(Locale.ROOT) + ":" + ownerId + ":" + format;
     }
 

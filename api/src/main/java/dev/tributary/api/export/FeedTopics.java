@@ -25,6 +25,7 @@ public class FeedTopics {
 
     private static final Pattern USER = Pattern.compile("/feeds/users/([a-z0-9_]{1,100})\\.(atom|rss)");
     private static final Pattern HOME = Pattern.compile("/feeds/home\\.(atom|rss)");
+    private static final Pattern GROUP = Pattern.compile("/feeds/groups/([0-9]{1,19})\\.(atom|rss)");
     private static final Pattern TOKEN = Pattern.compile("token=([A-Za-z0-9_-]{1,100})");
 
     private final FeedExports exports;
@@ -40,7 +41,8 @@ public class FeedTopics {
     /**
      * The topic {@code url} names, if it is an export of this deployment: under one of
      * {@code bases} (roots such as {@code https://tributary.example}, no trailing slash), a
-     * person's public feed or a home feed with a live token; empty for anything else.
+     * person's public feed, a home feed with a live token or an open group's feed; empty for
+     * anything else (a closed group's feed among them).
      */
     public Optional<FeedTopic> resolve(String url, Collection<String> bases) {
         URI uri;
@@ -65,6 +67,12 @@ public class FeedTopics {
             return accounts.findByUsername(user.group(1))
                     .map(account -> new FeedTopic(FeedTopic.Kind.USER, account.id(), user.group(2), base + route));
         }
+        Matcher group = GROUP.matcher(route);
+        Long groupId = group.matches() && params == null ? Ids.lenient(group.group(1)) : null;
+        if (groupId != null) {
+            return exports.ofGroup(groupId)
+                    .map(export -> new FeedTopic(FeedTopic.Kind.GROUP, groupId, group.group(2), base + route));
+        }
         Matcher home = HOME.matcher(route);
         Matcher token = params == null ? null : TOKEN.matcher(params);
         if (home.matches() && token != null && token.matches()) {
@@ -75,8 +83,9 @@ public class FeedTopics {
     }
 
     /**
-     * The topic's content now; empty when it is no longer served (the person is gone, or a home
-     * feed's token was replaced): its subscriptions end.
+     * The topic's content now; empty when it is no longer served (the person is gone, a home
+     * feed's token was replaced, a group was closed): its subscriptions end. Read afresh for every
+     * delivery, so a group closed since the change was noticed sends nothing.
      */
     public Optional<TopicContent> content(FeedTopic topic) {
         FeedFormat format = format(topic.format());
@@ -90,6 +99,7 @@ public class FeedTopics {
                 yield exports.home(token).filter(export -> export.account().id() == topic.ownerId())
                         .map(export -> written(homeDocument(export, base, topic.url()), format));
             }
+            case GROUP -> exports.ofGroup(topic.ownerId()).map(export -> written(groupDocument(export, base, topic.url()), format));
         };
     }
 
@@ -108,6 +118,14 @@ public class FeedTopics {
                 account.body().username() + "'s home on Tributary", base + "/", base + "/", self, hub(base),
                 "The newest entries of " + account.body().username() + "'s home timeline.", account.body().createdAt(),
                 export.items());
+    }
+
+    /** An open group's feed, as {@code self} names it under {@code base}; its link is the group's page. */
+    FeedDocument groupDocument(FeedExports.GroupExport export, String base, String self) {
+        String name = export.group().body().name();
+        String id = Ids.format(export.group().id());
+        return new FeedDocument("urn:tributary:feed:group:" + id, name + " on Tributary", base + "/groups/" + id, base + "/",
+                self, hub(base), "What the members of " + name + " post.", export.group().body().createdAt(), export.items());
     }
 
     static String hub(String base) {

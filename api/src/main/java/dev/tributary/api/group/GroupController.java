@@ -1,6 +1,7 @@
 package dev.tributary.api.group;
 
 import dev.tributary.api.web.NonBlank;
+import dev.tributary.api.hub.GroupTopics;
 import dev.tributary.api.account.StoredAccount;
 import dev.tributary.api.account.Accounts;
 import dev.tributary.api.item.ItemView;
@@ -65,9 +66,11 @@ class GroupController {
     private final SourcePages pages;
     private final GroupInvitations invitations;
     private final SourceReach reach;
+    private final GroupTopics hubTopics;
 
     GroupController(Groups groups, Accounts accounts, Posts posts, ItemViews itemViews, SourcePages pages,
-            GroupInvitations invitations, SourceReach reach) {
+            GroupInvitations invitations, SourceReach reach, GroupTopics hubTopics) {
+        this.hubTopics = hubTopics;
         this.reach = reach;
         this.invitations = invitations;
         this.groups = groups;
@@ -101,7 +104,10 @@ class GroupController {
         if (group.body().ownerId() != caller.userId()) {
             throw ApiProblem.forbidden("Only the group's owner may open or close it.");
         }
-        return view(groups.setOpen(group.id(), request.open()));
+        Stored<Group> changed = groups.setOpen(group.id(), request.open());
+        // A closed group's feed export ends, and with it its WebSub topics (GroupTopics).
+        hubTopics.openChanged(group.id());
+        return view(changed);
     }
 
     @GetMapping("/api/v1/groups/{id}")

@@ -37,7 +37,8 @@ class HubController {
     @PostMapping(path = FeedTopics.HUB_PATH, consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
     @Operation(summary = "Subscribe to or unsubscribe from an export (WebSub hub)", description = """
             The WebSub hub of this deployment's own feed exports (W3C WebSub). hub.topic must be an export url \
-            (/feeds/users/{username}.atom|.rss, /feeds/home.atom|.rss?token=), as its Link rel="self" names it. \
+            (/feeds/users/{username}.atom|.rss, an open group's /feeds/groups/{id}.atom|.rss, /feeds/home.atom|.rss?token=), \
+            as its Link rel="self" names it. \
             Answers 202 and then verifies intent with a GET to hub.callback (hub.challenge must be echoed with a 2xx). \
             Changes are then POSTed to the callback with Link rel="hub" and rel="self" and, when hub.secret was given, \
             X-Hub-Signature: sha256=<HMAC of the body>.""",

@@ -110,7 +110,7 @@ class IntentVerifier implements DisposableBean {
         }
         FeedTopic topic = FeedTopic.of(intent.topicKey(), intent.topicUrl());
         // Listen first: a change after the content read below is then noticed.
-        watch.listen(topic.ownerId());
+        watch.listen(topic);
         String etag = null;
         if (!topics.known(topic.key())) {
             Optional<TopicContent> content = feeds.content(topic);

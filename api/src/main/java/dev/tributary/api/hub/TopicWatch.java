@@ -4,6 +4,7 @@ import dev.tributary.api.export.FeedTopic;
 import dev.tributary.api.export.FeedTopics;
 import dev.tributary.api.export.TopicContent;
 import dev.tributary.pubsub.FanoutSettings;
+import dev.tributary.pubsub.Groups;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.InboxEvent;
 import dev.tributary.pubsub.Roles;
@@ -18,6 +19,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -29,9 +32,12 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.stereotype.Component;
 
 /**
- * Notices when a topic's content changes. A topic is its owner's export, so its changes are the
+ * Notices when a topic's content changes. A person's topic is their export, so its changes are the
  * owner's inbox changes (their own posts and attached feeds reach their own inbox; a home feed
  * is the inbox): the owner's inbox channel (the one the live stream hears) wakes a check at once.
+ * A group's posts reach its members' inboxes, and its owner is always a member: the group owner's
+ * inbox channel wakes its topics' checks, and so does the group source's own channel (on which a
+ * source whose posts are pulled rather than pushed announces them).
  * Every topic is also checked every {@code check-interval}, which catches what no notice
  * announces (an item edited in place) and notices missed while no node listened. A check writes
  * the topic as its subscribers would read it and compares the ETag with the last seen; a change
@@ -57,7 +63,8 @@ class TopicWatch implements SmartLifecycle {
     private final HubSettings settings;
     private final boolean runs;
     private final Clock clock;
-    private final Map<Long, MessageListener> listened = new ConcurrentHashMap<>();
+    private final Groups groups;
+    private final Map<Long, Listening> listened = new ConcurrentHashMap<>();
     private final Set<Long> woken = ConcurrentHashMap.newKeySet();
     private final Wakeup wakeup = new Wakeup();
     private volatile boolean running;
@@ -65,7 +72,8 @@ class TopicWatch implements SmartLifecycle {
 
     TopicWatch(Topics topics, Subscribers subscribers, FeedTopics feeds, HomeFeed home, RedisMessageListenerContainer listeners,
             @Lazy IntentVerifier verifier, Distributor distributor, Writes tx, HubSettings settings, Roles roles,
-            ObjectProvider<Clock> clock) {
+            ObjectProvider<Clock> clock, Groups groups) {
+        this.groups = groups;
         this.topics = topics;
         this.subscribers = subscribers;
         this.feeds = feeds;
@@ -79,20 +87,43 @@ class TopicWatch implements SmartLifecycle {
         this.clock = clock.getIfAvailable(Clock::systemUTC);
     }
 
-    /** Hears the person's inbox notices from now on (a subscription to one of their feeds was just made). */
-    void listen(long ownerId) {
+    /** Hears the notices of the topic's owner from now on (a subscription to it was just made). */
+    void listen(FeedTopic topic) {
+        listen(topic.kind(), topic.ownerId());
+    }
+
+    private void listen(FeedTopic.Kind kind, long ownerId) {
         if (!runs || listened.containsKey(ownerId)) {
             return;
         }
+        Listening listening = listening(kind, ownerId);
+        if (listening == null) {
+            return;
+        }
         // Marked before subscribing, as the live stream does, so that nothing fanned out after is unannounced.
-        home.listening(List.of(ownerId));
+        home.listening(List.of(listening.person()));
+        if (listened.putIfAbsent(ownerId, listening) == null) {
+            listening.channels().forEach(channel -> listeners.addMessageListener(listening.listener(), channel));
+        }
+    }
+
+    /** What wakes the checks of an owner's topics; null for a group that is gone (its topics end at their next check). */
+    private @Nullable Listening listening(FeedTopic.Kind kind, long ownerId) {
         MessageListener listener = (message, pattern) -> {
             woken.add(ownerId);
             wakeup.wake();
         };
-        if (listened.putIfAbsent(ownerId, listener) == null) {
-            listeners.addMessageListener(listener, new ChannelTopic(InboxEvent.channel(ownerId)));
-        }
+        return switch (kind) {
+            case USER, HOME -> new Listening(listener, List.of(new ChannelTopic(InboxEvent.channel(ownerId))), ownerId);
+            case GROUP -> groups.find(ownerId).map(group -> new Listening(listener,
+                    List.of(new ChannelTopic(InboxEvent.channel(group.body().ownerId())),
+                            new ChannelTopic(InboxEvent.sourceChannel(group.body().sourceId()))),
+                    group.body().ownerId())).orElse(null);
+        };
+    }
+
+    /** A listener on the channels that announce an owner's changes, and the person marked as listening so fan-out announces to them. */
+    private record Listening(MessageListener listener, List<ChannelTopic> channels, long person) {
     }
 
     /** Checks the topics of whoever was announced, and the topics whose periodic check is due; until stopped. */
@@ -154,7 +185,7 @@ class TopicWatch implements SmartLifecycle {
         }
     }
 
-    /** The person is gone or their home feed's token was replaced: every subscription ends, each told so. */
+    /** The person is gone, their home feed's token was replaced, or the group closed: every subscription ends, each told so. */
     void end(FeedTopic topic) throws InterruptedException {
         List<Subscriber> ended = subscribers.ofTopic(topic.key());
         tx.run("hub topic ended", () -> {
@@ -169,18 +200,24 @@ class TopicWatch implements SmartLifecycle {
 
     /** Listens to every owner with topics (subscriptions made on other nodes) and renews their marks. */
     private void relisten() {
-        List<Long> owners = topics.owners();
-        owners.forEach(this::listen);
-        Set<Long> current = Set.copyOf(owners);
+        List<Topics.Owner> owners = topics.owners();
+        owners.forEach(owner -> listen(owner.kind(), owner.id()));
+        Set<Long> current = owners.stream().map(Topics.Owner::id).collect(Collectors.toSet());
         listened.keySet().removeIf(owner -> {
             if (current.contains(owner)) {
                 return false;
             }
-            listeners.removeMessageListener(listened.get(owner), new ChannelTopic(InboxEvent.channel(owner)));
+            unlisten(listened.get(owner));
             return true;
         });
         if (!listened.isEmpty()) {
-            home.listening(List.copyOf(listened.keySet()));
+            home.listening(listened.values().stream().map(Listening::person).distinct().toList());
+        }
+    }
+
+    private void unlisten(@Nullable Listening listening) {
+        if (listening != null) {
+            listening.channels().forEach(channel -> listeners.removeMessageListener(listening.listener(), channel));
         }
     }
 
@@ -199,7 +236,7 @@ class TopicWatch implements SmartLifecycle {
         if (worker != null) {
             worker.interrupt();
         }
-        listened.forEach((owner, listener) -> listeners.removeMessageListener(listener, new ChannelTopic(InboxEvent.channel(owner))));
+        listened.values().forEach(this::unlisten);
         listened.clear();
     }
 

@@ -4,6 +4,7 @@ import dev.tributary.api.export.FeedTopic;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -11,6 +12,9 @@ import org.springframework.stereotype.Repository;
 /** The SQL of {@code websub_hub_topics}: topics with subscribers and the ETag of their content last seen. */
 @Repository
 class Topics {
+
+    /** Before any real check: a topic checked then is the first due. */
+    private static final Instant LONG_AGO = Instant.parse("2000-01-01T00:00:00Z");
 
     private final JdbcClient jdbc;
     private final SealedColumns sealed;
@@ -58,9 +62,20 @@ class Topics {
                 .query((rs, row) -> watched(rs.getString("topic_key"), rs.getString("topic_url"), rs.getString("etag"))).list();
     }
 
-    /** Everyone whose topics are watched (their inbox notices wake the checks). */
-    List<Long> owners() {
-        return jdbc.sql("SELECT DISTINCT owner_id FROM websub_hub_topics LIMIT 100000").query(Long.class).list();
+    /** Everyone (and every group) whose topics are watched: their notices wake the checks. */
+    List<Owner> owners() {
+        return jdbc.sql("SELECT DISTINCT owner_id, SUBSTRING_INDEX(topic_key, ':', 1) AS kind FROM websub_hub_topics LIMIT 100000")
+                .query((rs, row) -> new Owner(FeedTopic.Kind.valueOf(rs.getString("kind").toUpperCase(Locale.ROOT)),
+                        rs.getLong("owner_id"))).list();
+    }
+
+    /** Makes these topics due for a check at once (by any node's watch), without waiting for a notice or the interval. */
+    int due(List<String> topicKeys) {
+        if (topicKeys.isEmpty()) {
+            return 0;
+        }
+        return jdbc.sql("UPDATE websub_hub_topics SET checked_at = :long_ago WHERE topic_key IN (:keys)")
+                .param("long_ago", Timestamp.from(LONG_AGO)).param("keys", topicKeys).update();
     }
 
     void remove(String topicKey) {
@@ -73,6 +88,10 @@ class Topics {
                 DELETE FROM websub_hub_topics WHERE NOT EXISTS
                     (SELECT 1 FROM websub_hub_subscriptions s WHERE s.topic_key = websub_hub_topics.topic_key)
                 """).update();
+    }
+
+    /** Whose topics: a person ({@code USER}, {@code HOME}) or a group ({@code GROUP}). */
+    record Owner(FeedTopic.Kind kind, long id) {
     }
 
     /** A watched topic and the ETag last seen of it. */

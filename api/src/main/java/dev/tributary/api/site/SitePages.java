@@ -1,6 +1,9 @@
 package dev.tributary.api.site;
 
+import dev.tributary.pubsub.Groups;
 import dev.tributary.pubsub.XmppOutbox;
+import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Controller;
@@ -20,9 +23,11 @@ class SitePages {
     private static final Pattern USERNAME = Pattern.compile("[a-z0-9_]{3,30}");
 
     private final XmppOutbox xmpp;
+    private final Groups groups;
 
-    SitePages(XmppOutbox xmpp) {
+    SitePages(XmppOutbox xmpp, Groups groups) {
         this.xmpp = xmpp;
+        this.groups = groups;
     }
 
     @GetMapping("/")
@@ -60,9 +65,22 @@ class SitePages {
         return page("groups");
     }
 
+    /** An open group's page names its feed exports in its head, for readers that discover feeds; a closed group's has none. */
     @GetMapping("/groups/{id}")
     ModelAndView group(@PathVariable String id) {
-        return ID.matcher(id).matches() ? page("group").addObject("id", id) : notFound();
+        if (!ID.matcher(id).matches()) {
+            return notFound();
+        }
+        ModelAndView page = page("group").addObject("id", id);
+        groups.find(Long.parseLong(id)).filter(group -> group.body().open()).ifPresent(group -> page.addObject("feedAlternates",
+                List.of(alternate("application/atom+xml", group.body().name() + " (Atom)", "/feeds/groups/" + id + ".atom"),
+                        alternate("application/rss+xml", group.body().name() + " (RSS)", "/feeds/groups/" + id + ".rss"))));
+        return page;
+    }
+
+    /** A {@code <link rel="alternate">} of the page's head, as the layout reads it. */
+    private static Map<String, String> alternate(String type, String title, String href) {
+        return Map.of("type", type, "title", title, "href", href);
     }
 
     @GetMapping("/starred")

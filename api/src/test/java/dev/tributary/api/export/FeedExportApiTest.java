@@ -26,8 +26,10 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -266,6 +268,150 @@ class FeedExportApiTest {
             assertThat(response.body()).doesNotContain(fay.username());
         }
         assertThat(get("/feeds/home.rss?token=" + current).status()).isEqualTo(200);
+    }
+
+    @Test
+    void anOpenGroupsFeedIsExportedWithItsMembersPostsAndNamesItsHub() throws Exception {
+        TestUser owner = api.newUser("gowner");
+        TestUser member = api.newUser("gmember");
+        String id = group(owner, "Open Gardeners", true);
+        assertThat(api.post("/api/v1/groups/" + id + "/members", member.token(), Map.of("username", member.username())).status())
+                .isEqualTo(201);
+        groupPost(owner, id, "Welcome to the garden");
+        groupPost(member, id, "Tomatoes are early this year");
+
+        ApiResponse atom = get("/feeds/groups/" + id + ".atom");
+        ApiResponse rss = get("/feeds/groups/" + id + ".rss");
+
+        assertThat(atom.status()).isEqualTo(200);
+        assertThat(atom.contentType()).isEqualToIgnoringCase("application/atom+xml;charset=UTF-8");
+        assertThat(rss.contentType()).isEqualToIgnoringCase("application/rss+xml;charset=UTF-8");
+        assertThat(atom.header("Cache-Control")).contains("public");
+        SyndFeed feed = parse(atom);
+        assertThat(feed.getTitle()).contains("Open Gardeners");
+        assertThat(atom.body()).contains("<link rel=\"alternate\" type=\"text/html\" href=\"" + api.url("/groups/" + id) + "\"");
+        assertThat(parse(rss).getLink()).as("the group's page").isEqualTo(api.url("/groups/" + id));
+        assertThat(feed.getUri()).isEqualTo("urn:tributary:feed:group:" + id);
+        assertThat(feed.getEntries()).extracting(SyndEntry::getTitle)
+                .containsExactly("Tomatoes are early this year", "Welcome to the garden");
+        assertThat(parse(rss).getEntries()).extracting(SyndEntry::getTitle)
+                .containsExactly("Tomatoes are early this year", "Welcome to the garden");
+        assertThat(atom.headers("Link")).containsExactly("<" + api.url("/websub/hub") + ">; rel=\"hub\"",
+                "<" + api.url("/feeds/groups/" + id + ".atom") + ">; rel=\"self\"");
+        assertThat(atom.body()).contains("<link rel=\"hub\" href=\"" + api.url("/websub/hub") + "\"",
+                "<link rel=\"self\" type=\"application/atom+xml\" href=\"" + api.url("/feeds/groups/" + id + ".atom") + "\"");
+        assertThat(rss.body()).contains("<atom:link href=\"" + api.url("/feeds/groups/" + id + ".rss") + "\" rel=\"self\"");
+    }
+
+    @Test
+    void closedUnknownMalformedAndHostileGroupIdsAreAllTheSame404() {
+        TestUser owner = api.newUser("gclosed");
+        String closed = group(owner, "Secret Society", false);
+        groupPost(owner, closed, "Members only, please");
+        String open = group(owner, "Public Square", true);
+        String unknown = Long.toString(Long.MAX_VALUE);
+        ApiResponse none = get("/feeds/groups/" + unknown + ".atom");
+        assertThat(none.status()).isEqualTo(404);
+
+        List<String> paths = List.of("/feeds/groups/" + closed + ".atom", "/feeds/groups/" + closed + ".rss",
+                "/feeds/groups/" + unknown + ".rss", "/feeds/groups/0.atom", "/feeds/groups/0" + open + ".atom",
+                "/feeds/groups/-" + open + ".atom", "/feeds/groups/+" + open + ".atom", "/feeds/groups/" + open + "0000000000000000000.rss",
+                "/feeds/groups/99999999999999999999999999999999999999.atom", "/feeds/groups/abc.rss", "/feeds/groups/1e3.atom",
+                "/feeds/groups/" + open + ".5.atom", "/feeds/groups/%20" + open + ".atom",
+                "/feeds/groups/.atom", "/feeds/groups/" + open + ".json",
+                "/feeds/groups/" + open, "/feeds/groups/" + open + ".atom/x", "/feeds/groups/%E2%91%A0.atom",
+                "/feeds/groups/" + "9".repeat(5000) + ".rss");
+        for (String path : paths) {
+            ApiResponse response = get(path);
+
+            assertThat(response.status()).as(path).isEqualTo(404);
+            assertThat(response.contentType()).as(path).startsWith("application/problem+json");
+            assertThat(response.body()).as(path).doesNotContain("Secret Society", "Members only", "Public Square");
+            assertThat(response.header("ETag")).as(path).isNull();
+        }
+        // What the handler answers does not tell a closed group from none: the same problem, word for word.
+        for (String format : List.of("rss", "atom")) {
+            ApiResponse response = get("/feeds/groups/" + closed + "." + format);
+            assertThat(response.json().path("title").asString()).isEqualTo(none.json().path("title").asString());
+            assertThat(response.json().path("detail").asString()).isEqualTo(none.json().path("detail").asString());
+            assertThat(response.json().path("type").asString()).isEqualTo(none.json().path("type").asString());
+        }
+        // A NUL, an encoded slash or dot-segments in the path are refused before any handler (400), whatever the id:
+        // an open group, a closed one and none are answered alike.
+        for (String hostile : List.of("/feeds/groups/%s%%00.atom", "/feeds/groups/..%%2f%s.atom", "/feeds/groups/%%2e%%2e%%2f%s.rss",
+                "/feeds/groups/%s%%2f..%%2f.atom", "/feeds/groups/%s/..%%2f..%%2fusers%%2f" + owner.username() + ".atom")) {
+            List<ApiResponse> answers = Stream.of(open, closed, unknown).map(id -> get(String.format(hostile, id))).toList();
+            for (ApiResponse response : answers) {
+                assertThat(response.status()).as(hostile).isBetween(400, 404);
+                assertThat(response.contentType()).as(hostile).startsWith("application/problem+json");
+                assertThat(response.body()).as(hostile).doesNotContain("Secret Society", "Members only", "Public Square");
+            }
+            assertThat(answers).extracting(ApiResponse::status).as(hostile).containsOnly(answers.getFirst().status());
+        }
+        // Its members are answered the same: a feed url carries no credential.
+        ApiResponse asOwner = api.send(api.builder("/feeds/groups/" + closed + ".atom", owner.token()).GET());
+        assertThat(asOwner.status()).isEqualTo(404);
+        assertThat(get("/feeds/groups/" + open + ".atom").status()).as("the open one is served").isEqualTo(200);
+    }
+
+    @Test
+    void aGroupsFeedAnswers304UntilAPostChangesIt() {
+        TestUser owner = api.newUser("gcond");
+        String id = group(owner, "Conditional", true);
+        groupPost(owner, id, "One");
+        String path = "/feeds/groups/" + id + ".rss";
+        ApiResponse first = get(path);
+        String etag = first.header("ETag");
+
+        ApiResponse byEtag = api.send(api.builder(path, null).header("If-None-Match", etag).GET());
+        ApiResponse byDate = api.send(api.builder(path, null).header("If-Modified-Since", first.header("Last-Modified")).GET());
+
+        assertThat(byEtag.status()).isEqualTo(304);
+        assertThat(byEtag.body()).isEmpty();
+        assertThat(byEtag.headers("Link")).contains("<" + api.url(path) + ">; rel=\"self\"");
+        assertThat(byDate.status()).isEqualTo(304);
+        groupPost(owner, id, "Two");
+        ApiResponse changed = api.send(api.builder(path, null).header("If-None-Match", etag).GET());
+        assertThat(changed.status()).isEqualTo(200);
+        assertThat(changed.header("ETag")).isNotEqualTo(etag);
+    }
+
+    @Test
+    void closingAGroupStopsItsExportAtOnceAndOpeningServesItAgain() throws Exception {
+        TestUser owner = api.newUser("gswitch");
+        String id = group(owner, "Switching", false);
+        groupPost(owner, id, "Said while closed");
+        String path = "/feeds/groups/" + id + ".atom";
+        assertThat(get(path).status()).as("closed").isEqualTo(404);
+
+        setOpen(owner, id, true);
+        ApiResponse opened = get(path);
+        assertThat(opened.status()).as("opened").isEqualTo(200);
+        assertThat(parse(opened).getEntries()).extracting(SyndEntry::getTitle).containsExactly("Said while closed");
+
+        setOpen(owner, id, false);
+        ApiResponse closedAgain = get(path);
+        ApiResponse revalidated = api.send(api.builder(path, null).header("If-None-Match", opened.header("ETag")).GET());
+        assertThat(closedAgain.status()).as("closed again").isEqualTo(404);
+        assertThat(closedAgain.body()).doesNotContain("Said while closed", "Switching");
+        assertThat(revalidated.status()).as("a reader holding the open feed's ETag is not told 304").isEqualTo(404);
+    }
+
+    /** Creates a group; its id. */
+    private String group(TestUser owner, String name, boolean open) {
+        ApiResponse created = api.post("/api/v1/groups", owner.token(), Map.of("name", name, "open", open));
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        return created.json().path("id").asString();
+    }
+
+    private void groupPost(TestUser author, String groupId, String text) {
+        ApiResponse posted = api.post("/api/v1/groups/" + groupId + "/posts", author.token(), Map.of("text", text));
+        assertThat(posted.status()).as(posted.toString()).isEqualTo(201);
+    }
+
+    private void setOpen(TestUser owner, String groupId, boolean open) {
+        ApiResponse changed = api.send("PATCH", "/api/v1/groups/" + groupId, owner.token(), Map.of("open", open), "application/json");
+        assertThat(changed.status()).as(changed.toString()).isEqualTo(200);
     }
 
     private void post(TestUser user, NewItem item) {

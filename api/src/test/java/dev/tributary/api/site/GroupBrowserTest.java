@@ -38,6 +38,14 @@ class GroupBrowserTest {
         assertThat(browser.find("#group-post-form").isDisplayed()).as("no post form for non-members").isFalse();
         browser.waitForText("#group-members .member", alice.username());
         assertThat(browser.text("#group-members .member")).contains("owner");
+        // An open group's feed is offered, on the page and to feed readers in its head.
+        browser.waitUntil("the feed links", () -> browser.find("#group-feed-links").isDisplayed());
+        assertThat(browser.find("#group-rss").getAttribute("href")).endsWith("/feeds/groups/" + groupId + ".rss");
+        assertThat(browser.find("#group-atom").getAttribute("href")).endsWith("/feeds/groups/" + groupId + ".atom");
+        assertThat(browser.all("head link[rel=alternate]")).extracting(link -> link.getAttribute("type") + " " + link.getAttribute("href"))
+                .containsExactly("application/atom+xml " + browser.base() + "/feeds/groups/" + groupId + ".atom",
+                        "application/rss+xml " + browser.base() + "/feeds/groups/" + groupId + ".rss");
+        assertThat(api.get("/feeds/groups/" + groupId + ".atom", null).status()).as("the link works").isEqualTo(200);
 
         browser.click("#group-join");
         browser.waitForText("#group-role", "You are a member.");
@@ -80,6 +88,8 @@ class GroupBrowserTest {
         browser.open("/groups/" + groupId);
         browser.waitForText("#group-closed", "This group is closed");
         assertThat(browser.exists("#group-join")).isFalse();
+        assertThat(browser.find("#group-feed-links").isDisplayed()).as("a closed group's feed is not exported").isFalse();
+        assertThat(browser.exists("head link[rel=alternate]")).isFalse();
         assertThat(browser.exists("#group-open-toggle")).as("only the owner opens it").isFalse();
 
         browser.click("#sign-out");
@@ -89,6 +99,7 @@ class GroupBrowserTest {
         browser.waitForText("#group-open-toggle", "Open to anyone");
         browser.click("#group-open-toggle");
         browser.waitForText("#group-open-toggle", "Close to newcomers");
+        browser.waitUntil("the feed links once open", () -> browser.find("#group-feed-links").isDisplayed());
         assertThat(api.get("/api/v1/groups/" + groupId, bob.token()).json().path("open").asBoolean()).isTrue();
 
         browser.click("#sign-out");
