@@ -41,7 +41,7 @@ import org.springdoc.core.customizers.OpenApiCustomizer;
  * paths, each operation's security (open, HTTP Basic, the feed token, or bearer/OAuth with the
  * scope Spring Security demands for its method), JSON as the response type (text/x-opml and
  * text/event-stream where those are the answer), the problem+json responses every operation can
- * give, tags by feature and operation ids without springdoc's numbering.
+ * give, tags by feature, operation ids without springdoc's numbering, and the links between operations.
  */
 class ApiContract implements OpenApiCustomizer {
 
@@ -119,6 +119,7 @@ class ApiContract implements OpenApiCustomizer {
         uniqueOperationIds(openApi);
         openApi.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((method, operation) ->
                 OperationIds.name(method + " " + path, operation)));
+        ResponseLinks.declare(openApi);
         closedRequestBodies(openApi);
         enums(openApi);
         checkedBounds(openApi);

@@ -9,7 +9,9 @@ import dev.tributary.api.testing.ResponseContract;
 import dev.tributary.api.testing.TestUser;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
@@ -309,6 +311,88 @@ class OpenApiContractTest {
         assertThat(document.path("servers").path(0).path("url").asString()).as("no build machine's port").isEqualTo("/");
         assertThat(document.path("components").path("schemas").propertyNames()).as("models nothing uses")
                 .doesNotContain("SseEmitter", "MultiValueMapStringString");
+    }
+
+    /**
+     * The links a client (and Schemathesis's stateful phase) chains calls by: each leads to an
+     * operation that exists, names only parameters it takes (in its path or query), fills every
+     * parameter of its path, and takes them from properties the answer's schema has.
+     */
+    @Test
+    void everyLinkLeadsToAnOperationWithTheParametersItNames() {
+        Map<String, JsonNode> operations = new HashMap<>();
+        for (var path : document.path("paths").properties()) {
+            for (var operation : path.getValue().properties()) {
+                operations.put(operation.getValue().path("operationId").asString(), operation.getValue());
+            }
+        }
+        List<String> problems = new ArrayList<>();
+        Set<String> followed = new TreeSet<>();
+        for (var path : document.path("paths").properties()) {
+            for (var operation : path.getValue().properties()) {
+                String source = operation.getValue().path("operationId").asString();
+                for (var answer : operation.getValue().path("responses").properties()) {
+                    JsonNode schema = answer.getValue().path("content").path("application/json").path("schema");
+                    for (var link : answer.getValue().path("links").properties()) {
+                        String where = source + " " + answer.getKey() + " -> " + link.getKey();
+                        JsonNode target = operations.get(link.getValue().path("operationId").asString());
+                        if (target == null) {
+                            problems.add(where + ": no operation " + link.getValue().path("operationId"));
+                            continue;
+                        }
+                        followed.add(source + " " + answer.getKey() + " -> " + link.getValue().path("operationId").asString());
+                        Set<String> named = new TreeSet<>();
+                        for (var parameter : link.getValue().path("parameters").properties()) {
+                            String name = parameter.getKey().replaceFirst("^(path|query)\\.", "");
+                            named.add(name);
+                            if (!parameterNames(target, "path").contains(name) && !parameterNames(target, "query").contains(name)) {
+                                problems.add(where + ": the target takes no path or query parameter " + name);
+                            }
+                            String expression = parameter.getValue().asString();
+                            if (!expression.startsWith("$response.body#/")) {
+                                problems.add(where + ": " + name + " is not taken from the answer's body: " + expression);
+                            } else if (property(schema, expression.substring("$response.body#/".length())).isMissingNode()) {
+                                problems.add(where + ": the answer's schema has no " + expression);
+                            }
+                        }
+                        if (!named.containsAll(parameterNames(target, "path"))) {
+                            problems.add(where + ": fills " + named + " of the path's " + parameterNames(target, "path"));
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(problems).isEmpty();
+        assertThat(followed).contains("createFolder 201 -> deleteFolder", "subscribe 201 -> listSourceItems",
+                "subscribe 200 -> unsubscribe", "createPost 201 -> addComment", "addComment 201 -> deleteComment",
+                "markReadUpTo 200 -> undoMarker", "createGroup 201 -> getGroupFeed", "createRule 201 -> updateRule");
+        assertThat(property(document.path("components").path("schemas").path("FolderView"), "no_such_field").isMissingNode())
+                .as("the walk can tell a missing property").isTrue();
+    }
+
+    private static Set<String> parameterNames(JsonNode operation, String in) {
+        Set<String> names = new TreeSet<>();
+        operation.path("parameters").forEach(p -> {
+            if (p.path("in").asString().equals(in)) {
+                names.add(p.path("name").asString());
+            }
+        });
+        return names;
+    }
+
+    /** The schema of the property a JSON pointer names in a document of this schema, following $refs; missing if none. */
+    private JsonNode property(JsonNode schema, String pointer) {
+        JsonNode current = schema;
+        for (String step : pointer.split("/")) {
+            current = resolved(current).path("properties").path(step.replace("~1", "/").replace("~0", "~"));
+        }
+        return current;
+    }
+
+    private JsonNode resolved(JsonNode schema) {
+        String ref = schema.path("$ref").asString("");
+        return ref.startsWith("#/components/schemas/")
+                ? document.path("components").path("schemas").path(ref.substring("#/components/schemas/".length())) : schema;
     }
 
     private boolean problemResponse(JsonNode response) {
