@@ -324,4 +324,22 @@ function appView(app) {
     return item;
 }
 
+// ---- Sign out everywhere ------------------------------------------------------------------
+
+$('#sign-out-everywhere').addEventListener('click', async event => {
+    const button = event.currentTarget;
+    if (!await confirmAction('Sign out everywhere? Every browser (this one too), token and app loses access at once; '
+            + 'you sign in again with your password.', 'Sign out everywhere')) {
+        return;
+    }
+    const done = await busy(button, async () => {
+        await call('POST', '/api/v1/me/sessions/revoke');
+        return true;
+    }, $('#sign-out-error'));
+    if (done) {
+        // This session ended with the rest: the sign-in page is where the person goes next.
+        location.assign('/login');
+    }
+});
+
 load();

@@ -60,6 +60,7 @@ final class OperationIds {
             Map.entry("POST /api/v1/me/feeds", "attachFeed"),
             Map.entry("DELETE /api/v1/me/feeds/{source_id}", "detachFeed"),
             Map.entry("POST /api/v1/me/password", "changePassword"),
+            Map.entry("POST /api/v1/me/sessions/revoke", "signOutEverywhere"),
             Map.entry("POST /api/v1/posts", "createPost"),
             Map.entry("DELETE /api/v1/posts/{id}", "deletePost"),
             Map.entry("GET /api/v1/rules", "listRules"),

@@ -13,6 +13,7 @@ final class OperationSummaries {
     private static final Map<String, String> SUMMARIES = Map.ofEntries(
             Map.entry("POST /api/v1/accounts", "Create an account"),
             Map.entry("POST /api/v1/me/password", "Change the caller's password (ends their other sessions)"),
+            Map.entry("POST /api/v1/me/sessions/revoke", "Sign out everywhere: every session, token, app grant and push ends"),
             Map.entry("GET /api/v1/invitations", "The caller's pending group invitations"),
             Map.entry("POST /api/v1/invitations/{id}/accept", "Accept a group invitation (become a member)"),
             Map.entry("DELETE /api/v1/invitations/{id}", "Decline a group invitation, optionally blocking the group's"),

@@ -32,7 +32,7 @@ import org.springframework.stereotype.Repository;
  * to revoke, so a copy left on a lost device must not stay good forever.
  */
 @Repository
-class ReaderLogins {
+public class ReaderLogins {
 
     /** The prefix of every Auth value, so it is recognised without a look-up. */
     static final String PREFIX = "trg_";
@@ -96,6 +96,14 @@ class ReaderLogins {
                     .param("now", Timestamp.from(now.truncatedTo(ChronoUnit.MICROS))).param("hash", hash).update();
         }
         return caller;
+    }
+
+    /**
+     * Ends every Auth value of the person, those issued for a password included; the caller
+     * announces a revocation so that no node keeps a cached answer for one.
+     */
+    public int endAll(long userId) {
+        return jdbc.sql("DELETE FROM reader_logins WHERE user_id = :user").param("user", userId).update();
     }
 
     private Optional<Caller> caller(Row row) {

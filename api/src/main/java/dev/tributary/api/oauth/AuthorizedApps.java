@@ -24,7 +24,7 @@ import org.springframework.transaction.annotation.Transactional;
  * authorization server's principal name is their id), so nobody reaches another's.
  */
 @Repository
-class AuthorizedApps {
+public class AuthorizedApps {
 
     /** An app a person has let act for them. */
     record AuthorizedApp(String clientId, String clientName, Set<Scope> scopes, Instant authorisedAt) {
@@ -115,6 +115,21 @@ class AuthorizedApps {
                 WHERE c.principal_name = :person AND r.client_id = :client
                 """).param("person", person).param("client", clientId).update();
         return deleted + consents > 0;
+    }
+
+    /** Withdraws every app the person authorised, as {@link #withdraw} does one; returns how many. */
+    @Transactional
+    public int withdrawAll(long userId) {
+        String person = Long.toString(userId);
+        List<String> clients = jdbc.sql("""
+                SELECT r.client_id FROM oauth2_authorization a JOIN oauth2_registered_client r ON r.id = a.registered_client_id
+                WHERE a.principal_name = :person
+                UNION
+                SELECT r.client_id FROM oauth2_authorization_consent c JOIN oauth2_registered_client r ON r.id = c.registered_client_id
+                WHERE c.principal_name = :person
+                """).param("person", person).query(String.class).list();
+        clients.forEach(client -> withdraw(userId, client));
+        return clients.size();
     }
 
     private static Set<Scope> scopes(String authorities) {

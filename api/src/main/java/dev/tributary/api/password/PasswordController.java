@@ -5,12 +5,9 @@ import dev.tributary.api.account.PasswordRules;
 import dev.tributary.api.account.StoredAccount;
 import dev.tributary.api.security.LoginRefusedException;
 import dev.tributary.api.security.PasswordLogin;
-import dev.tributary.api.security.PersonSessions;
-import dev.tributary.api.security.Revocations;
 import dev.tributary.api.web.ApiProblem;
 import dev.tributary.api.web.Caller;
 import dev.tributary.api.web.Credential;
-import dev.tributary.pubsub.XmppLinks;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpSession;
 import jakarta.validation.Valid;
@@ -28,24 +25,20 @@ import org.springframework.web.bind.annotation.RestController;
  * like a sign-in (and throttled with it); the change ends what the old password opened: the
  * person's other browser sessions (and their live streams), Google Reader logins made with it, and
  * push to a linked XMPP address (unlinked, what was waiting for it dropped).
- * Personal tokens and app grants stay: they were issued deliberately and are revoked one by one.
+ * Personal tokens and app grants stay: they were issued deliberately and are revoked one by one,
+ * or all at once with everything else by signing out everywhere ({@code POST /api/v1/me/sessions/revoke}).
  */
 @RestController
 class PasswordController {
 
     private final Accounts accounts;
     private final PasswordLogin login;
-    private final PersonSessions sessions;
-    private final Revocations revocations;
-    private final XmppLinks xmppLinks;
+    private final AccountSignOut signOut;
 
-    PasswordController(Accounts accounts, PasswordLogin login, PersonSessions sessions, Revocations revocations,
-            XmppLinks xmppLinks) {
-        this.xmppLinks = xmppLinks;
+    PasswordController(Accounts accounts, PasswordLogin login, AccountSignOut signOut) {
         this.accounts = accounts;
         this.login = login;
-        this.sessions = sessions;
-        this.revocations = revocations;
+        this.signOut = signOut;
     }
 
     /** What a person sends to change their password; the new one is held to sign-up's rules. */
@@ -66,12 +59,26 @@ class PasswordController {
         StoredAccount account = accounts.find(caller.userId()).orElseThrow(() -> ApiProblem.notFound("account"));
         checkCurrent(account, change.currentPassword(), request.getRemoteAddr());
         accounts.changePassword(account.id(), change.newPassword());
-        sessions.endAllBut(account.id(), ownSession(caller, request));
-        // Push to a linked XMPP address ends with the sessions, what was waiting for it too: an address linked by
-        // whoever held the account before the change must not go on reading the person's feed.
-        xmppLinks.unlink(account.id());
-        // Google Reader logins made with the password carry a stamp of its hash: every node re-checks them.
-        revocations.announce(Revocations.passwordKey(account.id()));
+        signOut.endPasswordLogins(account.id(), ownSession(caller, request));
+    }
+
+    /**
+     * Signing out everywhere: every session (the caller's too), personal token, app grant, Google
+     * Reader and Fever login of the person ends, and XMPP push stops. Takes no body; one sent is ignored.
+     */
+    @PostMapping("/api/v1/me/sessions/revoke")
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    void signOutEverywhere(Caller caller, HttpServletRequest request) {
+        if (!caller.credential().firstParty()) {
+            throw ApiProblem.forbidden("Only the person themselves can sign out everywhere, not an app.");
+        }
+        signOut.everywhere(caller.userId());
+        HttpSession own = caller.credential().kind() == Credential.Kind.SESSION ? request.getSession(false) : null;
+        if (own != null) {
+            // Ended in Redis already; invalidated here too so that the end of this request neither saves it back
+            // nor leaves the browser its cookie.
+            own.invalidate();
+        }
     }
 
     private void checkCurrent(StoredAccount account, String password, String address) {

@@ -20,7 +20,7 @@ public final class AccountEndpoints {
     /** Path patterns, for the documents that list them (OpenAPI) as well as the matcher. */
     public static final List<String> PATTERNS = List.of("/api/v1/tokens", "/api/v1/tokens/**", "/api/v1/authorizations",
             "/api/v1/authorizations/**", "/api/v1/me/feed_token", "/api/v1/me/password",
-            "/api/v1/me/xmpp", "/api/v1/me/xmpp/**");
+            "/api/v1/me/sessions/revoke", "/api/v1/me/xmpp", "/api/v1/me/xmpp/**");
 
     /** Any method on any of {@link #PATTERNS}. */
     static final RequestMatcher MATCHER = new OrRequestMatcher(PATTERNS.stream()

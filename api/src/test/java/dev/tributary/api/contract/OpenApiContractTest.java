@@ -122,6 +122,7 @@ class OpenApiContractTest {
                 if (path.getKey().startsWith("/api/") && !Set.of("POST /api/v1/accounts", "POST /api/v1/apps", "POST /api/v1/tokens").contains(operation)) {
                     boolean account = path.getKey().startsWith("/api/v1/tokens") || path.getKey().startsWith("/api/v1/authorizations")
                             || path.getKey().equals("/api/v1/me/feed_token") || path.getKey().equals("/api/v1/me/password")
+                            || path.getKey().equals("/api/v1/me/sessions/revoke")
                             || path.getKey().startsWith("/api/v1/me/xmpp");
                     String scope = account ? "account" : entry.getKey().equals("get") ? "read" : "write";
                     assertThat(security.path(0).path("bearer").path(0).asString()).as(operation).isEqualTo(scope);

@@ -291,6 +291,24 @@ class SettingsBrowserTest {
         assertThat(browser.consoleErrors()).isEmpty();
     }
 
+    @Test
+    void signsOutEverywhereAfterAConfirmAndLandsOnTheSignInPage(Browser browser) {
+        openSettings(browser, user);
+
+        browser.click("#sign-out-everywhere");
+        browser.waitForText("dialog.confirm", "Sign out everywhere?");
+        browser.click("dialog.confirm .confirm-no");
+        browser.waitUntil("the dialog closed", () -> !browser.exists("dialog.confirm"));
+        assertThat(api.get("/api/v1/me", user.token()).status()).as("cancelled: nothing ended").isEqualTo(200);
+
+        browser.click("#sign-out-everywhere");
+        browser.click("dialog.confirm .confirm-yes");
+        browser.waitUntil("on the sign-in page", () -> browser.path().equals("/login"));
+        assertThat(api.get("/api/v1/me", user.token()).status()).as("the personal token").isEqualTo(401);
+        browser.open("/settings");
+        browser.waitUntil("signed out here too", () -> browser.path().equals("/login"));
+    }
+
     private static void openSettings(Browser browser, TestUser user) {
         browser.signIn(user.username(), user.password());
         browser.open("/settings");
