@@ -46,6 +46,13 @@ class ApiFuzzTest {
     /** Signing out everywhere with the fuzzer's token would revoke it mid-run: that one is probed without a token only. */
     private static final String SIGN_OUT_EVERYWHERE = "POST /api/v1/me/sessions/revoke";
     private static final int CONCURRENCY = 16;
+    /**
+     * Longer than a subscribe-time fetch may make a person wait for their turn at a host (the
+     * crawler's 30 s fetch timeout): every probe with a url names the same local host, so under load
+     * their turns queue behind its 1 s politeness delay, and a shorter wait would time out an answer
+     * the server is still rightly preparing.
+     */
+    private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(60);
 
     @LocalServerPort int port;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -155,7 +162,7 @@ class ApiFuzzTest {
 
     private Answer send(Probe probe, @Nullable String token) throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + probe.path()))
-                .timeout(Duration.ofSeconds(20))
+                .timeout(ANSWER_TIMEOUT)
                 .header("Accept", "application/json");
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
