@@ -50,6 +50,16 @@ class ContentEmbedsTest {
         Element saw = Jsoup.parseBodyFragment(items.get(1).content().html()).body();
         assertThat(saw.select("video source").eachAttr("src")).containsExactly("https://shednotes.example/media/saw-minute.mp4");
         assertThat(saw.select("iframe").eachAttr("src")).containsExactly("https://www.youtube-nocookie.com/embed/oHg5SJYRHA0");
+        // A post that is its players is a video post; so is the lathe's, a caption's worth of text
+        // around two players and four pictures: what plays comes first in its media.
+        assertThat(items.get(1).mediaType()).isEqualTo(dev.tributary.pubsub.MediaType.VIDEO);
+        assertThat(items.get(1).media()).extracting(m -> m.url() + " " + m.type()).containsExactly(
+                "https://shednotes.example/media/saw-minute.mp4 video/mp4",
+                "https://www.youtube-nocookie.com/embed/oHg5SJYRHA0 text/html");
+        assertThat(items.get(0).mediaType()).isEqualTo(dev.tributary.pubsub.MediaType.VIDEO);
+        assertThat(items.get(0).media()).extracting(m -> m.url()).startsWith(
+                "https://www.youtube.com/embed/dQw4w9WgXcQ?feature=oembed", "https://player.vimeo.com/video/76979871",
+                "https://shednotes.example/wp-content/uploads/2026/10/headstock-open-1024x683.jpg");
     }
 
     @Test
