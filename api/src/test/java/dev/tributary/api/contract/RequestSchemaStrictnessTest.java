@@ -164,7 +164,7 @@ class RequestSchemaStrictnessTest {
         valid.put("PostRequest", Map.of("text", "Strict"));
         valid.put("NewComment", Map.of("text", "Strict"));
         valid.put("Marker", Map.of("up_to_id", item));
-        valid.put("AttachRequest", Map.of("url", "http://127.0.0.1:9/feed.xml"));
+        valid.put("AttachRequest", Map.of("url", "http://127.0.0.2:9/feed.xml"));
         valid.put("PasswordChange", Map.of("current_password", user.password(), "new_password", user.password()));
         valid.put("RuleRequest", Map.of("action", "drop", "pattern", "zzz"));
         valid.put("RulePatch", Map.of("pattern", "yyy"));

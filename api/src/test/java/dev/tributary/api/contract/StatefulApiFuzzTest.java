@@ -322,7 +322,7 @@ class StatefulApiFuzzTest {
             };
         }
         return switch (name) {
-            case "url" -> "http://127.0.0.1:9/feed.xml";
+            case "url" -> "http://127.0.0.2:9/feed.xml";
             case "user", "username" -> pick("usernames", "nobody");
             case "redirect_uri" -> "https://app.example/cb";
             case "email" -> "fuzz" + random.nextInt(1000) + "@example.com";
