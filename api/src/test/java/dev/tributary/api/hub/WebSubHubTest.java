@@ -369,12 +369,12 @@ class WebSubHubTest {
     }
 
     @Test
-    void tenThousandSubscriptionsToOnesHomeFeedAreCapped() {
+    void aThousandSubscriptionsToOnesHomeFeedAreCapped() {
         TestUser kim = api.newUser("flood");
         String token = api.post("/api/v1/me/feed_token", kim.token(), null).json().path("feed_token").asString();
         String topic = ROOT + "/feeds/home.rss?token=" + token;
 
-        Map<Integer, Long> statuses = java.util.stream.IntStream.range(0, 10_000).mapToObj(i -> hub(Map.of("hub.mode", "subscribe",
+        Map<Integer, Long> statuses = java.util.stream.IntStream.range(0, 1_000).mapToObj(i -> hub(Map.of("hub.mode", "subscribe",
                         "hub.topic", topic, "hub.callback", CALLBACK.url("/echo/flood-" + kim.username() + "?n=" + i))).status())
                 .collect(Collectors.groupingBy(s -> s, Collectors.counting()));
 
