@@ -240,8 +240,14 @@ class UnreadCounters {
     void apply(Collection<UnreadDelta> deltas, Map<Long, Long> trimmed, Map<Long, List<String>> announcements, boolean later) {
         Map<Long, Map<String, Long>> byUser = new LinkedHashMap<>();
         announcements.keySet().forEach(user -> byUser.put(user, new LinkedHashMap<>()));
+        // A batch's thousand deltas name a handful of fields: each field's name is made once, so its
+        // hash is computed once when the people's moves are grouped below.
+        Map<Long, String[]> names = new HashMap<>();
         for (UnreadDelta delta : deltas) {
-            addTo(byUser.computeIfAbsent(delta.userId(), u -> new LinkedHashMap<>()), delta);
+            String[] ofSource = names.computeIfAbsent(delta.sourceId(), source -> new String[MediaType.values().length]);
+            int type = delta.media().ordinal();
+            String field = ofSource[type] != null ? ofSource[type] : (ofSource[type] = field(delta));
+            byUser.computeIfAbsent(delta.userId(), u -> new LinkedHashMap<>()).merge(field, (long) delta.change(), Long::sum);
         }
         trimmed.forEach((user, count) -> byUser.computeIfAbsent(user, u -> new LinkedHashMap<>()).merge("x", count, Long::sum));
         if (byUser.isEmpty()) {
@@ -260,9 +266,16 @@ class UnreadCounters {
             // People moved alike share one group of arguments: a batch's thousand recipients of one
             // item are one group, so a call carries a thousand keys and a handful of arguments.
             Map<Move, List<String>> groups = new LinkedHashMap<>();
+            Move previous = null;
+            List<String> previousKeys = null;
             for (long user : users) {
                 Move move = new Move(byUser.get(user), announcements.getOrDefault(user, List.of()));
-                groups.computeIfAbsent(move, m -> new ArrayList<>()).add(key(user));
+                // Neighbours usually move alike: comparing with the last one spares hashing every move.
+                if (!move.equals(previous)) {
+                    previous = move;
+                    previousKeys = groups.computeIfAbsent(move, m -> new ArrayList<>());
+                }
+                previousKeys.add(key(user));
             }
             List<String> keys = new ArrayList<>(users.size());
             List<String> args = new ArrayList<>(1 + groups.size() * 8);
@@ -446,7 +459,11 @@ class UnreadCounters {
      * read: one {@code HINCRBY} per person and delivery instead of one per kind of count.
      */
     private static void addTo(Map<String, Long> fields, UnreadDelta delta) {
-        fields.merge("s" + delta.sourceId() + ":" + delta.media().bit(), (long) delta.change(), Long::sum);
+        fields.merge(field(delta), (long) delta.change(), Long::sum);
+    }
+
+    private static String field(UnreadDelta delta) {
+        return "s" + delta.sourceId() + ":" + delta.media().bit();
     }
 
     static Unread summarise(List<UnreadDelta> groups, long trimmed) {

@@ -66,7 +66,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * with no fan-out running, and while a fan-out b runs. After the table, the SQL statements and
  * Redis commands per 1,000 rows of fan-out, from the servers' own counters.
  *
- * <p>Options: {@code --rounds=3}, {@code --warmups=3} (unmeasured rounds before them), {@code --scale=1}
+ * <p>Options: {@code --rounds=3}, {@code --warmups=6} (unmeasured rounds before them; with three, the C2
+ * compiler still spent about 2 ms of CPU per 1,000 rows in measured rounds), {@code --scale=1}
  * (shrinks a)'s subscribers and b)'s items; b keeps 1,000 subscribers, one full batch),
  * {@code --baseline-threads} (default: the number of
  * fan-out workers), {@code --limit-seconds=150} per step, {@code --read-threads=2},
@@ -186,7 +187,7 @@ public final class FanoutBenchmark {
         this.fanout = context.getBean(FanoutSettings.class);
         this.counterTtlSeconds = context.getBean(TimelineSettings.class).counterTtl().toSeconds();
         this.rounds = args.integer("rounds", 3);
-        this.warmups = Math.max(1, args.integer("warmups", 3));
+        this.warmups = Math.max(1, args.integer("warmups", 6));
         this.scale = args.decimal("scale", 1.0);
         this.baselineThreads = args.integer("baseline-threads", fanout.workers());
         this.readThreads = args.integer("read-threads", 2);
