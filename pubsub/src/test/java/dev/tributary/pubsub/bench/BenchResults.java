@@ -23,8 +23,11 @@ public final class BenchResults {
         this.name = name;
     }
 
+    /** A figure; one that is not a number (a scenario this run left out) is not written, so the file keeps the earlier one. */
     public BenchResults put(String key, double value) {
-        figures.put(key, Double.isFinite(value) ? String.format(java.util.Locale.ROOT, "%.4f", value) : "NaN");
+        if (Double.isFinite(value)) {
+            figures.put(key, String.format(java.util.Locale.ROOT, "%.4f", value));
+        }
         return this;
     }
 
