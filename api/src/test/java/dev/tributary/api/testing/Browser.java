@@ -34,7 +34,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 public final class Browser implements AutoCloseable {
 
     private static final Duration WAIT = Duration.ofSeconds(15);
-    private static final Duration POLL = Duration.ofMillis(50);
 
     private final ChromeDriver driver;
     private final String base;
@@ -134,9 +133,7 @@ public final class Browser implements AutoCloseable {
     }
 
     private WebDriverWait wait(String what) {
-        // Selenium looks again every 500 ms by default: a page that settles a moment after the first
-        // look cost each wait half a second of nothing, several times a test.
-        WebDriverWait wait = new WebDriverWait(driver, WAIT, POLL);
+        WebDriverWait wait = new WebDriverWait(driver, WAIT);
         wait.withMessage(() -> "waiting for " + what + " at " + driver.getCurrentUrl());
         return wait;
     }
