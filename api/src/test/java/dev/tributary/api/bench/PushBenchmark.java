@@ -27,8 +27,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * loopback addresses, so the hub's per-callback-host limit applies as for that many hosts.
  * Target (issue 50): the WebSub p99 at most twice the SSE p99. With Debian's {@code prosody}
  * installed, XMPP too: the app pushes to a Prosody of the benchmark's own, and
- * {@code xmpp-subscribers} Smack sessions subscribed to the author's public node time the
- * event notification.
+ * {@code xmpp-subscribers} Smack sessions (in a JVM of their own, {@link XmppReceivers}) subscribed
+ * to the author's public node time the event notification.
  *
  * <p>Options: {@code --subscribers=1000}, {@code --rounds=5} (after one warm-up round),
  * {@code --hosts=100}, {@code --xmpp-subscribers=100} (0: no XMPP), and any {@code --tributary.…} setting (e.g. {@code --tributary.hub.per-host-concurrency=32}).

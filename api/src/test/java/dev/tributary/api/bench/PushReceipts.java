@@ -35,7 +35,11 @@ abstract class PushReceipts implements AutoCloseable {
 
     /** Subscriber {@code index} received {@code content}; counts once per round if it carries the marker. */
     final void received(int index, String content) {
-        long now = System.nanoTime();
+        received(index, content, System.nanoTime());
+    }
+
+    /** As {@link #received(int, String)}, heard at {@code now} ({@code System.nanoTime()} here or in a child JVM: one clock on Linux). */
+    final void received(int index, String content, long now) {
         long[] times = receivedAt;
         if (index < 0 || index >= times.length || !content.contains(marker)) {
             return;

@@ -1,83 +1,79 @@
 package dev.tributary.api.bench;
 
 import dev.tributary.api.testing.Prosody;
-import java.util.ArrayList;
-import java.util.List;
-import org.jivesoftware.smack.ConnectionConfiguration.SecurityMode;
-import org.jivesoftware.smack.XMPPException;
-import org.jivesoftware.smack.filter.StanzaTypeFilter;
-import org.jivesoftware.smack.packet.Message;
-import org.jivesoftware.smack.packet.NamedElement;
-import org.jivesoftware.smack.tcp.XMPPTCPConnection;
-import org.jivesoftware.smack.tcp.XMPPTCPConnectionConfiguration;
-import org.jivesoftware.smackx.pubsub.EventElement;
-import org.jivesoftware.smackx.pubsub.ItemsExtension;
-import org.jivesoftware.smackx.pubsub.PayloadItem;
-import org.jivesoftware.smackx.pubsub.PubSubManager;
-import org.jxmpp.jid.impl.JidCreate;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 
 /**
  * XMPP receipts: {@code subscribers} Smack sessions on the benchmark's own Prosody (one account,
  * a resource each), each subscribed by its full address to the author's public node; a receipt
- * is the node's event notification whose Atom entry carries the round's marker.
+ * is the node's event notification whose Atom entry carries the round's marker. The sessions run
+ * in a JVM of their own ({@link XmppReceivers}), as readers' clients run beside a server: in the
+ * server's JVM a thousand sessions' parsing was charged to the deliveries they time.
  */
 final class XmppReceipts extends PushReceipts {
 
     static final String USER = "bench";
-    private static final String PASSWORD = "bench-secret";
+    static final String PASSWORD = "bench-secret";
 
-    private final List<XMPPTCPConnection> sessions;
+    private final Process child;
+    private Thread reader;
 
-    private XmppReceipts(int subscribers) {
+    private XmppReceipts(int subscribers, Process child) {
         super("xmpp", subscribers);
-        this.sessions = new ArrayList<>(subscribers);
+        this.child = child;
     }
 
-    /** Signs {@code subscribers} sessions in and subscribes each to {@code node}, once the app made it. */
-    static XmppReceipts subscribe(Prosody prosody, String node, int subscribers) throws Exception {
+    /** Signs {@code subscribers} sessions in (in the child) and subscribes each to {@code node}, once the app made it. */
+    static XmppReceipts subscribe(Prosody prosody, String node, int subscribers) throws IOException {
         prosody.register(USER, PASSWORD);
-        XmppReceipts receipts = new XmppReceipts(subscribers);
-        for (int i = 0; i < subscribers; i++) {
-            int index = i;
-            XMPPTCPConnection session = new XMPPTCPConnection(XMPPTCPConnectionConfiguration.builder()
-                    .setXmppDomain(Prosody.DOMAIN).setHost("127.0.0.1").setPort(prosody.port())
-                    .setUsernameAndPassword(USER, PASSWORD).setResource("r" + i)
-                    .setSecurityMode(SecurityMode.disabled).setConnectTimeout(60_000).build());
-            session.setUseStreamManagement(false);
-            session.setReplyTimeout(60_000);
-            session.addAsyncStanzaListener(stanza -> receipts.heard(index, (Message) stanza), StanzaTypeFilter.MESSAGE);
-            session.connect().login();
-            receipts.sessions.add(session);
-            PubSubManager pubsub = PubSubManager.getInstanceFor(session, JidCreate.bareFrom(Prosody.PUBSUB));
-            long deadline = System.nanoTime() + 120_000_000_000L;
-            while (true) {
-                try {
-                    pubsub.getLeafNode(node).subscribe(session.getUser());
-                    break;
-                } catch (XMPPException.XMPPErrorException notYet) {
-                    if (System.nanoTime() > deadline) {
-                        throw notYet;
-                    }
-                    dev.tributary.pubsub.bench.Bench.park(100); // the author's node is made by the publisher, a moment after the post
-                }
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process child = new ProcessBuilder(java, "-Xmx1g", "-cp", System.getProperty("java.class.path"),
+                XmppReceivers.class.getName(), Integer.toString(prosody.port()), node, Integer.toString(subscribers))
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        XmppReceipts receipts = new XmppReceipts(subscribers, child);
+        BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+        for (String line; !"ready".equals(line = lines.readLine()); ) {
+            if (line == null || line.startsWith("error")) {
+                child.destroy();
+                throw new IllegalStateException("the XMPP receivers' JVM did not sign in its sessions: " + line);
             }
         }
+        receipts.reader = Thread.ofPlatform().name("xmpp-receipts").daemon(true).start(() -> receipts.read(lines));
         return receipts;
     }
 
-    private void heard(int index, Message message) {
-        EventElement event = EventElement.from(message);
-        if (event != null && event.getEvent() instanceof ItemsExtension items) {
-            for (NamedElement item : items.getItems()) {
-                if (item instanceof PayloadItem<?> payload && payload.getPayload() != null) {
-                    received(index, payload.getPayload().toXML().toString());
+    /** Lines {@code r<TAB>index<TAB>nanoTime<TAB>payload}, one per item heard. */
+    private void read(BufferedReader lines) {
+        try {
+            for (String line; (line = lines.readLine()) != null; ) {
+                String[] field = line.split("\t", 4);
+                if (field.length == 4 && field[0].equals("r")) {
+                    received(Integer.parseInt(field[1]), field[3], Long.parseLong(field[2]));
                 }
             }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
     @Override
     public void close() {
-        sessions.forEach(XMPPTCPConnection::instantShutdown);
+        try {
+            child.getOutputStream().close();
+            if (!child.waitFor(30, TimeUnit.SECONDS)) {
+                child.destroy();
+            }
+        } catch (IOException e) {
+            child.destroy();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            child.destroy();
+        }
     }
 }
