@@ -9,10 +9,12 @@ import dev.tributary.pubsub.Sources;
 import dev.tributary.pubsub.Subscriptions;
 import dev.tributary.pubsub.bench.Bench;
 import dev.tributary.pubsub.bench.Bench.Args;
+import dev.tributary.pubsub.bench.ProcessCpu;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -110,8 +112,12 @@ public final class PushBenchmark {
 
         Map<String, List<Long>> latencies = new LinkedHashMap<>();
         channels.forEach(channel -> latencies.put(channel.name(), new ArrayList<>()));
+        Map<String, Double> cpuBefore = Map.of();
         for (int round = 0; round <= rounds; round++) {
             boolean measured = round > 0;
+            if (round == 1) {
+                cpuBefore = ProcessCpu.snapshot();
+            }
             String marker = "push-bench-" + round + "-" + System.nanoTime();
             channels.forEach(channel -> channel.expect(marker));
             long publishedAt = System.nanoTime();
@@ -130,6 +136,12 @@ public final class PushBenchmark {
             System.out.println(line + (measured ? "" : " (warm-up, not counted)"));
         }
 
+        Map<String, Double> spent = ProcessCpu.spent(cpuBefore, ProcessCpu.snapshot());
+        System.out.println("CPU ms per post over the measured rounds, by process (app: this JVM, the server with the SSE "
+                + "readers and WebSub callbacks; java: the XMPP readers' JVM): " + spent.entrySet().stream()
+                .filter(e -> !e.getKey().equals(ProcessCpu.DRIVER))
+                .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                .map(e -> Bench.format("%s %.0f", e.getKey(), e.getValue() / rounds)).collect(Collectors.joining(", ")));
         System.out.println();
         System.out.println(Bench.format("%-8s %10s %10s %10s %10s", "channel", "received", "p50 ms", "p99 ms", "max ms"));
         Map<String, double[]> figures = new LinkedHashMap<>();
