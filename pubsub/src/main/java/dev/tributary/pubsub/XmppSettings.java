@@ -25,7 +25,8 @@ import org.springframework.validation.annotation.Validated;
  *        dropped (and counted) rather than letting an absent server grow the table without end
  * @param batch outbox rows published per round trip
  * @param leaseTtl how long the publishing node holds its lease without renewing it
- * @param pollInterval how often the publisher looks for new rows when idle
+ * @param pollInterval how often an idle publisher looks for rows written on other nodes (rows committed on its
+ *        own node wake it at once)
  * @param maxBackoff the longest wait between retries while the server is away
  * @param codeAttempts wrong verification codes accepted before a code is spent
  * @param codeTtl how long a verification code is good for

@@ -126,9 +126,11 @@ class XmppPublisher implements SmartLifecycle {
                         pause(settings.leaseTtl().dividedBy(3));
                         continue;
                     }
+                    // Taken before looking: rows committed here while this round finds none end the wait at once.
+                    long mark = outbox.mark();
                     if (!round(xmpp)) {
                         outbox.backlog();
-                        pause(settings.pollInterval());
+                        outbox.awaitRows(mark, settings.pollInterval());
                     }
                     backoff = FIRST_BACKOFF;
                 } catch (IOException | SmackException | XMPPException e) {
