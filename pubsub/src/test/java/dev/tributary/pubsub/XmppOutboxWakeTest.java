@@ -64,7 +64,7 @@ class XmppOutboxWakeTest {
     void aWaitFromAnOlderMarkEndsWhenRowsCommitThoughThePollIsAnHour() throws Exception {
         XmppOutbox outbox = outbox();
         long mark = outbox.mark();
-        Thread waiting = Thread.ofPlatform().start(() -> {
+        Thread waiting = Thread.ofPlatform().daemon(true).start(() -> {
             try {
                 outbox.awaitRows(mark, NEVER);
             } catch (InterruptedException e) {

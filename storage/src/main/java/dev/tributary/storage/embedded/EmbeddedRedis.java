@@ -27,8 +27,9 @@ final class EmbeddedRedis {
                     .port(port)
                     .setting("save \"\"")
                     .setting("appendonly no")
-                    // Not embedded-redis's own JVM hook: it killed Redis while the fan-out workers were still
-                    // handing their tasks back. EmbeddedServers stops it after the last context closed.
+                    // embedded-redis always adds a JVM hook that stops this server at exit, beside Spring's
+                    // closing of the contexts: not forced, so Redis ends on SIGTERM, cleanly. EmbeddedServers
+                    // stops it after the last context closed, and starts nothing again once the JVM exits.
                     .onShutdownForceStop(false)
                     .build();
             server.start();

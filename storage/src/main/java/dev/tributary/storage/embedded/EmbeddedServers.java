@@ -97,9 +97,12 @@ public final class EmbeddedServers {
      * after any crash; Redis comes back empty, and what it held is rebuilt from MySQL as after a
      * {@code FLUSHALL}.
      */
-    private void restartDeadServers(Log log) {
+    void restartDeadServers(Log log) {
         synchronized (LOCK) {
-            if (running != this) {
+            // Once the JVM is exiting, a server found dead was stopped on purpose (embedded-redis's own
+            // hook stops its Redis while the contexts still close), and one started now would outlive
+            // the JVM: embedded-redis launches the process, then fails to add its hook, and drops it.
+            if (running != this || exiting()) {
                 return;
             }
             if (mariaDb != null && !mariaDb.alive()) {
@@ -113,6 +116,18 @@ public final class EmbeddedServers {
                 redis.start();
                 log.info("Embedded Redis is back on " + redis.address());
             }
+        }
+    }
+
+    /** Whether the JVM's shutdown has begun: the runtime takes no more hooks from then on. */
+    private static boolean exiting() {
+        Thread probe = new Thread(() -> { });
+        try {
+            Runtime.getRuntime().addShutdownHook(probe);
+            Runtime.getRuntime().removeShutdownHook(probe);
+            return false;
+        } catch (IllegalStateException shutdownInProgress) {
+            return true;
         }
     }
 
