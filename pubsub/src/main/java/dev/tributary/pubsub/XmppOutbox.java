@@ -17,8 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -50,9 +48,7 @@ public class XmppOutbox {
     private final AtomicLong backlog = new AtomicLong();
     private final Counter dropped;
     /** Commits on this node that wrote rows, so that its idle publisher goes at once instead of at its next poll. */
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition written = lock.newCondition();
-    private long commits;
+    private final Wakeup committed = new Wakeup();
 
     XmppOutbox(XmppSettings settings, JdbcClient jdbc, JdbcTemplate template, IdGenerator ids, Transactions tx,
             ObjectProvider<MeterRegistry> registries) {
@@ -189,27 +185,12 @@ public class XmppOutbox {
         template.update("INSERT INTO xmpp_outbox (id, kind, item_id, source_id, user_id, link_id, payload, due_at, created_at) VALUES "
                 + String.join(", ", Collections.nCopies(rows.size(), tuple)), args.toArray());
         backlog.addAndGet(rows.size());
-        tx.afterCommit(this::committed);
-    }
-
-    private void committed() {
-        lock.lock();
-        try {
-            commits++;
-            written.signalAll();
-        } finally {
-            lock.unlock();
-        }
+        tx.afterCommit(committed::wake);
     }
 
     /** A mark to pass to {@link #awaitRows}: rows committed on this node after it end the wait at once. */
     public long mark() {
-        lock.lock();
-        try {
-            return commits;
-        } finally {
-            lock.unlock();
-        }
+        return committed.mark();
     }
 
     /**
@@ -217,15 +198,7 @@ public class XmppOutbox {
      * written on other nodes are found by polling, at most {@code timeout} later.
      */
     public void awaitRows(long mark, Duration timeout) throws InterruptedException {
-        lock.lock();
-        try {
-            long nanos = timeout.toNanos();
-            while (commits == mark && nanos > 0) {
-                nanos = written.awaitNanos(nanos);
-            }
-        } finally {
-            lock.unlock();
-        }
+        committed.await(mark, timeout);
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.tributary.crawler.websub.HubSignature;
 import dev.tributary.crawler.websub.SubscriberClient;
 import dev.tributary.pubsub.FanoutSettings;
 import dev.tributary.pubsub.Roles;
+import dev.tributary.pubsub.Wakeup;
 import dev.tributary.pubsub.Writes;
 import java.net.URI;
 import java.time.Clock;

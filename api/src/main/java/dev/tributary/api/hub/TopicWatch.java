@@ -8,6 +8,7 @@ import dev.tributary.pubsub.Groups;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.InboxEvent;
 import dev.tributary.pubsub.Roles;
+import dev.tributary.pubsub.Wakeup;
 import dev.tributary.pubsub.Writes;
 import java.time.Clock;
 import java.time.Duration;
