@@ -55,7 +55,7 @@ public final class PushBenchmark {
             settings.addAll(List.of("tributary.xmpp.server=127.0.0.1", "tributary.xmpp.port=" + prosody.port(),
                     "tributary.xmpp.domain=" + Prosody.DOMAIN, "tributary.xmpp.address=" + Prosody.APP_USER + "@" + Prosody.DOMAIN,
                     "tributary.xmpp.secret=" + Prosody.APP_SECRET, "tributary.xmpp.pubsub-service=" + Prosody.PUBSUB,
-                    "tributary.xmpp.require-tls=false", "tributary.xmpp.poll-interval=20ms"));
+                    "tributary.xmpp.require-tls=false"));
         }
         try (ConfigurableApplicationContext context = Bench.start(TributaryApplication.class, options,
                 settings.toArray(String[]::new))) {
