@@ -274,11 +274,11 @@ class FeedExportApiTest {
     void anOpenGroupsFeedIsExportedWithItsMembersPostsAndNamesItsHub() throws Exception {
         TestUser owner = api.newUser("gowner");
         TestUser member = api.newUser("gmember");
-        String id = group(owner, "Open Gardeners", true);
+        String id = api.newGroup(owner, "Open Gardeners", true);
         assertThat(api.post("/api/v1/groups/" + id + "/members", member.token(), Map.of("username", member.username())).status())
                 .isEqualTo(201);
-        groupPost(owner, id, "Welcome to the garden");
-        groupPost(member, id, "Tomatoes are early this year");
+        api.groupPost(owner, id, "Welcome to the garden");
+        api.groupPost(member, id, "Tomatoes are early this year");
 
         ApiResponse atom = get("/feeds/groups/" + id + ".atom");
         ApiResponse rss = get("/feeds/groups/" + id + ".rss");
@@ -306,9 +306,9 @@ class FeedExportApiTest {
     @Test
     void closedUnknownMalformedAndHostileGroupIdsAreAllTheSame404() {
         TestUser owner = api.newUser("gclosed");
-        String closed = group(owner, "Secret Society", false);
-        groupPost(owner, closed, "Members only, please");
-        String open = group(owner, "Public Square", true);
+        String closed = api.newGroup(owner, "Secret Society", false);
+        api.groupPost(owner, closed, "Members only, please");
+        String open = api.newGroup(owner, "Public Square", true);
         String unknown = Long.toString(Long.MAX_VALUE);
         ApiResponse none = get("/feeds/groups/" + unknown + ".atom");
         assertThat(none.status()).isEqualTo(404);
@@ -357,8 +357,8 @@ class FeedExportApiTest {
     @Test
     void aGroupsFeedAnswers304UntilAPostChangesIt() {
         TestUser owner = api.newUser("gcond");
-        String id = group(owner, "Conditional", true);
-        groupPost(owner, id, "One");
+        String id = api.newGroup(owner, "Conditional", true);
+        api.groupPost(owner, id, "One");
         String path = "/feeds/groups/" + id + ".rss";
         ApiResponse first = get(path);
         String etag = first.header("ETag");
@@ -370,7 +370,7 @@ class FeedExportApiTest {
         assertThat(byEtag.body()).isEmpty();
         assertThat(byEtag.headers("Link")).contains("<" + api.url(path) + ">; rel=\"self\"");
         assertThat(byDate.status()).isEqualTo(304);
-        groupPost(owner, id, "Two");
+        api.groupPost(owner, id, "Two");
         ApiResponse changed = api.send(api.builder(path, null).header("If-None-Match", etag).GET());
         assertThat(changed.status()).isEqualTo(200);
         assertThat(changed.header("ETag")).isNotEqualTo(etag);
@@ -379,39 +379,22 @@ class FeedExportApiTest {
     @Test
     void closingAGroupStopsItsExportAtOnceAndOpeningServesItAgain() throws Exception {
         TestUser owner = api.newUser("gswitch");
-        String id = group(owner, "Switching", false);
-        groupPost(owner, id, "Said while closed");
+        String id = api.newGroup(owner, "Switching", false);
+        api.groupPost(owner, id, "Said while closed");
         String path = "/feeds/groups/" + id + ".atom";
         assertThat(get(path).status()).as("closed").isEqualTo(404);
 
-        setOpen(owner, id, true);
+        api.setGroupOpen(owner, id, true);
         ApiResponse opened = get(path);
         assertThat(opened.status()).as("opened").isEqualTo(200);
         assertThat(parse(opened).getEntries()).extracting(SyndEntry::getTitle).containsExactly("Said while closed");
 
-        setOpen(owner, id, false);
+        api.setGroupOpen(owner, id, false);
         ApiResponse closedAgain = get(path);
         ApiResponse revalidated = api.send(api.builder(path, null).header("If-None-Match", opened.header("ETag")).GET());
         assertThat(closedAgain.status()).as("closed again").isEqualTo(404);
         assertThat(closedAgain.body()).doesNotContain("Said while closed", "Switching");
         assertThat(revalidated.status()).as("a reader holding the open feed's ETag is not told 304").isEqualTo(404);
-    }
-
-    /** Creates a group; its id. */
-    private String group(TestUser owner, String name, boolean open) {
-        ApiResponse created = api.post("/api/v1/groups", owner.token(), Map.of("name", name, "open", open));
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        return created.json().path("id").asString();
-    }
-
-    private void groupPost(TestUser author, String groupId, String text) {
-        ApiResponse posted = api.post("/api/v1/groups/" + groupId + "/posts", author.token(), Map.of("text", text));
-        assertThat(posted.status()).as(posted.toString()).isEqualTo(201);
-    }
-
-    private void setOpen(TestUser owner, String groupId, boolean open) {
-        ApiResponse changed = api.send("PATCH", "/api/v1/groups/" + groupId, owner.token(), Map.of("open", open), "application/json");
-        assertThat(changed.status()).as(changed.toString()).isEqualTo(200);
     }
 
     private void post(TestUser user, NewItem item) {

@@ -14,7 +14,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import tools.jackson.databind.JsonNode;
 
 @ApiTest
 class GroupApiTest {
@@ -66,7 +65,7 @@ class GroupApiTest {
     void membersPostToTheGroupAndEveryMemberReceivesIt() {
         TestUser owner = api.newUser("gpost");
         TestUser bob = api.newUser("gpost");
-        String id = group(owner, "Cooks");
+        String id = api.newGroup(owner, "Cooks", true);
 
         ApiResponse joined = api.post("/api/v1/groups/" + id + "/members", bob.token(), Map.of("username", bob.username()));
         ApiResponse joinedAgain = api.post("/api/v1/groups/" + id + "/members", bob.token(), Map.of("username", bob.username()));
@@ -94,7 +93,7 @@ class GroupApiTest {
         TestUser owner = api.newUser("glist");
         TestUser bob = api.newUser("glist");
         TestUser carol = api.newUser("glist");
-        String id = group(owner, "Listed");
+        String id = api.newGroup(owner, "Listed", true);
         api.post("/api/v1/groups/" + id + "/members", bob.token(), Map.of("username", bob.username()));
         api.post("/api/v1/invitations/" + invite(owner, carol, id) + "/accept", carol.token(), Map.of());
 
@@ -117,7 +116,7 @@ class GroupApiTest {
     void onlyMembersPost() {
         TestUser owner = api.newUser("gmem");
         TestUser outsider = api.newUser("gmem");
-        String id = group(owner, "Members only");
+        String id = api.newGroup(owner, "Members only", true);
 
         ApiResponse attempt = api.post("/api/v1/groups/" + id + "/posts", outsider.token(), Map.of("text", "let me in"));
 
@@ -131,7 +130,7 @@ class GroupApiTest {
         TestUser owner = api.newUser("gadm");
         TestUser bob = api.newUser("gadm");
         TestUser carol = api.newUser("gadm");
-        String id = group(owner, "Run by the owner");
+        String id = api.newGroup(owner, "Run by the owner", true);
         String members = "/api/v1/groups/" + id + "/members";
 
         ApiResponse ownerInvitesBob = api.post(members, owner.token(), Map.of("username", bob.username()));
@@ -169,7 +168,7 @@ class GroupApiTest {
     void aMemberLeaves() {
         TestUser owner = api.newUser("gleave");
         TestUser bob = api.newUser("gleave");
-        String id = group(owner, "Come and go");
+        String id = api.newGroup(owner, "Come and go", true);
         api.post("/api/v1/groups/" + id + "/members", bob.token(), Map.of("username", bob.username()));
 
         ApiResponse left = api.delete("/api/v1/groups/" + id + "/members/" + bob.username(), bob.token());
@@ -181,7 +180,7 @@ class GroupApiTest {
     @Test
     void badGroupRequests() {
         TestUser owner = api.newUser("gbad");
-        String id = group(owner, "Strict");
+        String id = api.newGroup(owner, "Strict", true);
         String itemId = api.post("/api/v1/posts", owner.token(), Map.of("text", "an item")).json().path("id").asString();
 
         List<ApiResponse> bad = List.of(
@@ -214,7 +213,7 @@ class GroupApiTest {
     @Test
     void theGroupFeedPagesFarBack() {
         TestUser owner = api.newUser("gfeed");
-        String id = group(owner, "Chatty");
+        String id = api.newGroup(owner, "Chatty", true);
         for (int i = 1; i <= 4; i++) {
             api.post("/api/v1/groups/" + id + "/posts", owner.token(), Map.of("text", "message " + i));
         }
@@ -233,7 +232,7 @@ class GroupApiTest {
     void membersDeleteTheirOwnGroupPostsButNotOthers() {
         TestUser owner = api.newUser("gdel");
         TestUser bob = api.newUser("gdel");
-        String id = group(owner, "Deletions");
+        String id = api.newGroup(owner, "Deletions", true);
         api.post("/api/v1/groups/" + id + "/members", bob.token(), Map.of("username", bob.username()));
         String ownersPost = api.post("/api/v1/groups/" + id + "/posts", owner.token(), Map.of("text", "owner's")).json().path("id").asString();
         String bobsPost = api.post("/api/v1/groups/" + id + "/posts", bob.token(), Map.of("text", "bob's")).json().path("id").asString();
@@ -249,7 +248,7 @@ class GroupApiTest {
     void anInvitationAddsNobodyUntilAccepted() {
         TestUser owner = api.newUser("ginv");
         TestUser bob = api.newUser("ginv");
-        String id = group(owner, "Invitations");
+        String id = api.newGroup(owner, "Invitations", true);
 
         ApiResponse invited = api.post("/api/v1/groups/" + id + "/members", owner.token(), Map.of("username", bob.username()));
         ApiResponse again = api.post("/api/v1/groups/" + id + "/members", owner.token(), Map.of("username", bob.username()));
@@ -278,7 +277,7 @@ class GroupApiTest {
     void aDeclinedInvitationLeavesNoMembershipAndABlockRefusesTheNext() {
         TestUser owner = api.newUser("gdecl");
         TestUser bob = api.newUser("gdecl");
-        String id = group(owner, "Pushy");
+        String id = api.newGroup(owner, "Pushy", true);
         String members = "/api/v1/groups/" + id + "/members";
 
         String first = invite(owner, bob, id);
@@ -304,7 +303,7 @@ class GroupApiTest {
     void aMemberWhoLeavesWithABlockCannotBeInvitedBack() {
         TestUser owner = api.newUser("gblk");
         TestUser bob = api.newUser("gblk");
-        String id = group(owner, "Clingy");
+        String id = api.newGroup(owner, "Clingy", true);
         String members = "/api/v1/groups/" + id + "/members";
         api.post("/api/v1/invitations/" + invite(owner, bob, id) + "/accept", bob.token(), Map.of());
 
@@ -323,7 +322,7 @@ class GroupApiTest {
         TestUser owner = api.newUser("gown2");
         TestUser bob = api.newUser("gown2");
         TestUser mallory = api.newUser("gown2");
-        String id = group(owner, "Private invitations");
+        String id = api.newGroup(owner, "Private invitations", true);
         String invitation = invite(owner, bob, id);
 
         assertThat(api.post("/api/v1/invitations/" + invitation + "/accept", mallory.token(), Map.of()).status()).isEqualTo(404);
@@ -388,7 +387,7 @@ class GroupApiTest {
     void aMemberOfAnOpenGroupLeavesAndMayJoinAgain() {
         TestUser owner = api.newUser("gopl");
         TestUser bob = api.newUser("gopl");
-        String id = group(owner, "Revolving door");
+        String id = api.newGroup(owner, "Revolving door", true);
         String members = "/api/v1/groups/" + id + "/members";
 
         ApiResponse joined = api.post(members, bob.token(), Map.of("username", bob.username()));
@@ -427,7 +426,7 @@ class GroupApiTest {
     void badChangesAndHostileJoinsAreRefusedCleanly() {
         TestUser owner = api.newUser("gopx");
         TestUser bob = api.newUser("gopx");
-        String id = group(owner, "Careful");
+        String id = api.newGroup(owner, "Careful", true);
 
         List<ApiResponse> bad = List.of(
                 patch("/api/v1/groups/" + id, owner.token(), "{\"open\": \"yes\"}"),
@@ -457,11 +456,4 @@ class GroupApiTest {
         return api.send("PATCH", path, token, body, "application/json");
     }
 
-    /** An open group: the tests above have people join it by themselves. */
-    private String group(TestUser owner, String name) {
-        ApiResponse created = api.post("/api/v1/groups", owner.token(), Map.of("name", name, "open", true));
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        JsonNode group = created.json();
-        return group.path("id").asString();
-    }
 }

@@ -192,7 +192,7 @@ class WebSubHubTest {
     void anOpenGroupsFeedIsATopicUntilTheGroupClosesAndNothingClosedIsSentAfter() throws Exception {
         TestUser owner = api.newUser("gowner");
         TestUser member = api.newUser("gmember");
-        String id = group(owner, true);
+        String id = api.newGroup(owner, "Group of " + owner.username(), true);
         assertThat(api.post("/api/v1/groups/" + id + "/members", member.token(), Map.of("username", member.username())).status())
                 .isEqualTo(201);
         String topic = ROOT + "/feeds/groups/" + id + ".atom";
@@ -202,7 +202,7 @@ class WebSubHubTest {
         assertThat(hub(Map.of("hub.mode", "subscribe", "hub.topic", topic, "hub.callback", CALLBACK.url(path))).status())
                 .isEqualTo(202);
         Await.until("the subscription", () -> subscriptions(key) == 1);
-        groupPost(member, id, "News from a member");
+        api.groupPost(member, id, "News from a member");
 
         // No periodic check runs here (check-interval 1h): the post's notice is what wakes the hub.
         TestCallback.Call delivery = CALLBACK.deliveries(path).poll(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS);
@@ -212,19 +212,19 @@ class WebSubHubTest {
         assertThat(delivery.header("Link")).contains("<" + ROOT + "/websub/hub>; rel=\"hub\"", "<" + topic + ">; rel=\"self\"");
 
         // Closed: the subscription ends at once, its subscriber told, with no post needed to notice.
-        setOpen(owner, id, false);
+        api.setGroupOpen(owner, id, false);
         Await.until("the denial", () -> CALLBACK.verifications(path).stream().anyMatch(c -> "denied".equals(c.query().get("hub.mode"))));
         assertThat(subscriptions(key)).isZero();
         assertProblem(hub(Map.of("hub.mode", "subscribe", "hub.topic", topic, "hub.callback", CALLBACK.url(path))), 422);
-        groupPost(member, id, "Said while closed");
+        api.groupPost(member, id, "Said while closed");
 
         // Open again: a new subscriber is served, and the one whose subscription ended hears nothing.
-        setOpen(owner, id, true);
+        api.setGroupOpen(owner, id, true);
         String again = "/echo/group-again-" + id;
         assertThat(hub(Map.of("hub.mode", "subscribe", "hub.topic", topic, "hub.callback", CALLBACK.url(again))).status())
                 .isEqualTo(202);
         Await.until("the new subscription", () -> subscriptions(key) == 1);
-        groupPost(owner, id, "Open again");
+        api.groupPost(owner, id, "Open again");
         TestCallback.Call later = CALLBACK.deliveries(again).poll(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS);
         assertThat(later).as("a delivery to the new subscriber").isNotNull();
         assertThat(new String(later.body(), StandardCharsets.UTF_8)).contains("Open again");
@@ -234,8 +234,8 @@ class WebSubHubTest {
     @Test
     void aClosedOrUnknownGroupIsNoTopic() {
         TestUser owner = api.newUser("gtopic");
-        String closed = group(owner, false);
-        String open = group(owner, true);
+        String closed = api.newGroup(owner, "Group of " + owner.username(), false);
+        String open = api.newGroup(owner, "Group of " + owner.username(), true);
         String callback = CALLBACK.url("/echo/gtopic-" + owner.username());
         for (String topic : List.of(ROOT + "/feeds/groups/" + closed + ".atom", ROOT + "/feeds/groups/" + closed + ".rss",
                 ROOT + "/feeds/groups/" + Long.MAX_VALUE + ".atom", ROOT + "/feeds/groups/0" + open + ".atom",
@@ -417,23 +417,6 @@ class WebSubHubTest {
     private void post(TestUser user, String text) {
         ApiResponse posted = api.post("/api/v1/posts", user.token(), Map.of("text", text));
         assertThat(posted.status()).as(posted.toString()).isEqualTo(201);
-    }
-
-    /** Creates a group; its id. */
-    private String group(TestUser owner, boolean open) {
-        ApiResponse created = api.post("/api/v1/groups", owner.token(), Map.of("name", "Group of " + owner.username(), "open", open));
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        return created.json().path("id").asString();
-    }
-
-    private void groupPost(TestUser author, String groupId, String text) {
-        ApiResponse posted = api.post("/api/v1/groups/" + groupId + "/posts", author.token(), Map.of("text", text));
-        assertThat(posted.status()).as(posted.toString()).isEqualTo(201);
-    }
-
-    private void setOpen(TestUser owner, String groupId, boolean open) {
-        ApiResponse changed = api.send("PATCH", "/api/v1/groups/" + groupId, owner.token(), Map.of("open", open), "application/json");
-        assertThat(changed.status()).as(changed.toString()).isEqualTo(200);
     }
 
     private ApiResponse hub(Map<String, String> form) {

@@ -28,7 +28,7 @@ class GroupBrowserTest {
     void aSecondPersonJoinsAndPostsAndTheGroupShowsIt(Browser browser) {
         TestUser alice = api.newUser("webowner");
         TestUser bob = api.newUser("webjoiner");
-        String groupId = group(alice, "Knitting circle");
+        String groupId = api.newGroup(alice, "Knitting circle", true);
         browser.signIn(bob.username(), bob.password());
 
         browser.open("/groups/" + groupId);
@@ -116,7 +116,7 @@ class GroupBrowserTest {
     void aPostRefusedBecauseTheMemberWasRemovedIsExplained(Browser browser) {
         TestUser alice = api.newUser("webkick");
         TestUser bob = api.newUser("webkick");
-        String groupId = group(alice, "Strict club");
+        String groupId = api.newGroup(alice, "Strict club", true);
         assertThat(api.post("/api/v1/groups/" + groupId + "/members", bob.token(), Map.of("username", bob.username()))
                 .status()).isEqualTo(201);
         browser.signIn(bob.username(), bob.password());
@@ -182,7 +182,7 @@ class GroupBrowserTest {
     @Test
     void membersArePagedWithTheNextLink(Browser browser) {
         TestUser alice = api.newUser("webmany");
-        String groupId = group(alice, "Crowd");
+        String groupId = api.newGroup(alice, "Crowd", true);
         for (int i = 0; i < 20; i++) {
             TestUser member = api.newUser("webmany");
             api.post("/api/v1/groups/" + groupId + "/members", member.token(), Map.of("username", member.username()));
@@ -206,9 +206,4 @@ class GroupBrowserTest {
         assertThat(browser.find("#group-found").isDisplayed()).isFalse();
     }
 
-    private String group(TestUser owner, String name) {
-        ApiResponse created = api.post("/api/v1/groups", owner.token(), Map.of("name", name, "open", true));
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        return created.json().path("id").asString();
-    }
 }

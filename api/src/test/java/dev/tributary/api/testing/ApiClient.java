@@ -164,6 +164,25 @@ public final class ApiClient {
         return response.json().path("token").asString();
     }
 
+    /** Creates a group of {@code owner}'s, open (people join by themselves) or closed; its id. */
+    public String newGroup(TestUser owner, String name, boolean open) {
+        ApiResponse created = post("/api/v1/groups", owner.token(), Map.of("name", name, "open", open));
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        return created.json().path("id").asString();
+    }
+
+    /** Posts {@code text} to a group as {@code author}, a member. */
+    public void groupPost(TestUser author, String groupId, String text) {
+        ApiResponse posted = post("/api/v1/groups/" + groupId + "/posts", author.token(), Map.of("text", text));
+        assertThat(posted.status()).as(posted.toString()).isEqualTo(201);
+    }
+
+    /** Opens or closes a group, as its owner. */
+    public void setGroupOpen(TestUser owner, String groupId, boolean open) {
+        ApiResponse changed = send("PATCH", "/api/v1/groups/" + groupId, owner.token(), Map.of("open", open), "application/json");
+        assertThat(changed.status()).as(changed.toString()).isEqualTo(200);
+    }
+
     public static String basic(String username, String password) {
         return "Basic " + Base64.getEncoder().encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
     }

@@ -168,6 +168,8 @@ class UnreadCounters {
     private static final DefaultRedisScript<Long> INVALIDATE_SCRIPT = new DefaultRedisScript<>(INVALIDATE, Long.class);
     private static final DefaultRedisScript<Long> REBUILD_SCRIPT = new DefaultRedisScript<>(REBUILD, Long.class);
     private static final DefaultRedisScript<String> GENERATION_SCRIPT = new DefaultRedisScript<>(GENERATION, String.class);
+    /** How many media types there are: {@code values()} copies its array at every call. */
+    private static final int MEDIA_TYPES = MediaType.values().length;
     /** People per script call: keeps one call's arguments to a few hundred KB. */
     private static final int PEOPLE_PER_CALL = 1000;
 
@@ -244,7 +246,7 @@ class UnreadCounters {
         // hash is computed once when the people's moves are grouped below.
         Map<Long, String[]> names = new HashMap<>();
         for (UnreadDelta delta : deltas) {
-            String[] ofSource = names.computeIfAbsent(delta.sourceId(), source -> new String[MediaType.values().length]);
+            String[] ofSource = names.computeIfAbsent(delta.sourceId(), source -> new String[MEDIA_TYPES]);
             int type = delta.media().ordinal();
             String field = ofSource[type] != null ? ofSource[type] : (ofSource[type] = field(delta));
             byUser.computeIfAbsent(delta.userId(), u -> new LinkedHashMap<>()).merge(field, (long) delta.change(), Long::sum);
