@@ -17,6 +17,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -256,14 +258,24 @@ class SubscriptionsTest {
         assertThatThrownBy(() -> sources.attach(alice, sources.ofUser(follower).id())).isInstanceOf(IllegalArgumentException.class);
     }
 
-    @Test
-    void everyDeliveryIsAnnouncedOnTheRecipientsChannel() throws Exception {
+    /** When the people's counters are built, relative to the reader's mark: the mark lives in a different field of the hash. */
+    enum Counts { UNBUILT, BUILT_BEFORE_LISTENING, BUILT_AFTER_LISTENING }
+
+    @ParameterizedTest
+    @EnumSource(Counts.class)
+    void everyDeliveryIsAnnouncedOnTheRecipientsChannel(Counts counts) throws Exception {
         long feed = fixtures.feed();
         long reader = fixtures.person();
         long away = fixtures.person();
         fixtures.subscribe(feed, List.of(reader, away));
+        if (counts == Counts.BUILT_BEFORE_LISTENING) {
+            assertThat(unread.unread(reader).total() + unread.unread(away).total()).isZero();
+        }
         // Announcements go to people marked listening (a live stream marks its person before subscribing).
         unread.listening(List.of(reader));
+        if (counts == Counts.BUILT_AFTER_LISTENING) {
+            assertThat(unread.unread(reader).total() + unread.unread(away).total()).isZero();
+        }
         BlockingQueue<String> heard = new LinkedBlockingQueue<>();
         RedisMessageListenerContainer listener = new RedisMessageListenerContainer();
         listener.setConnectionFactory(redis);
@@ -278,6 +290,7 @@ class SubscriptionsTest {
             long item = publisher.publish(feed, List.of(entry("live", MediaType.TEXT, Instant.now()))).created().getFirst();
             fanout.drain();
             assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo("item " + item);
+            assertThat(unread.unread(reader)).isEqualTo(fixtures.truth(reader));
             publisher.tombstone(item);
             fanout.drain();
             assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo("delete " + item);

@@ -37,8 +37,9 @@ import org.springframework.stereotype.Component;
  * whose sums are the total, each source's and each media type's counts, and {@code x}, unread
  * entries lost to trimming), kept exact
  * against MySQL, the truth (the inbox, and {@code inbox_trimmed} for {@code x}). The same hash
- * carries {@code _l}, until when a live stream of the person listens: announcements go out only
- * to such people, decided in the same script call that moves the counters.
+ * carries until when a live stream of the person listens (the value of {@code _b}, the built mark,
+ * once built; {@code _l} before): announcements go out only to such people, decided in the same
+ * script call that moves the counters.
  *
  * <p>The protocol. A writer moves the counters inside its transaction, after its rows are
  * written and locked, before it commits ({@link #apply}); each move stamps a fresh random
@@ -58,12 +59,14 @@ class UnreadCounters {
      * Moves the counters of many people in one call. ARGV[1] is a fresh generation; then, per group
      * of people whose moves are alike (usually every recipient of a batch): its number of people,
      * its number of fields, its number of announcements, the (field, change) pairs and the
-     * announcements; KEYS are the people's hashes, group after group. One {@code HMGET} per key
-     * reads what the rest needs: {@code _b} (a built hash is counted into), {@code _g} or
-     * {@code _l} (an unbuilt hash that exists, e.g. while a rebuild is counting it, gets the new
-     * generation; an absent one is left absent) and {@code _l}, until when a live stream listens
-     * (announcements go out only then: nobody else hears them). A person's channel is named from
-     * the id that ends their key, as {@link InboxEvent#channel} names it.
+     * announcements; KEYS are the people's hashes, group after group. A built hash is counted into;
+     * its {@code _b} also says until when a live stream listens ({@code 1}: none), so the common
+     * case, a built hash, costs one {@code HGET} besides its moves (a third of this script's Redis
+     * time went to an {@code HMGET} of three marks). An unbuilt hash that exists (e.g. while a
+     * rebuild is counting it) gets the new generation; an absent one is left absent; its {@code _l}
+     * says until when a stream listens. Announcements go out only to a listening person: nobody else
+     * hears them. A person's channel is named from the id that ends their key, as
+     * {@link InboxEvent#channel} names it.
      */
     private static final String APPLY = """
             local clock = redis.call('TIME')
@@ -79,17 +82,21 @@ class UnreadCounters {
               a = s + m
               for j = k, k + c - 1 do
                 local key = KEYS[j]
-                local marks = redis.call('HMGET', key, '_b', '_g', '_l')
-                if marks[1] then
+                local live = redis.call('HGET', key, '_b')
+                if live then
                   for i = f, s - 1, 2 do
                     if redis.call('HINCRBY', key, ARGV[i], ARGV[i + 1]) <= 0 then
                       redis.call('HDEL', key, ARGV[i])
                     end
                   end
-                elseif n > 0 and (marks[2] or marks[3]) then
-                  redis.call('HSET', key, '_g', ARGV[1])
+                else
+                  local marks = redis.call('HMGET', key, '_g', '_l')
+                  if n > 0 and (marks[1] or marks[2]) then
+                    redis.call('HSET', key, '_g', ARGV[1])
+                  end
+                  live = marks[2]
                 end
-                if m > 0 and marks[3] and tonumber(marks[3]) > now then
+                if m > 0 and live and tonumber(live) > now then
                   local id = string.match(key, '(%d+)$')
                   local channel = $CHANNEL
                   for i = s, a - 1 do
@@ -103,8 +110,9 @@ class UnreadCounters {
             """.replace("$CHANNEL", "'" + InboxEvent.channel("' .. id .. '") + "'");
 
     /**
-     * Live streams of these people are open: each {@code _l} is now + ARGV[1] ms (Redis's clock),
-     * and each hash lives at least that long, so the mark outlives every renewal interval.
+     * Live streams of these people are open: each mark ({@code _b} of a built hash, else {@code _l})
+     * is now + ARGV[1] ms (Redis's clock), and each hash lives at least that long, so the mark
+     * outlives every renewal interval.
      */
     private static final String LISTENING = """
             local clock = redis.call('TIME')
@@ -112,7 +120,12 @@ class UnreadCounters {
             local ttl = tonumber(ARGV[1])
             local mark = string.format('%.0f', now + ttl)
             for k = 1, #KEYS do
-              redis.call('HSET', KEYS[k], '_l', mark)
+              if redis.call('HEXISTS', KEYS[k], '_b') == 1 then
+                redis.call('HSET', KEYS[k], '_b', mark)
+                redis.call('HDEL', KEYS[k], '_l')
+              else
+                redis.call('HSET', KEYS[k], '_l', mark)
+              end
               if redis.call('PTTL', KEYS[k]) < ttl then
                 redis.call('PEXPIRE', KEYS[k], ttl)
               end
@@ -140,10 +153,7 @@ class UnreadCounters {
             end
             local live = redis.call('HGET', KEYS[1], '_l')
             redis.call('DEL', KEYS[1])
-            redis.call('HSET', KEYS[1], '_b', '1', '_g', ARGV[1])
-            if live then
-              redis.call('HSET', KEYS[1], '_l', live)
-            end
+            redis.call('HSET', KEYS[1], '_b', live or '1', '_g', ARGV[1])
             for i = 3, #ARGV, 2 do
               redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
             end
@@ -151,13 +161,17 @@ class UnreadCounters {
             return 1
             """;
 
-    /** Drops the counts (and any built mark), keeping a live stream's {@code _l}. */
+    /**
+     * Drops the counts (and the built mark), keeping a live stream's mark as {@code _l}: the later of
+     * {@code _l} and {@code _b}'s, as a hash written by an earlier layout may carry both.
+     */
     private static final String INVALIDATE = """
-            local live = redis.call('HGET', KEYS[1], '_l')
+            local marks = redis.call('HMGET', KEYS[1], '_l', '_b')
+            local live = math.max(tonumber(marks[1]) or 0, tonumber(marks[2]) or 0)
             redis.call('DEL', KEYS[1])
             redis.call('HSET', KEYS[1], '_g', ARGV[1])
-            if live then
-              redis.call('HSET', KEYS[1], '_l', live)
+            if live > 1 then
+              redis.call('HSET', KEYS[1], '_l', string.format('%.0f', live))
             end
             redis.call('EXPIRE', KEYS[1], ARGV[2])
             return 1

@@ -65,13 +65,40 @@ class UnreadCountersScriptTest {
         counters.invalidate(List.of(person));
         assertThat(redis.opsForHash().get(UnreadCounters.key(person), "_l")).as("kept by invalidation").isEqualTo(mark);
         assertThat(counters.read(person).total()).isZero();
-        assertThat(redis.opsForHash().get(UnreadCounters.key(person), "_l")).as("kept by a rebuild").isEqualTo(mark);
+        assertThat(redis.opsForHash().entries(UnreadCounters.key(person))).as("kept by a rebuild, in the built mark")
+                .containsEntry("_b", mark).doesNotContainKey("_l");
+        counters.invalidate(List.of(person));
+        assertThat(redis.opsForHash().entries(UnreadCounters.key(person))).as("kept by invalidating a built hash")
+                .containsEntry("_l", mark).doesNotContainKey("_b");
+        assertThat(counters.read(person).total()).isZero();
+        counters.listening(List.of(person), Duration.ofMinutes(2));
+        String renewed = (String) redis.opsForHash().get(UnreadCounters.key(person), "_b");
+        assertThat(Long.parseLong(renewed)).as("a renewal of a built hash moves its built mark on").isGreaterThan(Long.parseLong(mark));
 
         counters.apply(List.of(new UnreadDelta(person, 1, MediaType.TEXT, 2), new UnreadDelta(person, 2, MediaType.IMAGE, 3)),
                 null, List.of());
         assertThat(counters.read(person)).isEqualTo(new Unread(5, Map.of(1L, 2L, 2L, 3L),
                 Map.of(MediaType.TEXT, 2L, MediaType.IMAGE, 3L)));
         assertThat(redis.opsForHash().hasKey(UnreadCounters.key(person), "t")).as("no total field").isFalse();
+    }
+
+    @Test
+    void invalidatingAHashOfTheEarlierLayoutKeepsTheLaterOfItsTwoMarks() {
+        long person = fixtures.person();
+        String key = UnreadCounters.key(person);
+        // Written before the mark moved into _b: built, with the stream's mark in _l.
+        redis.opsForHash().putAll(key, Map.of("_b", "1", "_g", "g", "_l", "1900000000000"));
+        counters.invalidate(List.of(person));
+        assertThat(redis.opsForHash().entries(key)).containsEntry("_l", "1900000000000").doesNotContainKey("_b");
+
+        redis.opsForHash().putAll(key, Map.of("_b", "1900000000500", "_l", "1900000000000"));
+        counters.invalidate(List.of(person));
+        assertThat(redis.opsForHash().get(key, "_l")).as("the later mark").isEqualTo("1900000000500");
+
+        redis.delete(key);
+        redis.opsForHash().putAll(key, Map.of("_b", "1", "_g", "g"));
+        counters.invalidate(List.of(person));
+        assertThat(redis.opsForHash().keys(key)).as("no stream, no mark").containsExactly("_g");
     }
 
     @Test
