@@ -164,6 +164,8 @@ public final class FanoutBenchmark {
     private final Map<String, String> lastMix = new LinkedHashMap<>();
     private volatile int polls;
 
+    /** At most this long before a measured step for the JIT compilers to finish what earlier steps gave them. */
+    private static final Duration COMPILERS_IDLE = Duration.ofSeconds(5);
     private final int rounds;
     /** Unmeasured rounds first: a)'s steps are short (1–3 s), and the JIT kept compiling through a single warm-up. */
     private final int warmups;
@@ -322,6 +324,7 @@ public final class FanoutBenchmark {
         long emptyRedis = redisUsedMemory();
         reset(users);
         long pulledBefore = jdbc.queryForObject("SELECT COUNT(*) FROM pulled_items", Long.class);
+        ProcessCpu.awaitCompilersIdle(COMPILERS_IDLE);
         Map<String, Double> before = ProcessCpu.snapshot();
         double publishing = 0;
         for (int i = 0; i < publishes; i++) {
@@ -713,6 +716,7 @@ public final class FanoutBenchmark {
         Map<String, Long> sqlBefore = sqlStatus();
         Map<String, long[]> redisBefore = redisStats();
         polls = 0;
+        ProcessCpu.awaitCompilersIdle(COMPILERS_IDLE);
         Map<String, Double> cpuBefore = ProcessCpu.snapshot();
         Map<String, Double> threadsBefore = ProcessCpu.threads();
         long start = System.nanoTime();
@@ -820,6 +824,7 @@ public final class FanoutBenchmark {
         int statements = items.length * perItem;
         AtomicInteger next = new AtomicInteger();
         AtomicLong written = new AtomicLong();
+        ProcessCpu.awaitCompilersIdle(COMPILERS_IDLE);
         Map<String, Double> cpuBefore = ProcessCpu.snapshot();
         long start = System.nanoTime();
         long deadline = start + limit.toNanos();
