@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tributary.api.testing.ApiClient;
 import dev.tributary.api.testing.ApiResponse;
 import dev.tributary.api.testing.ApiTest;
+import dev.tributary.api.testing.ReaderClient;
 import dev.tributary.api.testing.TestUser;
 import dev.tributary.api.timeline.Deliveries;
 import dev.tributary.pubsub.MediaType;

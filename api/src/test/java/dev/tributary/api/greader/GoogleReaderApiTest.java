@@ -1,7 +1,7 @@
 package dev.tributary.api.greader;
 
-import static dev.tributary.api.greader.ReaderClient.hexId;
-import static dev.tributary.api.greader.ReaderClient.longId;
+import static dev.tributary.api.testing.ReaderClient.hexId;
+import static dev.tributary.api.testing.ReaderClient.longId;
 import static dev.tributary.api.timeline.Deliveries.entry;
 import static java.util.Map.entry;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -10,6 +10,7 @@ import dev.tributary.api.fever.FeverTestIds;
 import dev.tributary.api.testing.ApiClient;
 import dev.tributary.api.testing.ApiResponse;
 import dev.tributary.api.testing.ApiTest;
+import dev.tributary.api.testing.ReaderClient;
 import dev.tributary.api.testing.TestUser;
 import dev.tributary.api.timeline.Deliveries;
 import dev.tributary.crawler.testing.FeedServerExtension;

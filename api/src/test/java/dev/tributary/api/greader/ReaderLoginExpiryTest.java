@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.api.testing.ApiClient;
 import dev.tributary.api.testing.ApiTest;
+import dev.tributary.api.testing.ReaderClient;
 import dev.tributary.api.testing.TestUser;
 import java.sql.Timestamp;
 import java.time.Duration;

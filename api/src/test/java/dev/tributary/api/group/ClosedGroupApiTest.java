@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tributary.api.testing.ApiClient;
 import dev.tributary.api.testing.ApiResponse;
 import dev.tributary.api.testing.ApiTest;
+import dev.tributary.api.testing.ReaderClient;
 import dev.tributary.api.testing.TestUser;
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.storage.testing.Await;
@@ -17,8 +18,6 @@ import java.security.NoSuchAlgorithmException;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.stream.Collectors;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -38,6 +37,7 @@ class ClosedGroupApiTest {
     @LocalServerPort int port;
     @Autowired HomeFeed home;
     private ApiClient api;
+    private ReaderClient reader;
     private TestUser owner;
     private TestUser member;
     private TestUser stranger;
@@ -49,6 +49,7 @@ class ClosedGroupApiTest {
     @BeforeEach
     void aClosedGroupWithAMembersPost() {
         api = new ApiClient(port);
+        reader = new ReaderClient(api);
         owner = api.newUser("cgown");
         member = api.newUser("cgmem");
         stranger = api.newUser("cgout");
@@ -79,8 +80,8 @@ class ClosedGroupApiTest {
         assertThat(api.post("/api/v1/items/" + postId + "/comments", owner.token(), Map.of("text", "see you there")).status())
                 .isEqualTo(201);
         assertThat(api.post("/api/v1/items/" + postId + "/like", owner.token(), null).status()).isIn(200, 201);
-        String auth = readerLogin(member);
-        ApiResponse stream = readerGet("/reader/api/0/stream/contents?output=json&s=" + enc("feed/" + sourceId), auth);
+        String auth = reader.login(member.username(), member.token());
+        ApiResponse stream = reader.get("/reader/api/0/stream/contents?output=json&s=" + enc("feed/" + sourceId), auth);
         assertThat(stream.status()).as(stream.toString()).isEqualTo(200);
         assertThat(stream.body()).contains(word);
     }
@@ -107,16 +108,16 @@ class ClosedGroupApiTest {
         assertThat(api.get("/api/v1/subscriptions", stranger.token()).json().size()).isZero();
 
         // The Google Reader API: by the group's page, by its source id, and its stream.
-        String auth = readerLogin(stranger);
+        String auth = reader.login(stranger.username(), stranger.token());
         for (String feed : List.of("feed/" + api.url("/groups/" + groupId), "feed/" + sourceId)) {
             ApiResponse subscribe = readerPost("/reader/api/0/subscription/edit", auth, Map.of("ac", "subscribe", "s", feed));
             assertThat(subscribe.status()).as(feed + " " + subscribe).isBetween(400, 499);
-            ApiResponse stream = readerGet("/reader/api/0/stream/contents?output=json&s=" + enc(feed), auth);
+            ApiResponse stream = reader.get("/reader/api/0/stream/contents?output=json&s=" + enc(feed), auth);
             assertThat(stream.status()).as(feed + " " + stream).isEqualTo(404);
             assertThat(stream.body()).doesNotContain(word);
         }
-        assertThat(readerGet("/reader/api/0/subscription/list?output=json", auth).json().path("subscriptions").size()).isZero();
-        assertThat(readerGet("/reader/api/0/stream/contents?output=json", auth).body()).doesNotContain(word);
+        assertThat(reader.get("/reader/api/0/subscription/list?output=json", auth).json().path("subscriptions").size()).isZero();
+        assertThat(reader.get("/reader/api/0/stream/contents?output=json", auth).body()).doesNotContain(word);
         assertThat(api.get("/api/v1/subscriptions", stranger.token()).json().size()).as("nothing was followed").isZero();
 
         // Fever sees only the stranger's inbox, which the group never reached.
@@ -133,7 +134,7 @@ class ClosedGroupApiTest {
             assertThat(answer.status()).as(path + " " + answer).isEqualTo(401);
             assertThat(answer.body()).as(path).doesNotContain(word);
         }
-        ApiResponse stream = readerGet("/reader/api/0/stream/contents?output=json&s=" + enc("feed/" + sourceId), null);
+        ApiResponse stream = reader.get("/reader/api/0/stream/contents?output=json&s=" + enc("feed/" + sourceId), null);
         assertThat(stream.status()).isEqualTo(401);
         assertThat(stream.body()).doesNotContain(word);
         assertThat(api.post("/api/v1/subscriptions", null, Map.of("group_id", groupId)).status()).isEqualTo(401);
@@ -141,9 +142,9 @@ class ClosedGroupApiTest {
 
     @Test
     void leavingTheGroupTakesAwayItsReading() {
-        String auth = readerLogin(member);
+        String auth = reader.login(member.username(), member.token());
         String stream = "/reader/api/0/stream/contents?output=json&s=" + enc("feed/" + sourceId);
-        assertThat(readerGet(stream, auth).status()).isEqualTo(200);
+        assertThat(reader.get(stream, auth).status()).isEqualTo(200);
 
         ApiResponse left = api.delete("/api/v1/groups/" + groupId + "/members/" + member.username(), member.token());
 
@@ -155,7 +156,7 @@ class ClosedGroupApiTest {
         assertThat(api.post("/api/v1/items/" + postId + "/comments", member.token(), Map.of("text", "still here?")).status())
                 .isEqualTo(404);
         assertThat(searchIds(member)).doesNotContain(postId);
-        assertThat(readerGet(stream, auth).status()).isEqualTo(404);
+        assertThat(reader.get(stream, auth).status()).isEqualTo(404);
         ApiResponse again = api.post("/api/v1/subscriptions", member.token(), Map.of("group_id", groupId));
         assertThat(again.json().path("reason").asString()).as("nor can they follow it back").isEqualTo("no_such_group");
         assertThat(api.get("/api/v1/groups/" + groupId + "/feed", owner.token()).status()).as("the owner still reads it").isEqualTo(200);
@@ -193,26 +194,8 @@ class ClosedGroupApiTest {
         return found.json().valueStream().map(item -> item.path("id").asString()).toList();
     }
 
-    private String readerLogin(TestUser user) {
-        ApiResponse answer = api.send(api.builder("/accounts/ClientLogin", null)
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(form(Map.of("Email", user.username(), "Passwd", user.token())))));
-        assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
-        return answer.body().lines().filter(line -> line.startsWith("Auth=")).findFirst().orElseThrow().substring(5);
-    }
-
-    private ApiResponse readerGet(String pathAndQuery, @Nullable String auth) {
-        HttpRequest.Builder request = api.builder(pathAndQuery, null).GET();
-        if (auth != null) {
-            request.header("Authorization", "GoogleLogin auth=" + auth);
-        }
-        return api.send(request);
-    }
-
     private ApiResponse readerPost(String path, String auth, Map<String, String> fields) {
-        return api.send(api.builder(path, null).header("Content-Type", "application/x-www-form-urlencoded")
-                .header("Authorization", "GoogleLogin auth=" + auth)
-                .POST(HttpRequest.BodyPublishers.ofString(form(fields))));
+        return reader.post(path, auth, List.copyOf(fields.entrySet()));
     }
 
     private String feverKey(TestUser user) {
@@ -240,10 +223,6 @@ class ClosedGroupApiTest {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private static String form(Map<String, String> fields) {
-        return fields.entrySet().stream().map(e -> enc(e.getKey()) + "=" + enc(e.getValue())).collect(Collectors.joining("&"));
     }
 
     private static String enc(String text) {

@@ -7,10 +7,9 @@ import dev.tributary.api.testing.ApiResponse;
 import dev.tributary.api.testing.ApiTest;
 import dev.tributary.api.testing.BrowserSession;
 import dev.tributary.api.testing.OAuthFlow;
+import dev.tributary.api.testing.ReaderClient;
 import dev.tributary.api.testing.TestUser;
-import java.net.URLEncoder;
 import java.net.http.HttpRequest;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,10 +31,12 @@ class PasswordChangeApiTest {
     @LocalServerPort int port;
     @Autowired StringRedisTemplate redis;
     private ApiClient api;
+    private ReaderClient reader;
 
     @BeforeEach
     void client() {
         api = new ApiClient(port);
+        reader = new ReaderClient(api);
     }
 
     @AfterEach
@@ -47,16 +48,16 @@ class PasswordChangeApiTest {
     @Test
     void aChangeEndsOtherSessionsAndPasswordReaderLoginsButNotTokens() {
         TestUser ann = api.newUser("pw");
-        BrowserSession browser = signedIn(ann);
-        String readerAuth = readerLogin(ann.username(), ann.password());
-        assertThat(readerUserInfo(readerAuth).status()).isEqualTo(200);
+        BrowserSession browser = BrowserSession.signedIn(port, ann);
+        String readerAuth = reader.login(ann.username(), ann.password());
+        assertThat(userInfo(readerAuth).status()).isEqualTo(200);
         assertThat(browser.get("/api/v1/me").status()).isEqualTo(200);
 
         ApiResponse changed = change(ann.token(), ann.password(), NEW_PASSWORD);
 
         assertThat(changed.status()).as(changed.toString()).isEqualTo(204);
         assertThat(browser.get("/api/v1/me").status()).as("the other session ended").isEqualTo(401);
-        assertThat(readerUserInfo(readerAuth).status()).as("the Reader login made with the old password").isEqualTo(401);
+        assertThat(userInfo(readerAuth).status()).as("the Reader login made with the old password").isEqualTo(401);
         assertThat(api.get("/api/v1/me", ann.token()).status()).as("personal tokens stay").isEqualTo(200);
         assertThat(tokenWith(ann.username(), ann.password()).status()).isEqualTo(401);
         assertThat(tokenWith(ann.username(), NEW_PASSWORD).status()).isEqualTo(201);
@@ -66,8 +67,8 @@ class PasswordChangeApiTest {
     @Test
     void theSessionThatChangesItStaysSignedInAndTheOthersEnd() {
         TestUser ben = api.newUser("pw");
-        BrowserSession here = signedIn(ben);
-        BrowserSession elsewhere = signedIn(ben);
+        BrowserSession here = BrowserSession.signedIn(port, ben);
+        BrowserSession elsewhere = BrowserSession.signedIn(port, ben);
 
         ApiResponse changed = here.send("POST", "/api/v1/me/password",
                 "{\"current_password\":\"" + ben.password() + "\",\"new_password\":\"" + NEW_PASSWORD + "\"}",
@@ -131,32 +132,13 @@ class PasswordChangeApiTest {
         return api.post("/api/v1/me/password", token, Map.of("current_password", current, "new_password", next));
     }
 
-    private BrowserSession signedIn(TestUser user) {
-        BrowserSession browser = new BrowserSession(port);
-        assertThat(OAuthFlow.isRedirectTo(browser.signIn(user.username(), user.password()), "/")).isTrue();
-        return browser;
-    }
-
     private ApiResponse tokenWith(String username, String password) {
         return api.send(api.builder("/api/v1/tokens", null).header("Authorization", ApiClient.basic(username, password))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"name\": \"x\", \"scopes\": [\"read\"]}")));
     }
 
-    /** A Google Reader app's sign-in with the account password; returns its Auth value. */
-    private String readerLogin(String username, String password) {
-        ApiResponse answer = api.send(api.builder("/accounts/ClientLogin", null)
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString("Email=" + encode(username) + "&Passwd=" + encode(password))));
-        assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
-        return answer.body().lines().filter(line -> line.startsWith("Auth=")).findFirst().orElseThrow().substring(5);
-    }
-
-    private ApiResponse readerUserInfo(String auth) {
-        return api.send(api.builder("/reader/api/0/user-info", null).header("Authorization", "GoogleLogin auth=" + auth).GET());
-    }
-
-    private static String encode(String value) {
-        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    private ApiResponse userInfo(String auth) {
+        return reader.get("/reader/api/0/user-info", auth);
     }
 }

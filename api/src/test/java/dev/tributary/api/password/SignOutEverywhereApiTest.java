@@ -7,9 +7,9 @@ import dev.tributary.api.testing.ApiResponse;
 import dev.tributary.api.testing.ApiTest;
 import dev.tributary.api.testing.BrowserSession;
 import dev.tributary.api.testing.OAuthFlow;
+import dev.tributary.api.testing.ReaderClient;
 import dev.tributary.api.testing.TestUser;
 import dev.tributary.pubsub.NewIds;
-import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -38,10 +38,12 @@ class SignOutEverywhereApiTest {
     @Autowired JdbcTemplate jdbc;
     @Autowired NewIds ids;
     private ApiClient api;
+    private ReaderClient reader;
 
     @BeforeEach
     void client() {
         api = new ApiClient(port);
+        reader = new ReaderClient(api);
     }
 
     @AfterEach
@@ -54,24 +56,24 @@ class SignOutEverywhereApiTest {
     void everyCredentialOfThePersonEndsAndNobodyElses() {
         TestUser ann = api.newUser("out");
         TestUser bob = api.newUser("out");
-        BrowserSession here = signedIn(ann);
-        BrowserSession elsewhere = signedIn(ann);
-        BrowserSession bobs = signedIn(bob);
+        BrowserSession here = BrowserSession.signedIn(port, ann);
+        BrowserSession elsewhere = BrowserSession.signedIn(port, ann);
+        BrowserSession bobs = BrowserSession.signedIn(port, bob);
         String script = tokenWith(ann, false);
         String feverKey = md5(ann.username() + ":" + tokenWith(ann, true));
-        String readerByPassword = readerLogin(ann.username(), ann.password());
-        String readerByToken = readerLogin(ann.username(), script);
+        String readerByPassword = reader.login(ann.username(), ann.password());
+        String readerByToken = reader.login(ann.username(), script);
         OAuthFlow oauth = new OAuthFlow(port);
         OAuthFlow.App app = oauth.registerApp("client_secret_basic", "read", "write");
         OAuthFlow.Tokens granted = oauth.authorize(ann, app, "read", "write");
         OAuthFlow.Tokens bobsGrant = oauth.authorize(bob, app, "read", "write");
-        String bobsReader = readerLogin(bob.username(), bob.password());
+        String bobsReader = reader.login(bob.username(), bob.password());
         long link = linkedXmppWithAWaitingNotification(ann);
         linkedXmppWithAWaitingNotification(bob);
         assertThat(api.get("/api/v1/me", granted.accessToken()).status()).isEqualTo(200);
         assertThat(feverAuth(feverKey)).isEqualTo(1);
-        assertThat(readerUserInfo(readerByPassword).status()).isEqualTo(200);
-        assertThat(readerUserInfo(readerByToken).status()).isEqualTo(200);
+        assertThat(userInfo(readerByPassword).status()).isEqualTo(200);
+        assertThat(userInfo(readerByToken).status()).isEqualTo(200);
 
         ApiResponse out = here.send("POST", PATH, null, "X-CSRF-TOKEN", here.csrfToken());
 
@@ -83,8 +85,8 @@ class SignOutEverywhereApiTest {
         assertThat(token.header("WWW-Authenticate")).contains("invalid_token");
         assertThat(api.get("/api/v1/me", script).status()).isEqualTo(401);
         assertThat(feverAuth(feverKey)).as("the Fever key").isZero();
-        assertThat(readerUserInfo(readerByPassword).status()).as("a Reader login made with the password").isEqualTo(401);
-        assertThat(readerUserInfo(readerByToken).status()).as("a Reader login made with a token").isEqualTo(401);
+        assertThat(userInfo(readerByPassword).status()).as("a Reader login made with the password").isEqualTo(401);
+        assertThat(userInfo(readerByToken).status()).as("a Reader login made with a token").isEqualTo(401);
         assertThat(api.get("/api/v1/me", granted.accessToken()).status()).as("the app's access token").isEqualTo(401);
         assertThat(oauth.refresh(app, granted.refreshToken()).status()).as("the app's refresh token").isEqualTo(400);
         assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM xmpp_links WHERE user_id = ?", Integer.class, ann.numericId()))
@@ -97,7 +99,7 @@ class SignOutEverywhereApiTest {
         assertThat(bobs.get("/api/v1/me").status()).isEqualTo(200);
         assertThat(api.get("/api/v1/me", bob.token()).status()).isEqualTo(200);
         assertThat(api.get("/api/v1/me", bobsGrant.accessToken()).status()).isEqualTo(200);
-        assertThat(readerUserInfo(bobsReader).status()).isEqualTo(200);
+        assertThat(userInfo(bobsReader).status()).isEqualTo(200);
         assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM xmpp_outbox WHERE user_id = ?", Integer.class, bob.numericId()))
                 .isEqualTo(1);
     }
@@ -105,7 +107,7 @@ class SignOutEverywhereApiTest {
     @Test
     void aTokenWithAccountMaySignOutEverywhereAndABodyIsIgnored() {
         TestUser cat = api.newUser("out");
-        BrowserSession browser = signedIn(cat);
+        BrowserSession browser = BrowserSession.signedIn(port, cat);
 
         ApiResponse out = api.send("POST", PATH, cat.token(), "{\"anything\": true}", "application/json");
 
@@ -144,12 +146,6 @@ class SignOutEverywhereApiTest {
         return link;
     }
 
-    private BrowserSession signedIn(TestUser user) {
-        BrowserSession browser = new BrowserSession(port);
-        assertThat(OAuthFlow.isRedirectTo(browser.signIn(user.username(), user.password()), "/")).isTrue();
-        return browser;
-    }
-
     /** A new personal token of the user (read, write), made with the password; returns its secret. */
     private String tokenWith(TestUser user, boolean fever) {
         ApiResponse made = api.send(api.builder("/api/v1/tokens", null)
@@ -168,28 +164,15 @@ class SignOutEverywhereApiTest {
         return answer.status() == 200 ? answer.json().path("auth").asInt() : -answer.status();
     }
 
-    /** A Google Reader app's sign-in; returns its Auth value. */
-    private String readerLogin(String username, String password) {
-        ApiResponse answer = api.send(api.builder("/accounts/ClientLogin", null)
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString("Email=" + encode(username) + "&Passwd=" + encode(password))));
-        assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
-        return answer.body().lines().filter(line -> line.startsWith("Auth=")).findFirst().orElseThrow().substring(5);
-    }
-
-    private ApiResponse readerUserInfo(String auth) {
-        return api.send(api.builder("/reader/api/0/user-info", null).header("Authorization", "GoogleLogin auth=" + auth).GET());
-    }
-
-    private static String encode(String value) {
-        return URLEncoder.encode(value, StandardCharsets.UTF_8);
-    }
-
     private static String md5(String value) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(value.getBytes(StandardCharsets.UTF_8)));
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    private ApiResponse userInfo(String auth) {
+        return reader.get("/reader/api/0/user-info", auth);
     }
 }

@@ -39,6 +39,14 @@ public final class BrowserSession {
         this.base = "http://127.0.0.1:" + port;
     }
 
+    /** A new browser signed in as {@code user} through the sign-in form, landed on the home page. */
+    public static BrowserSession signedIn(int port, TestUser user) {
+        BrowserSession browser = new BrowserSession(port);
+        ApiResponse answer = browser.signIn(user.username(), user.password());
+        assertThat(OAuthFlow.isRedirectTo(answer, "/")).as(answer.toString()).isTrue();
+        return browser;
+    }
+
     /** The same browser (its cookies) talking to another node. */
     public BrowserSession on(int port) {
         BrowserSession other = new BrowserSession(port);
