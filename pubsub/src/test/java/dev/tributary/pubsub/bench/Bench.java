@@ -142,6 +142,22 @@ public final class Bench {
             return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
         }
 
+        /**
+         * Each round's value divided by {@code baseline}'s of the same round: on a noisy machine a
+         * round's two sides meet the same minutes, so their ratio moves less than the medians'.
+         */
+        public Series perRound(Series baseline) {
+            Series ratios = new Series(name + " / " + baseline.name);
+            for (int i = 0; i < Math.min(values.size(), baseline.values.size()); i++) {
+                ratios.values.add(values.get(i) / baseline.values.get(i));
+            }
+            return ratios;
+        }
+
+        public int size() {
+            return values.size();
+        }
+
         public double min() {
             return values.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
         }

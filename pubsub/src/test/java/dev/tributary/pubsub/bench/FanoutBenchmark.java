@@ -703,6 +703,9 @@ public final class FanoutBenchmark {
                 System.out.println(Bench.format("fan-out %s) CPU: %.1f ms per 1,000 rows vs baseline %.1f ms per 1,000 rows = %.2fx "
                         + "(target <= 1.6x)", tag, subject.median("total"), raw.median("total"),
                         subject.median("total") / raw.median("total")));
+                Bench.Series paired = subject.byProgram.get("total").perRound(raw.byProgram.get("total"));
+                System.out.println(Bench.format("  %s) per round, fan-out ÷ the same round's baseline: median %.2fx (%.2f–%.2f, %d rounds)",
+                        tag, paired.median(), paired.min(), paired.max(), paired.size()));
             }
         }
     }
