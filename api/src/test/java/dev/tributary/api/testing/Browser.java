@@ -34,6 +34,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 public final class Browser implements AutoCloseable {
 
     private static final Duration WAIT = Duration.ofSeconds(15);
+    private static final Duration POLL = Duration.ofMillis(50);
 
     private final ChromeDriver driver;
     private final String base;
@@ -133,7 +134,9 @@ public final class Browser implements AutoCloseable {
     }
 
     private WebDriverWait wait(String what) {
-        WebDriverWait wait = new WebDriverWait(driver, WAIT);
+        // Selenium polls every 500 ms by default: a condition met at once would still cost a test
+        // a quarter of a second on average, dozens of times over.
+        WebDriverWait wait = new WebDriverWait(driver, WAIT, POLL);
         wait.withMessage(() -> "waiting for " + what + " at " + driver.getCurrentUrl());
         return wait;
     }
