@@ -148,6 +148,9 @@ public final class FanoutBenchmark {
         }
     }
 
+    /** At most this long before a measured step for the JIT compilers to finish what earlier steps gave them. */
+    private static final Duration COMPILERS_IDLE = Duration.ofSeconds(5);
+
     private final Sources sources;
     private final Publisher publisher;
     private final HomeFeed unread;
@@ -164,8 +167,6 @@ public final class FanoutBenchmark {
     private final Map<String, String> lastMix = new LinkedHashMap<>();
     private volatile int polls;
 
-    /** At most this long before a measured step for the JIT compilers to finish what earlier steps gave them. */
-    private static final Duration COMPILERS_IDLE = Duration.ofSeconds(5);
     private final int rounds;
     /** Unmeasured rounds first: a)'s steps are short (1–3 s), and the JIT kept compiling through a single warm-up. */
     private final int warmups;

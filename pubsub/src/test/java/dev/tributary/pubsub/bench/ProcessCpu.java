@@ -3,6 +3,7 @@ package dev.tributary.pubsub.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -16,6 +17,10 @@ public final class ProcessCpu {
 
     /** Clock ticks per second of {@code /proc}'s counters ({@code getconf CLK_TCK}: 100 on Linux). */
     private static final double TICKS_PER_SECOND = 100.0;
+
+    /** How often, and how many times in a row, the compilers' CPU must be seen unchanged to count as idle. */
+    private static final long SAMPLE_MILLIS = 100;
+    private static final int IDLE_SAMPLES = 3;
 
     /** The benchmark's own thread, reported apart from the app. */
     public static final String DRIVER = "driver";
@@ -93,23 +98,21 @@ public final class ProcessCpu {
 
     /**
      * Waits, at most {@code limit}, until this JVM's JIT compiler threads have been idle for
-     * {@code 300 ms} (their CPU did not move between samples): a step measured right after the
-     * previous one's checks and printing otherwise pays for compiling them (2.4 ms of C2 per 1,000
-     * fan-out rows, 2026-11-28). What the step's own code makes the compiler do still counts.
-     * Returns the compilers' CPU milliseconds spent while waiting.
+     * {@link #IDLE_SAMPLES} samples {@link #SAMPLE_MILLIS} apart (their CPU did not move): a step
+     * measured right after the previous one's checks and printing otherwise pays for compiling them
+     * (2.4 ms of C2 per 1,000 fan-out rows, 2026-11-28). What the step's own code makes the compiler
+     * do still counts.
      */
-    public static double awaitCompilersIdle(java.time.Duration limit) {
+    public static void awaitCompilersIdle(Duration limit) {
         long deadline = System.nanoTime() + limit.toNanos();
-        double first = compilerMillis();
-        double last = first;
+        double last = compilerMillis();
         int still = 0;
-        while (still < 3 && System.nanoTime() - deadline < 0) {
-            java.util.concurrent.locks.LockSupport.parkNanos(100_000_000L);
+        while (still < IDLE_SAMPLES && System.nanoTime() - deadline < 0) {
+            Bench.park(SAMPLE_MILLIS);
             double now = compilerMillis();
             still = now == last ? still + 1 : 0;
             last = now;
         }
-        return last - first;
     }
 
     private static double compilerMillis() {
