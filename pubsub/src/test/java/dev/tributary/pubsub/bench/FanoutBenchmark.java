@@ -121,15 +121,26 @@ public final class FanoutBenchmark {
             return rows / seconds;
         }
 
-        /** CPU milliseconds per 1,000 rows of one program ("app", "mariadb", "redis") or of all ("total"). */
+        /** CPU milliseconds per 1,000 rows of one program ({@link CpuSeries#PROGRAMS}). */
         double cpuPerThousand(String program) {
-            return cpu.getOrDefault(program, 0.0) * 1000.0 / Math.max(1, rows);
+            return CpuSeries.millis(cpu, program) * 1000.0 / Math.max(1, rows);
         }
     }
 
     /** CPU per 1,000 rows of each program, one series per program, for one side of one scenario. */
     static final class CpuSeries {
-        static final List<String> PROGRAMS = List.of("app", "mariadb", "redis", "total");
+        /**
+         * "app" (this JVM), of which "jit" (its JIT compilers), "mariadb", "redis", all of them
+         * ("total") and all but the JIT's compiling ("steady": what a node that has run for a while
+         * spends; the compilers still work through a run's first few hundred thousand rows).
+         */
+        static final List<String> PROGRAMS = List.of("app", ProcessCpu.JIT, "mariadb", "redis", "total", STEADY);
+
+        /** One program's CPU milliseconds out of a step's {@link ProcessCpu#spent}, "steady" made from "total" and "jit". */
+        static double millis(Map<String, Double> cpu, String program) {
+            return program.equals(STEADY) ? cpu.getOrDefault("total", 0.0) - cpu.getOrDefault(ProcessCpu.JIT, 0.0)
+                    : cpu.getOrDefault(program, 0.0);
+        }
         final String name;
         final Map<String, Series> byProgram = new LinkedHashMap<>();
 
@@ -147,6 +158,9 @@ public final class FanoutBenchmark {
             return byProgram.get(program).median();
         }
     }
+
+    /** Every process's CPU but the JIT compilers'. */
+    static final String STEADY = "steady";
 
     /** At most this long before a measured step for the JIT compilers to finish what earlier steps gave them. */
     private static final Duration COMPILERS_IDLE = Duration.ofSeconds(5);
@@ -350,7 +364,7 @@ public final class FanoutBenchmark {
         }
         Map<String, Double> perThousand = new LinkedHashMap<>();
         CpuSeries.PROGRAMS.forEach(program -> perThousand.put(program,
-                cpu.getOrDefault(program, 0.0) * 1000.0 / ((long) publishes * users.size())));
+                CpuSeries.millis(cpu, program) * 1000.0 / ((long) publishes * users.size())));
         return perThousand;
     }
 
@@ -681,9 +695,10 @@ public final class FanoutBenchmark {
 
     private static Outcome report(String label, Scenario s, String side, Outcome outcome) {
         System.out.println(Bench.format("  %-8s %-34s %-18s %,10d rows in %6.2f s = %,9.0f rows/s; CPU ms per 1,000 rows: "
-                + "app %.1f, mariadb %.1f, redis %.1f, total %.1f%s", label, s.name(), side, outcome.rows(), outcome.seconds(),
-                outcome.rate(), outcome.cpuPerThousand("app"), outcome.cpuPerThousand("mariadb"), outcome.cpuPerThousand("redis"),
-                outcome.cpuPerThousand("total"), outcome.complete() ? "" : "  (TIME LIMIT: incomplete)"));
+                + "app %.1f (jit %.1f), mariadb %.1f, redis %.1f, total %.1f%s", label, s.name(), side, outcome.rows(),
+                outcome.seconds(), outcome.rate(), outcome.cpuPerThousand("app"), outcome.cpuPerThousand(ProcessCpu.JIT),
+                outcome.cpuPerThousand("mariadb"), outcome.cpuPerThousand("redis"), outcome.cpuPerThousand("total"),
+                outcome.complete() ? "" : "  (TIME LIMIT: incomplete)"));
         return outcome;
     }
 
@@ -694,19 +709,23 @@ public final class FanoutBenchmark {
     private static void printCpu(Map<String, CpuSeries> cpu) {
         System.out.println("CPU ms per 1,000 inbox rows (user + system from /proc, median of the measured rounds; "
                 + "\"app\" is this JVM: the fan-out workers, or the baseline's JDBC client):");
-        System.out.println(Bench.format("  %-14s %9s %9s %9s %9s", "", "app", "mariadb", "redis", "total"));
-        cpu.values().forEach(series -> System.out.println(Bench.format("  %-14s %9.1f %9.1f %9.1f %9.1f", series.name,
-                series.median("app"), series.median("mariadb"), series.median("redis"), series.median("total"))));
+        System.out.println(Bench.format("  %-14s %9s %9s %9s %9s %9s %9s", "", "app", "(jit)", "mariadb", "redis", "total",
+                "steady"));
+        cpu.values().forEach(series -> System.out.println(Bench.format("  %-14s %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f",
+                series.name, series.median("app"), series.median(ProcessCpu.JIT), series.median("mariadb"),
+                series.median("redis"), series.median("total"), series.median(STEADY))));
         for (String tag : List.of("a", "b")) {
             CpuSeries subject = cpu.get(tag + " fan-out");
             CpuSeries raw = cpu.get(tag + " baseline");
             if (!subject.byProgram.get("total").values.isEmpty()) {
-                System.out.println(Bench.format("fan-out %s) CPU: %.1f ms per 1,000 rows vs baseline %.1f ms per 1,000 rows = %.2fx "
-                        + "(target <= 1.6x)", tag, subject.median("total"), raw.median("total"),
-                        subject.median("total") / raw.median("total")));
-                Bench.Series paired = subject.byProgram.get("total").perRound(raw.byProgram.get("total"));
-                System.out.println(Bench.format("  %s) per round, fan-out ÷ the same round's baseline: median %.2fx (%.2f–%.2f, %d rounds)",
-                        tag, paired.median(), paired.min(), paired.max(), paired.size()));
+                for (String program : List.of("total", STEADY)) {
+                    System.out.println(Bench.format("fan-out %s) CPU, %s: %.1f ms per 1,000 rows vs baseline %.1f ms per 1,000 rows "
+                            + "= %.2fx (target <= 1.6x)", tag, program.equals(STEADY) ? "without the JIT's compiling" : "every thread",
+                            subject.median(program), raw.median(program), subject.median(program) / raw.median(program)));
+                    Bench.Series paired = subject.byProgram.get(program).perRound(raw.byProgram.get(program));
+                    System.out.println(Bench.format("  %s) per round, fan-out ÷ the same round's baseline: median %.2fx (%.2f–%.2f, %d rounds)",
+                            tag, paired.median(), paired.min(), paired.max(), paired.size()));
+                }
             }
         }
     }

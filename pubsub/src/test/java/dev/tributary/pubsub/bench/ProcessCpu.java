@@ -25,13 +25,20 @@ public final class ProcessCpu {
     /** The benchmark's own thread, reported apart from the app. */
     public static final String DRIVER = "driver";
 
+    /**
+     * The part of "app" this JVM's JIT compiler threads spent, also reported on its own: compiling
+     * is the JVM learning the code once, not a cost of each row, so a figure can be read without it.
+     */
+    public static final String JIT = "jit";
+
     private ProcessCpu() {
     }
 
     /**
      * CPU milliseconds so far per program: "app" for this JVM but the calling thread, else the
      * child's command name. The calling thread is the benchmark's driver (it publishes, then polls
-     * for the end): its CPU is "driver", apart, and left out of "total".
+     * for the end): its CPU is "driver", apart, and left out of "total". "jit" repeats the JIT
+     * compiler threads' part of "app" (so it is not added to "total" again).
      */
     public static Map<String, Double> snapshot() {
         Map<String, Double> millis = new LinkedHashMap<>();
@@ -39,6 +46,7 @@ public final class ProcessCpu {
         double driver = driverMillis();
         millis.put("app", cpuMillis(ProcessHandle.current().pid()) - driver);
         millis.put(DRIVER, driver);
+        millis.put(JIT, compilerMillis());
         ProcessHandle.current().descendants().forEach(child -> {
             String name = child.info().command().map(command -> Path.of(command).getFileName().toString())
                     .map(ProcessCpu::program).orElse("other");
@@ -62,14 +70,14 @@ public final class ProcessCpu {
         return moved;
     }
 
-    /** What each program spent between two snapshots, and "total", in milliseconds. */
+    /** What each program spent between two snapshots, and "total" (neither "driver" nor "jit" added in), in milliseconds. */
     public static Map<String, Double> spent(Map<String, Double> before, Map<String, Double> after) {
         Map<String, Double> spent = new LinkedHashMap<>();
         double total = 0;
         for (Map.Entry<String, Double> entry : after.entrySet()) {
             double used = entry.getValue() - before.getOrDefault(entry.getKey(), 0.0);
             spent.put(entry.getKey(), used);
-            total += entry.getKey().equals(DRIVER) ? 0 : used;
+            total += entry.getKey().equals(DRIVER) || entry.getKey().equals(JIT) ? 0 : used;
         }
         spent.put("total", total);
         return spent;
