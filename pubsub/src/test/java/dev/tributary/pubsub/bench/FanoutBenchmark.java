@@ -20,6 +20,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,6 +44,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -1112,30 +1114,66 @@ public final class FanoutBenchmark {
         }
     }
 
+    /** How long one TRUNCATE of the inbox waits for a lock, and how many tries it gets. */
+    private static final int TRUNCATE_WAIT_SECONDS = 5;
+    private static final int TRUNCATE_TRIES = 12;
+
     /**
-     * Empties the inbox between steps. Twice in a dozen runs on 2026-11-27 the statement waited out
-     * InnoDB's lock wait after a step had ended: the transactions open then, and this JVM's threads
-     * inside Tributary's code, are printed, to name the one that still held inbox rows.
+     * Empties the inbox between steps. In about one run of eight (2026-11-27 to 11-29) the statement
+     * waited out InnoDB's lock wait after a step had ended, with no transaction open: so it waits
+     * {@value #TRUNCATE_WAIT_SECONDS} s a try, and after each failed try prints, while the lock is
+     * still held, what MariaDB and this JVM are doing, to name the holder.
      */
     private void truncateInbox() {
-        try {
-            jdbc.execute("TRUNCATE TABLE inbox");
-        } catch (DataAccessException e) {
-            System.out.println("  TRUNCATE TABLE inbox failed (" + e.getMostSpecificCause().getMessage() + "); transactions open now:");
-            jdbc.queryForList("""
-                    SELECT t.trx_id, t.trx_state, t.trx_started, t.trx_rows_locked, t.trx_tables_locked, t.trx_query,
-                           p.command, p.time, p.state, p.info
-                    FROM information_schema.innodb_trx t LEFT JOIN information_schema.processlist p ON p.id = t.trx_mysql_thread_id
-                    """).forEach(row -> System.out.println("    " + row));
-            Thread.getAllStackTraces().forEach((thread, stack) -> {
-                String frames = Arrays.stream(stack).limit(60).map(StackTraceElement::toString)
-                        .filter(frame -> frame.contains("dev.tributary")).collect(Collectors.joining("\n        "));
-                if (!frames.isEmpty()) {
-                    System.out.println("    thread " + thread.getName() + ":\n        " + frames);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                jdbc.execute((ConnectionCallback<Void>) connection -> {
+                    try (Statement statement = connection.createStatement()) {
+                        statement.execute("SET SESSION lock_wait_timeout = " + TRUNCATE_WAIT_SECONDS
+                                + ", innodb_lock_wait_timeout = " + TRUNCATE_WAIT_SECONDS);
+                        try {
+                            statement.execute("TRUNCATE TABLE inbox");
+                        } finally {
+                            statement.execute("SET SESSION lock_wait_timeout = DEFAULT, innodb_lock_wait_timeout = DEFAULT");
+                        }
+                    }
+                    return null;
+                });
+                if (attempt > 1) {
+                    System.out.println("  TRUNCATE TABLE inbox done at try " + attempt);
                 }
-            });
-            throw e;
+                return;
+            } catch (DataAccessException e) {
+                System.out.println("  TRUNCATE TABLE inbox, try " + attempt + " of " + TRUNCATE_TRIES + ", failed ("
+                        + e.getMostSpecificCause().getMessage() + ")");
+                printLockHolders();
+                if (attempt == TRUNCATE_TRIES) {
+                    throw e;
+                }
+            }
         }
+    }
+
+    /** Every MariaDB connection, open transaction and lock wait, InnoDB's own account of them, and this JVM's threads in Tributary's code. */
+    private void printLockHolders() {
+        jdbc.queryForList("SELECT id, user, command, time, state, info FROM information_schema.processlist")
+                .forEach(row -> System.out.println("    connection " + row));
+        jdbc.queryForList("SELECT trx_id, trx_state, trx_started, trx_rows_locked, trx_tables_locked, trx_mysql_thread_id, "
+                + "trx_query FROM information_schema.innodb_trx").forEach(row -> System.out.println("    transaction " + row));
+        jdbc.queryForList("SELECT * FROM information_schema.innodb_lock_waits").forEach(row -> System.out.println("    lock wait " + row));
+        String status = jdbc.queryForObject("SHOW ENGINE INNODB STATUS", (rows, n) -> rows.getString("Status"));
+        if (status != null && status.contains("TRANSACTIONS")) {
+            String transactions = status.substring(status.indexOf("TRANSACTIONS"));
+            int end = transactions.indexOf("--------\nFILE I/O");
+            System.out.println("    InnoDB: " + (end > 0 ? transactions.substring(0, end) : transactions).replace("\n", "\n      "));
+        }
+        Thread.getAllStackTraces().forEach((thread, stack) -> {
+            String frames = Arrays.stream(stack).limit(60).map(StackTraceElement::toString)
+                    .filter(frame -> frame.contains("dev.tributary")).collect(Collectors.joining("\n        "));
+            if (!frames.isEmpty()) {
+                System.out.println("    thread " + thread.getName() + ":\n        " + frames);
+            }
+        });
     }
 
     private static byte[] counterKey(long user) {
