@@ -606,13 +606,18 @@ class PageStamps implements DisposableBean {
     /**
      * A stamp as read, or drawn now if there is none (keeping a concurrent winner's): deliveries
      * move only existing person stamps, and what is kept under a stamp drawn before its read of
-     * MySQL is voided by every later change. Null only if Redis lost the key again at once.
+     * MySQL is voided by every later change. The value set is the one returned, so the common case
+     * is one round trip; a later move of the key voids what is kept under it, as for any stamp.
+     * Null only if Redis lost the key again at once.
      */
     private @Nullable String drawn(String key, @Nullable String read) {
         if (read != null) {
             return read;
         }
-        redis.opsForValue().setIfAbsent(key, Long.toHexString(RANDOM.nextLong()), TimelineStamps.TTL);
+        String fresh = Long.toHexString(RANDOM.nextLong());
+        if (Boolean.TRUE.equals(redis.opsForValue().setIfAbsent(key, fresh, TimelineStamps.TTL))) {
+            return fresh;
+        }
         return redis.opsForValue().get(key);
     }
 
@@ -622,7 +627,6 @@ class PageStamps implements DisposableBean {
         return redis.opsForValue().get(EPOCH);
     }
 
-    /** Tagged like the person's counters ({@link PersonSlots}): one slot per bucket of people. */
     /** The values of these keys, in their order (null for a key holding none), read in one round trip. */
     private List<@Nullable String> multiGet(byte[][] keys) {
         List<byte[]> raw = redis.execute((RedisCallback<List<byte[]>>) connection -> connection.stringCommands().mGet(keys));
