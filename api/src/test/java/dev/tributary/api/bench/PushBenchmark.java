@@ -139,7 +139,7 @@ public final class PushBenchmark {
         Map<String, Double> spent = ProcessCpu.spent(cpuBefore, ProcessCpu.snapshot());
         System.out.println("CPU ms per post over the measured rounds, by process (app: this JVM, the server with the SSE "
                 + "readers and WebSub callbacks; java: the XMPP readers' JVM): " + spent.entrySet().stream()
-                .filter(e -> !e.getKey().equals(ProcessCpu.DRIVER) && !e.getKey().equals(ProcessCpu.JIT))
+                .filter(e -> !ProcessCpu.APART.contains(e.getKey()))
                 .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
                 .map(e -> Bench.format("%s %.0f", e.getKey(), e.getValue() / rounds)).collect(Collectors.joining(", ")));
         System.out.println();

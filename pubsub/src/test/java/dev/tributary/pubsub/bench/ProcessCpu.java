@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * CPU time (user + system, from the kernel's per-process accounting in {@code /proc/PID/stat}) of
@@ -30,6 +31,9 @@ public final class ProcessCpu {
      * is the JVM learning the code once, not a cost of each row, so a figure can be read without it.
      */
     public static final String JIT = "jit";
+
+    /** Entries of a snapshot that are not a process's own CPU, so never added into "total". */
+    public static final Set<String> APART = Set.of(DRIVER, JIT);
 
     private ProcessCpu() {
     }
@@ -77,7 +81,7 @@ public final class ProcessCpu {
         for (Map.Entry<String, Double> entry : after.entrySet()) {
             double used = entry.getValue() - before.getOrDefault(entry.getKey(), 0.0);
             spent.put(entry.getKey(), used);
-            total += entry.getKey().equals(DRIVER) || entry.getKey().equals(JIT) ? 0 : used;
+            total += APART.contains(entry.getKey()) ? 0 : used;
         }
         spent.put("total", total);
         return spent;
