@@ -16,6 +16,12 @@ import org.springframework.validation.annotation.Validated;
  * @param trimBatch inboxes trimmed per pass
  * @param counterTtl how long a person's unread counters stay in Redis untouched before they are
  *        dropped (and rebuilt from MySQL on the next read)
+ * @param countHorizonLag how far behind now the count horizon is raised: a fan-out batch of an item
+ *        stored more recently moves no counter (reads count such entries from the inbox), an older
+ *        one moves them as every other writer does
+ * @param countHorizonInterval how often each node raises the count horizon
+ * @param countFoldAt how many unread entries between a person's own horizon and the global one make
+ *        a read fold them into the person's counters (below it, reads count them from the inbox)
  */
 @ConfigurationProperties("tributary.timeline")
 @Validated
@@ -23,7 +29,10 @@ public record TimelineSettings(
         @Min(1) @Max(100_000) @DefaultValue("800") int maxEntries,
         @NotNull @DefaultValue("30s") Duration trimInterval,
         @Min(1) @Max(100_000) @DefaultValue("1000") int trimBatch,
-        @NotNull @DefaultValue("7d") Duration counterTtl) {
+        @NotNull @DefaultValue("7d") Duration counterTtl,
+        @NotNull @DefaultValue("30s") Duration countHorizonLag,
+        @NotNull @DefaultValue("5s") Duration countHorizonInterval,
+        @Min(1) @Max(100_000) @DefaultValue("16") int countFoldAt) {
 
     public TimelineSettings {
         if (trimInterval != null && (trimInterval.isNegative() || trimInterval.isZero())) {
@@ -31,6 +40,15 @@ public record TimelineSettings(
         }
         if (counterTtl != null && counterTtl.compareTo(Duration.ofMinutes(1)) < 0) {
             throw new IllegalArgumentException("tributary.timeline.counter-ttl must be at least 1m, not " + counterTtl);
+        }
+        if (countHorizonLag != null && (countHorizonLag.compareTo(Duration.ofSeconds(1)) < 0
+                || countHorizonLag.compareTo(Duration.ofHours(1)) > 0)) {
+            throw new IllegalArgumentException("tributary.timeline.count-horizon-lag must be between 1s and 1h, not " + countHorizonLag);
+        }
+        if (countHorizonInterval != null && (countHorizonInterval.compareTo(Duration.ofMillis(100)) < 0
+                || countHorizonInterval.compareTo(Duration.ofMinutes(10)) > 0)) {
+            throw new IllegalArgumentException(
+                    "tributary.timeline.count-horizon-interval must be between 100ms and 10m, not " + countHorizonInterval);
         }
     }
 }

@@ -45,9 +45,11 @@ public class Inbox {
     private final Transactions tx;
     private final KeptUnread keptUnread;
     private final XmppOutbox xmpp;
+    private final CountHorizon horizon;
 
     Inbox(InboxTable table, TimelinePages pages, ReadMarks marks, UnreadCounters counters, PageStamps stamps,
-            InboxTrimQueue trimQueue, Transactions tx, KeptUnread keptUnread, XmppOutbox xmpp) {
+            InboxTrimQueue trimQueue, Transactions tx, KeptUnread keptUnread, XmppOutbox xmpp, CountHorizon horizon) {
+        this.horizon = horizon;
         this.xmpp = xmpp;
         this.keptUnread = keptUnread;
         this.table = table;
@@ -85,7 +87,8 @@ public class Inbox {
      * {@link #deliveriesSettled}.
      */
     public List<InboxRow> deliverItems(List<InboxRow> rows, TransactionStatus status, boolean moreToCome) {
-        return moved(entries(table.deliver(rows, status)), moreToCome);
+        long countHorizon = horizon.forBatch();
+        return moved(entries(table.deliver(rows, status)), countHorizon, moreToCome);
     }
 
     /**
@@ -105,8 +108,9 @@ public class Inbox {
      * before anything moved in Redis; the caller rolls back and calls {@link #deliverItems}.
      */
     public List<InboxRow> deliverNewItems(List<InboxRow> rows, boolean moreToCome) {
+        long countHorizon = horizon.forBatch();
         table.insertNew(rows);
-        return moved(rows, moreToCome);
+        return moved(rows, countHorizon, moreToCome);
     }
 
     /**
@@ -125,7 +129,11 @@ public class Inbox {
         }
     }
 
-    private List<InboxRow> moved(List<InboxRow> inserted, boolean moreToCome) {
+    /**
+     * A batch's new entries: counters move only for items at or below {@code countHorizon}, read
+     * with its shared lock before the batch wrote a row (see {@link CountHorizon}).
+     */
+    private List<InboxRow> moved(List<InboxRow> inserted, long countHorizon, boolean moreToCome) {
         if (inserted.isEmpty()) {
             return inserted;
         }
@@ -136,8 +144,7 @@ public class Inbox {
             announcements.computeIfAbsent(row.userId(), user -> new ArrayList<>(1))
                     .add(new InboxEvent(InboxEvent.Type.ITEM, row.itemId()).encode());
         }
-        counters.apply(inserted.stream().filter(row -> !row.read()).map(row -> UnreadDelta.of(row, 1)).toList(), Map.of(),
-                announcements, moreToCome);
+        counters.delivered(inserted, countHorizon, announcements, moreToCome);
         List<Long> people = List.copyOf(announcements.keySet());
         tx.afterCommit(() -> trimQueue.add(people));
         return inserted;
@@ -401,13 +408,20 @@ public class Inbox {
             }
         });
         Map<Long, UnreadCounters.Read> hashes = moved.isEmpty() ? Map.of() : counters.readWith(noKeys(moved), Set.of());
+        Map<Long, @Nullable Map<Object, Object>> toCount = new HashMap<>();
+        reads.forEach((person, read) -> {
+            if (!counts.containsKey(person)) {
+                toCount.put(person, read.hash() != null ? read.hash() : hashes.get(person).hash());
+            }
+        });
+        Map<Long, Unread> counted = counters.readAll(toCount);
         Map<Long, UnreadAndPulled> answers = new HashMap<>();
         reads.forEach((person, read) -> {
             List<@Nullable String> values = read.values();
             String stamp = values.get(1);
             Unread unread = counts.get(person);
             if (unread == null) {
-                unread = counters.read(person, read.hash() != null ? read.hash() : hashes.get(person).hash());
+                unread = counted.get(person);
                 keptUnread.keep(person, values.get(2), stamp, unread);
             }
             List<@Nullable String> heads = values.size() > 3 ? values.subList(2, values.size()) : List.of();

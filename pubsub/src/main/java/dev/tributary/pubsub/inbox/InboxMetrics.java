@@ -7,23 +7,30 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
-/** The inbox's meters: unread-counter rebuilds and home timeline page latency. */
+/** The inbox's meters: unread-counter rebuilds and folds, and home timeline page latency. */
 @Component
 class InboxMetrics {
 
     private final Counter rebuilds;
+    private final Counter folds;
     private final Timer timelinePages;
 
     InboxMetrics(ObjectProvider<MeterRegistry> registries) {
         MeterRegistry registry = registries.getIfAvailable(SimpleMeterRegistry::new);
         rebuilds = Counter.builder("tributary.unread.rebuilds")
                 .description("unread counters rebuilt from MySQL (Redis had lost or invalidated them)").register(registry);
+        folds = Counter.builder("tributary.unread.folds")
+                .description("unread counters moved up to the count horizon on a read").register(registry);
         timelinePages = Timer.builder("tributary.timeline.page").description("home timeline page queries")
                 .publishPercentiles(0.5, 0.99).register(registry);
     }
 
     void counterRebuilt() {
         rebuilds.increment();
+    }
+
+    void counterFolded() {
+        folds.increment();
     }
 
     Timer timelinePages() {

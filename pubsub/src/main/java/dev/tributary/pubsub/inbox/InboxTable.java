@@ -28,6 +28,9 @@ import org.springframework.transaction.TransactionStatus;
 @Component
 class InboxTable {
 
+    /** People whose entries above their horizons one statement counts: keeps the statement's text to a few KB. */
+    private static final int ABOVE_PER_STATEMENT = 200;
+
     private static final RowMapper<InboxRow> ROW = (rs, n) -> new InboxRow(rs.getLong("user_id"), rs.getLong("item_id"),
             rs.getLong("source_id"), MediaType.ofBit(rs.getInt("media")), rs.getBoolean("is_read"), rs.getObject("story", Long.class));
     private static final RowMapper<AlsoRow> ALSO = (rs, n) -> new AlsoRow(rs.getLong("user_id"), rs.getLong("item_id"),
@@ -353,8 +356,84 @@ class InboxTable {
                 GROUP BY source_id, media LOCK IN SHARE MODE
                 """)
                 .param(userId)
-                .query((rs, n) -> new UnreadDelta(userId, rs.getLong(1), MediaType.ofBit(rs.getInt(2)), rs.getInt(3)))
+                .query((rs, n) -> UnreadDelta.counted(userId, rs.getLong(1), MediaType.ofBit(rs.getInt(2)), rs.getInt(3)))
                 .list();
+    }
+
+    /**
+     * {@link #unreadGroups}, split at the count horizon {@code horizon}: the groups of entries at or
+     * below it, then those above. A locking read, as {@link #unreadGroups}.
+     */
+    Split unreadGroupsSplitAt(long userId, long horizon) {
+        List<UnreadDelta> upTo = new ArrayList<>();
+        List<UnreadDelta> above = new ArrayList<>();
+        jdbc.sql("""
+                SELECT source_id, media, item_id <= ? AS below, COUNT(*) FROM inbox WHERE user_id = ? AND is_read = FALSE
+                GROUP BY source_id, media, below LOCK IN SHARE MODE
+                """)
+                .params(horizon, userId)
+                .query(rs -> {
+                    UnreadDelta group = UnreadDelta.counted(userId, rs.getLong(1), MediaType.ofBit(rs.getInt(2)), rs.getInt(4));
+                    (rs.getBoolean(3) ? upTo : above).add(group);
+                });
+        return new Split(upTo, above);
+    }
+
+    /** A person's unread entries counted apart at a horizon: up to it, and above it. */
+    record Split(List<UnreadDelta> upTo, List<UnreadDelta> above) {
+    }
+
+    /**
+     * The person's unread entries above {@code low} and at or below {@code high}, grouped by
+     * (source, media): a locking read, as {@link #unreadGroups} (a fold of the counters up to {@code high}).
+     */
+    List<UnreadDelta> unreadGroupsBetween(long userId, long low, long high) {
+        return jdbc.sql("""
+                SELECT source_id, media, COUNT(*) FROM inbox WHERE user_id = ? AND item_id > ? AND item_id <= ? AND is_read = FALSE
+                GROUP BY source_id, media LOCK IN SHARE MODE
+                """)
+                .params(userId, low, high)
+                .query((rs, n) -> UnreadDelta.counted(userId, rs.getLong(1), MediaType.ofBit(rs.getInt(2)), rs.getInt(3)))
+                .list();
+    }
+
+    /**
+     * For each person, their unread entries above their own horizon ({@code horizons}), grouped by
+     * (source, media), and how many of them are at or below {@code upTo} (could be folded into
+     * the counters): one plain read for everyone (what a read of counts adds to a built hash).
+     */
+    Map<Long, Above> unreadAbove(Map<Long, Long> horizons, long upTo) {
+        Map<Long, List<UnreadDelta>> groups = new HashMap<>();
+        Map<Long, Integer> foldable = new HashMap<>();
+        List<Map.Entry<Long, Long>> all = List.copyOf(horizons.entrySet());
+        for (int start = 0; start < all.size(); start += ABOVE_PER_STATEMENT) {
+            List<Map.Entry<Long, Long>> chunk = all.subList(start, Math.min(all.size(), start + ABOVE_PER_STATEMENT));
+            List<Object> params = new ArrayList<>(1 + 2 * chunk.size());
+            params.add(upTo);
+            StringBuilder ranges = new StringBuilder();
+            for (Map.Entry<Long, Long> person : chunk) {
+                ranges.append(ranges.isEmpty() ? "" : " OR ").append("(user_id = ? AND item_id > ?)");
+                params.add(person.getKey());
+                params.add(person.getValue());
+            }
+            jdbc.sql("SELECT user_id, source_id, media, COUNT(*), SUM(item_id <= ?) FROM inbox WHERE is_read = FALSE AND ("
+                    + ranges + ") GROUP BY user_id, source_id, media")
+                    .params(params)
+                    .query(rs -> {
+                        long person = rs.getLong(1);
+                        groups.computeIfAbsent(person, p -> new ArrayList<>())
+                                .add(UnreadDelta.counted(person, rs.getLong(2), MediaType.ofBit(rs.getInt(3)), rs.getInt(4)));
+                        foldable.merge(person, rs.getInt(5), Integer::sum);
+                    });
+        }
+        Map<Long, Above> above = new HashMap<>();
+        horizons.keySet().forEach(person -> above.put(person,
+                new Above(List.copyOf(groups.getOrDefault(person, List.of())), foldable.getOrDefault(person, 0))));
+        return above;
+    }
+
+    /** A person's unread entries above their horizon, by (source, media), and how many of them could be folded. */
+    record Above(List<UnreadDelta> groups, int foldable) {
     }
 
     /** Locks and returns up to {@code limit} entries whose item id is below {@code floorItemId}, oldest first. */

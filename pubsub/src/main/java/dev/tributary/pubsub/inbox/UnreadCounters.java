@@ -35,40 +35,55 @@ import org.springframework.stereotype.Component;
 /**
  * Unread counters in Redis, one hash per person ({@code s<id>:<bit>} per source and media type,
  * whose sums are the total, each source's and each media type's counts, and {@code x}, unread
- * entries lost to trimming), kept exact
- * against MySQL, the truth (the inbox, and {@code inbox_trimmed} for {@code x}). The same hash
- * carries until when a live stream of the person listens (the value of {@code _b}, the built mark,
- * once built; {@code _l} before): announcements go out only to such people, decided in the same
- * script call that moves the counters.
+ * entries lost to trimming), kept exact against MySQL, the truth (the inbox, and
+ * {@code inbox_trimmed} for {@code x}). A built hash counts the person's unread entries up to
+ * its horizon {@code _h}, an item id never above the global {@link CountHorizon}; a read adds the
+ * entries above {@code _h}, counted from the inbox, and folds them in once enough of them lie at
+ * or below the global horizon. So a fan-out batch of an item above the global horizon moves no
+ * counter ({@link #delivered}). The same hash carries until when a live stream of the person
+ * listens (the value of {@code _b}, the built mark, once built; {@code _l} before), and so does
+ * the person's bucket's sorted set of listeners ({@link #listeningKey}), which a batch that moves
+ * no counter reads: announcements go out only to such people.
  *
  * <p>The protocol. A writer moves the counters inside its transaction, after its rows are
- * written and locked, before it commits ({@link #apply}); each move stamps a fresh random
- * generation {@code _g}, and only a built hash ({@code _b}) is counted into. A rollback
- * invalidates what it moved. A rebuild (a read that finds no built hash) stamps a generation if
- * there is none, remembers it, counts the inbox with a locking read, which waits for every
- * writer still holding one of the person's rows, and writes the counts only if the generation
- * has not moved. So a delta is either in the count (its writer committed before the count,
- * having moved an unbuilt hash: nothing) or not (its writer locked rows after the count, and
- * moves the hash after the rebuild wrote it, or moved the generation and made it retry).
+ * written and locked, before it commits ({@link #apply}); it moves a built hash only for an entry
+ * at or below the hash's horizon, and stamps a fresh random generation {@code _g} where it
+ * skipped one above it or found the hash unbuilt. A rollback invalidates what it moved. A rebuild
+ * (a read that finds no built hash) stamps a generation if there is none, remembers it, counts the
+ * inbox with a locking read, which waits for every writer still holding one of the person's rows,
+ * and writes the counts up to the global horizon only if the generation has not moved. So a delta
+ * is either in the count (its writer committed before the count, having moved an unbuilt hash:
+ * nothing) or not (its writer locked rows after the count, and moves the hash after the rebuild
+ * wrote it, or moved the generation and made it retry). A fold (up to a horizon W) is the same
+ * argument over the entries between {@code _h} and W, written only if neither {@code _g} nor
+ * {@code _h} moved. Fan-out batches that moved nothing are in any count up to W because W could
+ * only be raised once they had committed ({@link CountHorizon}).
  * A hash lost to a restart, {@code FLUSHALL}, eviction or expiry is simply unbuilt again.
  */
 @Component
 class UnreadCounters {
 
+    /** Compares two item ids written in decimal (Lua's numbers are doubles: ids above 2^53 would round). */
+    private static final String AT_OR_BELOW = """
+            local function le(a, b)
+              return #a < #b or (#a == #b and a <= b)
+            end
+            """;
+
     /**
      * Moves the counters of many people in one call. ARGV[1] is a fresh generation; then, per group
      * of people whose moves are alike (usually every recipient of a batch): its number of people,
-     * its number of fields, its number of announcements, the (field, change) pairs and the
-     * announcements; KEYS are the people's hashes, group after group. A built hash is counted into;
-     * its {@code _b} also says until when a live stream listens ({@code 1}: none), so the common
-     * case, a built hash, costs one {@code HGET} besides its moves (a third of this script's Redis
-     * time went to an {@code HMGET} of three marks). An unbuilt hash that exists (e.g. while a
-     * rebuild is counting it) gets the new generation; an absent one is left absent; its {@code _l}
-     * says until when a stream listens. Announcements go out only to a listening person: nobody else
-     * hears them. A person's channel is named from the id that ends their key, as
-     * {@link InboxEvent#channel} names it.
+     * its number of moves, its number of announcements, the (field, item id, change) triples and the
+     * announcements; KEYS are the people's hashes, group after group. A built hash is counted into
+     * for the moves of items at or below its horizon {@code _h}; a move above it is left to reads
+     * (they count those entries from the inbox) and stamps the generation, which voids a fold in
+     * flight. Its {@code _b} also says until when a live stream listens ({@code 1}: none). An
+     * unbuilt hash that exists (e.g. while a rebuild is counting it) gets the new generation; an
+     * absent one is left absent; its {@code _l} says until when a stream listens. Announcements go
+     * out only to a listening person: nobody else hears them. A person's channel is named from the
+     * id that ends their key, as {@link InboxEvent#channel} names it.
      */
-    private static final String APPLY = """
+    private static final String APPLY = AT_OR_BELOW + """
             local clock = redis.call('TIME')
             local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
             local a = 2
@@ -78,23 +93,33 @@ class UnreadCounters {
               local n = tonumber(ARGV[a + 1])
               local m = tonumber(ARGV[a + 2])
               local f = a + 3
-              local s = f + 2 * n
+              local s = f + 3 * n
               a = s + m
               for j = k, k + c - 1 do
                 local key = KEYS[j]
-                local live = redis.call('HGET', key, '_b')
+                local marks = redis.call('HMGET', key, '_b', '_h')
+                local live = marks[1]
                 if live then
-                  for i = f, s - 1, 2 do
-                    if redis.call('HINCRBY', key, ARGV[i], ARGV[i + 1]) <= 0 then
-                      redis.call('HDEL', key, ARGV[i])
+                  local h = marks[2] or '0'
+                  local above = false
+                  for i = f, s - 1, 3 do
+                    if le(ARGV[i + 1], h) then
+                      if redis.call('HINCRBY', key, ARGV[i], ARGV[i + 2]) <= 0 then
+                        redis.call('HDEL', key, ARGV[i])
+                      end
+                    else
+                      above = true
                     end
                   end
-                else
-                  local marks = redis.call('HMGET', key, '_g', '_l')
-                  if n > 0 and (marks[1] or marks[2]) then
+                  if above then
                     redis.call('HSET', key, '_g', ARGV[1])
                   end
-                  live = marks[2]
+                else
+                  local unbuilt = redis.call('HMGET', key, '_g', '_l')
+                  if n > 0 and (unbuilt[1] or unbuilt[2]) then
+                    redis.call('HSET', key, '_g', ARGV[1])
+                  end
+                  live = unbuilt[2]
                 end
                 if m > 0 and live and tonumber(live) > now then
                   local id = string.match(key, '(%d+)$')
@@ -110,16 +135,53 @@ class UnreadCounters {
             """.replace("$CHANNEL", "'" + InboxEvent.channel("' .. id .. '") + "'");
 
     /**
+     * Announces to the listening people of a batch that moved no counter. KEYS are the buckets'
+     * sets of listeners ({@link #listeningKey}), one per group; per group ARGV holds its number of
+     * people, its number of announcements, the people's ids and the announcements. A bucket nobody
+     * listens in costs one {@code EXISTS}.
+     */
+    private static final String ANNOUNCE = """
+            local clock = redis.call('TIME')
+            local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+            local a = 1
+            local sent = 0
+            for g = 1, #KEYS do
+              local c = tonumber(ARGV[a])
+              local m = tonumber(ARGV[a + 1])
+              local first = a + 2
+              local s = first + c
+              a = s + m
+              if redis.call('EXISTS', KEYS[g]) == 1 then
+                local marks = redis.call('ZMSCORE', KEYS[g], unpack(ARGV, first, s - 1))
+                for i = 1, c do
+                  if marks[i] and tonumber(marks[i]) > now then
+                    local id = ARGV[first + i - 1]
+                    local channel = $CHANNEL
+                    for j = s, a - 1 do
+                      redis.call('PUBLISH', channel, ARGV[j])
+                    end
+                    sent = sent + 1
+                  end
+                end
+              end
+            end
+            return sent
+            """.replace("$CHANNEL", "'" + InboxEvent.channel("' .. id .. '") + "'");
+
+    /**
      * Live streams of these people are open: each mark ({@code _b} of a built hash, else {@code _l})
      * is now + ARGV[1] ms (Redis's clock), and each hash lives at least that long, so the mark
-     * outlives every renewal interval.
+     * outlives every renewal interval; the same mark goes into the person's bucket's set of
+     * listeners (KEYS[n + k] for the person of KEYS[k], whose id is ARGV[k + 1]), whose lapsed
+     * marks leave it.
      */
     private static final String LISTENING = """
             local clock = redis.call('TIME')
             local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
             local ttl = tonumber(ARGV[1])
             local mark = string.format('%.0f', now + ttl)
-            for k = 1, #KEYS do
+            local n = #KEYS / 2
+            for k = 1, n do
               if redis.call('HEXISTS', KEYS[k], '_b') == 1 then
                 redis.call('HSET', KEYS[k], '_b', mark)
                 redis.call('HDEL', KEYS[k], '_l')
@@ -129,8 +191,14 @@ class UnreadCounters {
               if redis.call('PTTL', KEYS[k]) < ttl then
                 redis.call('PEXPIRE', KEYS[k], ttl)
               end
+              local listeners = KEYS[n + k]
+              redis.call('ZREMRANGEBYSCORE', listeners, '-inf', now)
+              redis.call('ZADD', listeners, mark, ARGV[k + 1])
+              if redis.call('PTTL', listeners) < ttl then
+                redis.call('PEXPIRE', listeners, ttl)
+              end
             end
-            return #KEYS
+            return n
             """;
 
     /** Returns the generation to rebuild against, stamping one first so that a lost hash is noticed. */
@@ -144,6 +212,7 @@ class UnreadCounters {
             return g
             """;
 
+    /** Writes a rebuilt hash (ARGV: generation, TTL, horizon, then field and count pairs) unless the generation moved. */
     private static final String REBUILD = """
             if redis.call('HGET', KEYS[1], '_g') ~= ARGV[1] then
               return 0
@@ -153,11 +222,28 @@ class UnreadCounters {
             end
             local live = redis.call('HGET', KEYS[1], '_l')
             redis.call('DEL', KEYS[1])
-            redis.call('HSET', KEYS[1], '_b', live or '1', '_g', ARGV[1])
-            for i = 3, #ARGV, 2 do
+            redis.call('HSET', KEYS[1], '_b', live or '1', '_g', ARGV[1], '_h', ARGV[3])
+            for i = 4, #ARGV, 2 do
               redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
             end
             redis.call('EXPIRE', KEYS[1], ARGV[2])
+            return 1
+            """;
+
+    /**
+     * Folds the counts of the entries between a built hash's horizon and a higher one into it
+     * (ARGV: the generation read before they were counted, the old horizon, the new one, then
+     * field and count pairs), unless the generation or the horizon moved meanwhile.
+     */
+    private static final String FOLD = """
+            local marks = redis.call('HMGET', KEYS[1], '_b', '_g', '_h')
+            if not marks[1] or marks[2] ~= ARGV[1] or marks[3] ~= ARGV[2] then
+              return 0
+            end
+            for i = 4, #ARGV, 2 do
+              redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1])
+            end
+            redis.call('HSET', KEYS[1], '_h', ARGV[3])
             return 1
             """;
 
@@ -182,6 +268,9 @@ class UnreadCounters {
     private static final DefaultRedisScript<Long> INVALIDATE_SCRIPT = new DefaultRedisScript<>(INVALIDATE, Long.class);
     private static final DefaultRedisScript<Long> REBUILD_SCRIPT = new DefaultRedisScript<>(REBUILD, Long.class);
     private static final DefaultRedisScript<String> GENERATION_SCRIPT = new DefaultRedisScript<>(GENERATION, String.class);
+    private static final DefaultRedisScript<Long> FOLD_SCRIPT = new DefaultRedisScript<>(FOLD, Long.class);
+    private static final DefaultRedisScript<Long> ANNOUNCE_SCRIPT = new DefaultRedisScript<>(ANNOUNCE, Long.class);
+
     /** How many media types there are: {@code values()} copies its array at every call. */
     private static final int MEDIA_TYPES = MediaType.values().length;
     /** People per script call: keeps one call's arguments to a few hundred KB. */
@@ -194,11 +283,20 @@ class UnreadCounters {
     private final boolean cluster;
     private final PageStamps stamps;
     private final Transactions tx;
+    private final CountHorizon horizon;
+    /**
+     * Entries between a person's horizon and the global one that make a read fold them into the
+     * counters ({@code tributary.timeline.count-fold-at}): below it, counting them on each read is
+     * cheaper than a fold's locking count.
+     */
+    private final int foldAt;
     /** How long a read written straight on the connection may take: the client's own command timeout. */
     private final Duration timeout;
 
     UnreadCounters(StringRedisTemplate redis, InboxTable inbox, TimelineSettings settings, InboxMetrics metrics,
-            PageStamps stamps, Transactions tx) {
+            PageStamps stamps, Transactions tx, CountHorizon horizon) {
+        this.horizon = horizon;
+        this.foldAt = settings.countFoldAt();
         this.metrics = metrics;
         this.stamps = stamps;
         this.tx = tx;
@@ -210,13 +308,21 @@ class UnreadCounters {
                 ? lettuce.getClientConfiguration().getCommandTimeout() : Duration.ofSeconds(60);
     }
 
-    /** What one call does to a person's hash: the field changes, and the announcements on their channel. */
-    private record Move(Map<String, Long> fields, List<String> messages) {}
+    /** What one call does to a person's hash: the field changes by item, and the announcements on their channel. */
+    private record Move(Map<FieldAt, Long> fields, List<String> messages) {}
+
+    /** A counter field moved for an entry of an item (0: regardless of horizons, as {@code x} is). */
+    private record FieldAt(String field, long itemId) {}
 
     /** The person's hash; tagged with their bucket so one call can move a whole batch per slot (see {@link PersonSlots}). */
     static String key(long userId) {
-        // v2: one field per source and media type; hashes of the first layout (a field per source, one per media type) are not read.
-        return "tributary:unread:v2:" + PersonSlots.tag(userId) + ":" + userId;
+        // v3: counts up to the horizon _h; hashes of earlier layouts (v2 counted every entry) are not read.
+        return "tributary:unread:v3:" + PersonSlots.tag(userId) + ":" + userId;
+    }
+
+    /** The sorted set of the people of the person's bucket whose live stream listens, by until when (ms). */
+    static String listeningKey(long userId) {
+        return "tributary:listening:v1:" + PersonSlots.tag(userId);
     }
 
     /**
@@ -254,7 +360,39 @@ class UnreadCounters {
      * ({@link PageStamps#peopleDelivered}).
      */
     void apply(Collection<UnreadDelta> deltas, Map<Long, Long> trimmed, Map<Long, List<String>> announcements, boolean later) {
-        Map<Long, Map<String, Long>> byUser = new LinkedHashMap<>();
+        List<Long> people = move(deltas, trimmed, announcements);
+        if (!people.isEmpty()) {
+            stampsMove(people, later);
+        }
+    }
+
+    /**
+     * A fan-out batch's entries, written in the caller's transaction after it read the count horizon
+     * ({@link CountHorizon#forBatch}): those of items above it move no counter (every person's hash
+     * counts only up to its own horizon, which is never above the global one), so a batch of a new
+     * item costs Redis one call per bucket with a listener, and nothing per recipient; the others
+     * move as {@link #apply} moves them. {@code announcements} (one list per person of the rows)
+     * reach the listening people either way; stamps move as {@link #apply}'s with {@code later}.
+     */
+    void delivered(List<InboxRow> rows, long countHorizon, Map<Long, List<String>> announcements, boolean later) {
+        List<UnreadDelta> counted = new ArrayList<>();
+        for (InboxRow row : rows) {
+            if (!row.read() && row.itemId() <= countHorizon) {
+                counted.add(UnreadDelta.of(row, 1));
+            }
+        }
+        Map<Long, List<String>> viaCounters = new LinkedHashMap<>();
+        Map<Long, List<String>> viaListeners = new LinkedHashMap<>(announcements);
+        counted.forEach(delta -> viaCounters.put(delta.userId(), viaListeners.remove(delta.userId())));
+        viaCounters.values().removeIf(java.util.Objects::isNull);
+        move(counted, Map.of(), viaCounters);
+        announce(viaListeners);
+        stampsMove(List.copyOf(announcements.keySet()), later);
+    }
+
+    /** Moves the counters and announces (see {@link #apply}); the people moved, whose counters a rollback invalidates. */
+    private List<Long> move(Collection<UnreadDelta> deltas, Map<Long, Long> trimmed, Map<Long, List<String>> announcements) {
+        Map<Long, Map<FieldAt, Long>> byUser = new LinkedHashMap<>();
         announcements.keySet().forEach(user -> byUser.put(user, new LinkedHashMap<>()));
         // A batch's thousand deltas name a handful of fields: each field's name is made once, so its
         // hash is computed once when the people's moves are grouped below.
@@ -263,11 +401,13 @@ class UnreadCounters {
             String[] ofSource = names.computeIfAbsent(delta.sourceId(), source -> new String[MEDIA_TYPES]);
             int type = delta.media().ordinal();
             String field = ofSource[type] != null ? ofSource[type] : (ofSource[type] = field(delta));
-            byUser.computeIfAbsent(delta.userId(), u -> new LinkedHashMap<>()).merge(field, (long) delta.change(), Long::sum);
+            byUser.computeIfAbsent(delta.userId(), u -> new LinkedHashMap<>())
+                    .merge(new FieldAt(field, delta.itemId()), (long) delta.change(), Long::sum);
         }
-        trimmed.forEach((user, count) -> byUser.computeIfAbsent(user, u -> new LinkedHashMap<>()).merge("x", count, Long::sum));
+        trimmed.forEach((user, count) -> byUser.computeIfAbsent(user, u -> new LinkedHashMap<>())
+                .merge(new FieldAt("x", 0), count, Long::sum));
         if (byUser.isEmpty()) {
-            return;
+            return List.of();
         }
         List<Long> people = List.copyOf(byUser.keySet());
         tx.afterRollback(() -> {
@@ -294,7 +434,7 @@ class UnreadCounters {
                 previousKeys.add(key(user));
             }
             List<String> keys = new ArrayList<>(users.size());
-            List<String> args = new ArrayList<>(1 + groups.size() * 8);
+            List<String> args = new ArrayList<>(1 + groups.size() * 9);
             args.add(generation);
             groups.forEach((move, groupKeys) -> {
                 keys.addAll(groupKeys);
@@ -302,19 +442,52 @@ class UnreadCounters {
                 args.add(Integer.toString(move.fields().size()));
                 args.add(Integer.toString(move.messages().size()));
                 move.fields().forEach((field, change) -> {
-                    args.add(field);
+                    args.add(field.field());
+                    args.add(Long.toString(field.itemId()));
                     args.add(Long.toString(change));
                 });
                 args.addAll(move.messages());
             });
             redis.execute(APPLY_SCRIPT, keys, args.toArray());
         });
-        // Every inbox change passes here: cached pages of these people are void once it commits.
+        return people;
+    }
+
+    /** Every inbox change passes here: cached pages of these people are void once it commits. */
+    private void stampsMove(List<Long> people, boolean later) {
         if (later) {
             stamps.peopleDelivered(people);
         } else {
             stamps.peopleChanged(people);
         }
+    }
+
+    /**
+     * Sends each person their announcements if their live stream listens, as the bucket's set of
+     * listeners says: one script call per thousand people (per bucket on a cluster).
+     */
+    private void announce(Map<Long, List<String>> announcements) {
+        announcements.values().removeIf(List::isEmpty);
+        if (announcements.isEmpty()) {
+            return;
+        }
+        forEachCall(List.copyOf(announcements.keySet()), users -> {
+            Map<String, Map<List<String>, List<String>>> byBucket = new LinkedHashMap<>();
+            for (long user : users) {
+                byBucket.computeIfAbsent(listeningKey(user), bucket -> new LinkedHashMap<>())
+                        .computeIfAbsent(announcements.get(user), messages -> new ArrayList<>()).add(Long.toString(user));
+            }
+            List<String> keys = new ArrayList<>();
+            List<String> args = new ArrayList<>(users.size() + 8);
+            byBucket.forEach((bucket, groups) -> groups.forEach((messages, ids) -> {
+                keys.add(bucket);
+                args.add(Integer.toString(ids.size()));
+                args.add(Integer.toString(messages.size()));
+                args.addAll(ids);
+                args.addAll(messages);
+            }));
+            redis.execute(ANNOUNCE_SCRIPT, keys, args.toArray());
+        });
     }
 
     /**
@@ -324,8 +497,14 @@ class UnreadCounters {
      */
     void listening(Collection<Long> users, Duration ttl) {
         String millis = Long.toString(ttl.toMillis());
-        forEachCall(List.copyOf(users), chunk -> redis.execute(LISTENING_SCRIPT, chunk.stream().map(UnreadCounters::key).toList(),
-                millis));
+        forEachCall(List.copyOf(users), chunk -> {
+            List<String> keys = new ArrayList<>(chunk.stream().map(UnreadCounters::key).toList());
+            chunk.forEach(user -> keys.add(listeningKey(user)));
+            List<String> args = new ArrayList<>(chunk.size() + 1);
+            args.add(millis);
+            chunk.forEach(user -> args.add(Long.toString(user)));
+            redis.execute(LISTENING_SCRIPT, keys, args.toArray());
+        });
     }
 
     /** Drops these people's counters (to be rebuilt on the next read), fencing any rebuild in flight. */
@@ -434,34 +613,122 @@ class UnreadCounters {
 
     /** As {@link #read(long)}, starting from the hash as {@link #readWith} read it (when not null). */
     Unread read(long userId, @Nullable Map<Object, Object> alreadyRead) {
-        for (int attempt = 0; attempt < 3; attempt++) {
-            Map<Object, Object> hash = attempt == 0 && alreadyRead != null ? alreadyRead : redis.opsForHash().entries(key(userId));
-            if (hash.containsKey("_b")) {
-                return parse(hash);
+        Map<Long, @Nullable Map<Object, Object>> hashes = new HashMap<>();
+        hashes.put(userId, alreadyRead);
+        return readAll(hashes).get(userId);
+    }
+
+    /**
+     * The counts of many people, starting from their hashes as {@link #readWith} read them (a null
+     * hash is read here): the entries above the built hashes' horizons are counted for all of them
+     * in one statement; unbuilt hashes are rebuilt one by one.
+     */
+    Map<Long, Unread> readAll(Map<Long, @Nullable Map<Object, Object>> hashes) {
+        Map<Long, Unread> answers = new HashMap<>();
+        Map<Long, Map<Object, Object>> built = new HashMap<>();
+        hashes.forEach((person, given) -> {
+            Map<Object, Object> hash = given != null ? given : redis.opsForHash().entries(key(person));
+            if (isBuilt(hash)) {
+                built.put(person, hash);
+            } else {
+                answers.put(person, rebuilt(person));
             }
+        });
+        answers.putAll(withAbove(built));
+        return answers;
+    }
+
+    private static boolean isBuilt(Map<Object, Object> hash) {
+        return hash.containsKey("_b") && hash.containsKey("_h");
+    }
+
+    /**
+     * Built hashes' counts with the entries above their horizons added from the inbox; a person with
+     * {@link #foldAt} or more of those at or below the global horizon has them folded in.
+     */
+    private Map<Long, Unread> withAbove(Map<Long, Map<Object, Object>> built) {
+        if (built.isEmpty()) {
+            return Map.of();
+        }
+        long upTo = horizon.known();
+        Map<Long, Long> horizons = new HashMap<>();
+        built.forEach((person, hash) -> horizons.put(person, Long.parseLong((String) hash.get("_h"))));
+        Map<Long, InboxTable.Above> above = inbox.unreadAbove(horizons, upTo);
+        Map<Long, Unread> answers = new HashMap<>();
+        built.forEach((person, hash) -> {
+            InboxTable.Above theirs = above.get(person);
+            answers.put(person, parse(hash, theirs.groups()));
+            if (theirs.foldable() >= foldAt && upTo > horizons.get(person)) {
+                fold(person, hash, upTo);
+            }
+        });
+        return answers;
+    }
+
+    /**
+     * Moves a built hash's horizon up to {@code upTo}, a committed global horizon, adding the
+     * entries between: their count is a locking read, and the hash is written only if neither its
+     * generation (read with the hash, before the count) nor its horizon moved meanwhile, so a
+     * writer of one of those entries is either in the count or voids the fold (see the class).
+     */
+    private void fold(long userId, Map<Object, Object> hash, long upTo) {
+        Object generation = hash.get("_g");
+        String from = (String) hash.get("_h");
+        if (generation == null) {
+            return;
+        }
+        List<UnreadDelta> groups = inbox.unreadGroupsBetween(userId, Long.parseLong(from), upTo);
+        Map<String, Long> fields = new LinkedHashMap<>();
+        groups.forEach(group -> addTo(fields, group));
+        List<String> args = new ArrayList<>(3 + fields.size() * 2);
+        args.add((String) generation);
+        args.add(from);
+        args.add(Long.toString(upTo));
+        fields.forEach((field, count) -> {
+            args.add(field);
+            args.add(Long.toString(count));
+        });
+        redis.execute(FOLD_SCRIPT, List.of(key(userId)), args.toArray());
+        metrics.counterFolded();
+    }
+
+    /** The person's counts, with their hash rebuilt (exactly) from the inbox up to the global horizon. */
+    private Unread rebuilt(long userId) {
+        for (int attempt = 0; attempt < 3; attempt++) {
             String generation = redis.execute(GENERATION_SCRIPT, List.of(key(userId)), token(), Long.toString(ttlSeconds));
-            List<UnreadDelta> groups = inbox.unreadGroups(userId);
+            long upTo = horizon.known();
+            InboxTable.Split groups = inbox.unreadGroupsSplitAt(userId, upTo);
             long trimmed = inbox.trimmedUnread(userId);
             metrics.counterRebuilt();
-            Long outcome = redis.execute(REBUILD_SCRIPT, List.of(key(userId)), rebuildArgs(generation, groups, trimmed));
+            Long outcome = redis.execute(REBUILD_SCRIPT, List.of(key(userId)), rebuildArgs(generation, upTo, groups.upTo(), trimmed));
             if (outcome == null || outcome == 1) {
-                return summarise(groups, trimmed);
+                List<UnreadDelta> all = new ArrayList<>(groups.upTo());
+                all.addAll(groups.above());
+                return summarise(all, trimmed);
             }
-            // 2: a concurrent rebuild won, read it; 0: a delta landed while we counted, count again.
+            if (outcome == 2) {
+                // A concurrent rebuild won: read what it wrote.
+                Map<Object, Object> hash = redis.opsForHash().entries(key(userId));
+                if (isBuilt(hash)) {
+                    return withAbove(Map.of(userId, hash)).get(userId);
+                }
+            }
+            // 0: a delta landed while we counted, count again.
         }
         // Deltas keep landing while we count: answer from the inbox, uncached.
         return summarise(inbox.unreadGroups(userId), inbox.trimmedUnread(userId));
     }
 
-    private Object[] rebuildArgs(String generation, List<UnreadDelta> groups, long trimmed) {
+    private Object[] rebuildArgs(String generation, long upTo, List<UnreadDelta> groups, long trimmed) {
         Map<String, Long> fields = new LinkedHashMap<>();
         groups.forEach(group -> addTo(fields, group));
         if (trimmed > 0) {
             fields.put("x", trimmed);
         }
-        List<String> args = new ArrayList<>(2 + fields.size() * 2);
+        List<String> args = new ArrayList<>(3 + fields.size() * 2);
         args.add(generation);
         args.add(Long.toString(ttlSeconds));
+        args.add(Long.toString(upTo));
         fields.forEach((field, count) -> {
             args.add(field);
             args.add(Long.toString(count));
@@ -488,7 +755,8 @@ class UnreadCounters {
         return tally.build(trimmed);
     }
 
-    private static Unread parse(Map<Object, Object> hash) {
+    /** A built hash's counts plus {@code above}, the counted entries above its horizon. */
+    private static Unread parse(Map<Object, Object> hash, List<UnreadDelta> above) {
         long trimmed = 0;
         UnreadTally tally = new UnreadTally();
         for (Map.Entry<Object, Object> entry : hash.entrySet()) {
@@ -507,6 +775,7 @@ class UnreadCounters {
                 trimmed = value;
             }
         }
+        above.forEach(group -> tally.add(group.sourceId(), group.media(), group.change()));
         return tally.build(trimmed);
     }
 

@@ -1080,7 +1080,7 @@ public final class FanoutBenchmark {
 
     /**
      * Empty inbox, empty Redis, and the audience's unread counters built at zero (exactly what a
-     * rebuild of an empty inbox writes: the {@code _b} mark), so every step starts alike: for
+     * rebuild of an empty inbox writes: the {@code _b} mark, the horizon {@code _h}, a generation), so every step starts alike: for
      * everyone, or with {@code --counted} below 1 for that share, spread evenly (the people who
      * read their counts lately; the others' counters are built at their next read).
      */
@@ -1095,6 +1095,11 @@ public final class FanoutBenchmark {
         });
         byte[] built = "_b".getBytes(StandardCharsets.UTF_8);
         byte[] one = "1".getBytes(StandardCharsets.UTF_8);
+        // Built up to the count horizon, as a rebuild writes them (and with its generation mark).
+        byte[] horizon = "_h".getBytes(StandardCharsets.UTF_8);
+        byte[] countHorizon = Long.toString(jdbc.queryForObject("SELECT item_id FROM count_horizon WHERE id = 1", Long.class))
+                .getBytes(StandardCharsets.UTF_8);
+        byte[] generation = "_g".getBytes(StandardCharsets.UTF_8);
         List<Long> reading = new ArrayList<>();
         for (int i = 0; i < users.size(); i++) {
             if (Math.floor((i + 1) * counted) > Math.floor(i * counted)) {
@@ -1106,7 +1111,7 @@ public final class FanoutBenchmark {
             redis.executePipelined((RedisCallback<Object>) connection -> {
                 for (long user : chunk) {
                     byte[] key = counterKey(user);
-                    connection.hashCommands().hSet(key, built, one);
+                    connection.hashCommands().hMSet(key, Map.of(built, one, horizon, countHorizon, generation, one));
                     connection.keyCommands().expire(key, counterTtlSeconds);
                 }
                 return null;

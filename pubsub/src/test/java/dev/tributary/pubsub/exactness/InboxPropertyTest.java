@@ -39,7 +39,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 /**
  * Issue 45's property: for random feeds (random guids, sizes and dates, some items a folder rule
  * drops) and random sequences of publish, subscribe (into a folder or not), unsubscribe, mark
- * read, mark unread and trim, with the small caps of these tests (back-fill 3, inbox 60, 2 unread
+ * read, mark unread, trim and raising the count horizon, with the small caps of these tests (back-fill 3, inbox 60, 2 unread
  * kept per source), after every step and for every person:
  * <ul>
  * <li>what the unread counts say equals what unread pages list, in total and per source;</li>
@@ -168,6 +168,15 @@ class InboxPropertyTest {
                     long item = inbox.get(random.nextInt(inbox.size()));
                     log.add(step + ": " + person + " marks " + item + " unread");
                     home.markUnread(person, item);
+                }
+            } else if (op < 93) {
+                // Behind some published item (or all of them): later batches of items up to it move
+                // counters, reads fold the entries up to it, and batches still waiting may be either.
+                List<Long> published = feeds.stream().flatMap(f -> f.idByGuid.values().stream()).sorted().toList();
+                if (!published.isEmpty()) {
+                    long to = published.get(random.nextInt(published.size()));
+                    log.add(step + ": the count horizon rises to " + to);
+                    parts.raiseCountHorizonTo(to);
                 }
             } else {
                 log.add(step + ": trim " + person);

@@ -26,7 +26,7 @@ class InboxEventTest {
     @Test
     void channelsArePerPersonAndCountersCarryThePersonsBucketAsHashTag() {
         assertThat(InboxEvent.channel(12)).isEqualTo("tributary:inbox:{12}");
-        assertThat(UnreadCounters.key(12)).isEqualTo("tributary:unread:v2:" + PersonSlots.tag(12) + ":12");
+        assertThat(UnreadCounters.key(12)).isEqualTo("tributary:unread:v3:" + PersonSlots.tag(12) + ":12");
     }
 
     @Test

@@ -10,15 +10,25 @@ public class InboxParts {
 
     private final UnreadCounters counters;
     private final InboxTrimmer trimmer;
+    private final CountHorizon horizon;
 
-    InboxParts(UnreadCounters counters, InboxTrimmer trimmer) {
+    InboxParts(UnreadCounters counters, InboxTrimmer trimmer, CountHorizon horizon) {
         this.counters = counters;
         this.trimmer = trimmer;
+        this.horizon = horizon;
+    }
+
+    /**
+     * Raises the count horizon to {@code itemId} (waiting for fan-out batches that read it): later
+     * batches of items up to it move counters, and reads fold entries up to it. The value after.
+     */
+    public long raiseCountHorizonTo(long itemId) {
+        return horizon.raiseTo(itemId);
     }
 
     /** Moves these people's counters by one unread of the source, as a batch does before it commits. */
     public void countUncommitted(List<Long> people, long sourceId, MediaType media) {
-        counters.apply(people.stream().map(person -> new UnreadDelta(person, sourceId, media, 1)).toList(), null, List.of());
+        counters.apply(people.stream().map(person -> new UnreadDelta(person, 0L, sourceId, media, 1)).toList(), null, List.of());
     }
 
     /** The Redis key of a person's unread counters. */

@@ -35,7 +35,7 @@ class OnRedisClusterTest {
         assertThat(factory.isClusterAware()).isTrue();
         List<Long> people = fixtures.people(40);
         people.forEach(counters::read);
-        counters.apply(people.stream().map(p -> new UnreadDelta(p, 1, dev.tributary.pubsub.MediaType.TEXT, 1)).toList(),
+        counters.apply(people.stream().map(p -> new UnreadDelta(p, 0L, 1, dev.tributary.pubsub.MediaType.TEXT, 1)).toList(),
                 null, List.of());
         try (RedisClusterConnection cluster = factory.getClusterConnection()) {
             assertThat(cluster.clusterGetClusterInfo().getClusterSize()).isEqualTo(3);

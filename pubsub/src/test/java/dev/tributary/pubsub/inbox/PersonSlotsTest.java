@@ -69,7 +69,7 @@ class PersonSlotsTest {
     @Test
     void aPersonsCounterAndStampShareTheirSlot() {
         long person = 123_456_789L;
-        assertThat(UnreadCounters.key(person)).isEqualTo("tributary:unread:v2:" + PersonSlots.tag(person) + ":" + person)
+        assertThat(UnreadCounters.key(person)).isEqualTo("tributary:unread:v3:" + PersonSlots.tag(person) + ":" + person)
                 .contains("{p" + PersonSlots.bucket(person) + ".");
     }
 }

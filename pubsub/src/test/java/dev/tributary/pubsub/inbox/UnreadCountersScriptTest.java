@@ -51,7 +51,7 @@ class UnreadCountersScriptTest {
         counters.apply(deltas(person, sourceIds.subList(0, 1), -1), null, List.of());
         assertThat(counters.read(person)).isEqualTo(new Unread(0, Map.of(), Map.of()));
         assertThat(redis.opsForHash().keys(UnreadCounters.key(person))).as("only the markers are left")
-                .containsExactlyInAnyOrder("_b", "_g");
+                .containsExactlyInAnyOrder("_b", "_g", "_h");
     }
 
     @Test
@@ -75,7 +75,7 @@ class UnreadCountersScriptTest {
         String renewed = (String) redis.opsForHash().get(UnreadCounters.key(person), "_b");
         assertThat(Long.parseLong(renewed)).as("a renewal of a built hash moves its built mark on").isGreaterThan(Long.parseLong(mark));
 
-        counters.apply(List.of(new UnreadDelta(person, 1, MediaType.TEXT, 2), new UnreadDelta(person, 2, MediaType.IMAGE, 3)),
+        counters.apply(List.of(new UnreadDelta(person, 0L, 1, MediaType.TEXT, 2), new UnreadDelta(person, 0L, 2, MediaType.IMAGE, 3)),
                 null, List.of());
         assertThat(counters.read(person)).isEqualTo(new Unread(5, Map.of(1L, 2L, 2L, 3L),
                 Map.of(MediaType.TEXT, 2L, MediaType.IMAGE, 3L)));
@@ -106,20 +106,20 @@ class UnreadCountersScriptTest {
         long person = fixtures.person();
         assertThat(counters.read(person).total()).isZero();
 
-        counters.apply(List.of(new UnreadDelta(person, 7, MediaType.TEXT, 2), new UnreadDelta(person, 7, MediaType.IMAGE, 1),
-                new UnreadDelta(person, 8, MediaType.IMAGE, 4)), null, List.of());
-        counters.apply(List.of(new UnreadDelta(person, 7, MediaType.TEXT, -1)), null, List.of());
+        counters.apply(List.of(new UnreadDelta(person, 0L, 7, MediaType.TEXT, 2), new UnreadDelta(person, 0L, 7, MediaType.IMAGE, 1),
+                new UnreadDelta(person, 0L, 8, MediaType.IMAGE, 4)), null, List.of());
+        counters.apply(List.of(new UnreadDelta(person, 0L, 7, MediaType.TEXT, -1)), null, List.of());
 
         assertThat(counters.read(person)).isEqualTo(new Unread(6, Map.of(7L, 2L, 8L, 4L),
                 Map.of(MediaType.TEXT, 1L, MediaType.IMAGE, 5L)));
         assertThat(redis.opsForHash().keys(UnreadCounters.key(person))).as("one field per source and media type")
-                .containsExactlyInAnyOrder("_b", "_g", "s7:" + MediaType.TEXT.bit(), "s7:" + MediaType.IMAGE.bit(),
+                .containsExactlyInAnyOrder("_b", "_g", "_h", "s7:" + MediaType.TEXT.bit(), "s7:" + MediaType.IMAGE.bit(),
                         "s8:" + MediaType.IMAGE.bit());
     }
 
     private static List<UnreadDelta> deltas(long person, List<Long> sourceIds, int change) {
         List<UnreadDelta> deltas = new ArrayList<>();
-        sourceIds.forEach(source -> deltas.add(new UnreadDelta(person, source, MediaType.TEXT, change)));
+        sourceIds.forEach(source -> deltas.add(new UnreadDelta(person, 0L, source, MediaType.TEXT, change)));
         return deltas;
     }
 }

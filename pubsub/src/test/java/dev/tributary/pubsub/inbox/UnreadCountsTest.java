@@ -39,6 +39,9 @@ class UnreadCountsTest {
     @Autowired Fanout fanout;
     @Autowired StringRedisTemplate redis;
     @Autowired JdbcClient jdbc;
+    @Autowired InboxParts parts;
+    @Autowired CountHorizon horizon;
+    @Autowired dev.tributary.storage.Transactions tx;
 
     @Test
     void countsPerSourceAndMediaFollowMarkingReadAndUnread() {
@@ -117,21 +120,40 @@ class UnreadCountsTest {
         }
     }
 
+    /**
+     * Fan-out, marks, lost hashes and reads (which fold) race while the count horizon is raised
+     * behind the publishes: batches of items above it move no counter, those at or below it do,
+     * and reads count and fold the entries above each person's own horizon.
+     */
     @Test
     void countsStayExactUnderConcurrentFanoutMarkingAndRebuilds() throws Exception {
         long feed = fixtures.feed();
         List<Long> readers = fixtures.people(12);
         fixtures.subscribe(feed, readers);
-        ExecutorService pool = Executors.newFixedThreadPool(4);
+        int items = 40;
+        java.util.concurrent.atomic.AtomicLong newest = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicBoolean published = new java.util.concurrent.atomic.AtomicBoolean();
+        ExecutorService pool = Executors.newFixedThreadPool(5);
         try {
             List<Future<?>> running = new ArrayList<>();
             running.add(pool.submit(() -> {
-                for (int i = 0; i < 15; i++) {
-                    publisher.publish(feed, List.of(entry("c" + i)));
-                    fanout.drain();
+                for (int i = 0; i < items; i++) {
+                    newest.set(publisher.publish(feed, List.of(entry("c" + i))).created().getFirst());
+                    if (i % 2 == 0) {
+                        fanout.drain();
+                    }
                 }
+                fanout.drain();
+                published.set(true);
             }));
             running.add(pool.submit(() -> fanout.drain()));
+            running.add(pool.submit(() -> {
+                // Up to the item before the newest: a batch of the newest may be running above it.
+                for (int i = 0; i < 200 && !published.get(); i++) {
+                    parts.raiseCountHorizonTo(newest.get() - 1);
+                    unread.unread(readers.get(i % readers.size()));
+                }
+            }));
             for (int t = 0; t < 2; t++) {
                 running.add(pool.submit(() -> {
                     ThreadLocalRandom random = ThreadLocalRandom.current();
@@ -160,7 +182,7 @@ class UnreadCountsTest {
         }
         fanout.drain();
         for (long reader : readers) {
-            assertThat(fixtures.inbox(reader)).hasSize(15);
+            assertThat(fixtures.inbox(reader)).hasSize(items);
             assertThat(unread.unread(reader)).as("reader %d", reader).isEqualTo(fixtures.truth(reader));
         }
     }
@@ -310,5 +332,101 @@ class UnreadCountsTest {
         assertThat(fixtures.inbox(reader)).as("max-entries of 60 in these tests").hasSize(60);
         assertThat(unread.unread(reader)).isEqualTo(fixtures.truth(reader));
         assertThat(unread.unread(reader).trimmedUnread()).isEqualTo(1);
+    }
+
+    @Test
+    void entriesAboveAPersonsHorizonAreCountedFromTheInboxAndFoldedInOnceEnoughLieBelowTheGlobalOne() {
+        long feed = fixtures.feed();
+        long reader = fixtures.person();
+        fixtures.subscribe(feed, List.of(reader));
+        List<Long> first = publisher.publish(feed, java.util.stream.IntStream.range(0, 20).mapToObj(i -> entry("f" + i)).toList())
+                .created();
+        fanout.drain();
+        assertThat(unread.unread(reader).total()).as("built below the new entries, counted from the inbox").isEqualTo(20);
+        String key = UnreadCounters.key(reader);
+        assertThat(Long.parseLong((String) redis.opsForHash().get(key, "_h"))).isLessThan(first.getFirst());
+
+        long raised = parts.raiseCountHorizonTo(first.stream().mapToLong(Long::longValue).max().orElseThrow());
+        assertThat(unread.unread(reader)).as("the read that folds").isEqualTo(fixtures.truth(reader));
+        assertThat(redis.opsForHash().get(key, "_h")).as("folded up to the global horizon").isEqualTo(Long.toString(raised));
+        assertThat(redis.opsForHash().get(key, "s" + feed + ":" + MediaType.TEXT.bit())).isEqualTo("20");
+
+        // Below the horizon marks move the hash; above it they are counted from the inbox.
+        readState.markRead(reader, first.getFirst());
+        List<Long> later = publisher.publish(feed, List.of(entry("l1"), entry("l2"))).created();
+        fanout.drain();
+        readState.markRead(reader, later.getFirst());
+        assertThat(unread.unread(reader)).isEqualTo(fixtures.truth(reader));
+        assertThat(unread.unread(reader).total()).isEqualTo(20);
+        assertThat(redis.opsForHash().get(key, "s" + feed + ":" + MediaType.TEXT.bit())).isEqualTo("19");
+    }
+
+    @Test
+    void aBatchOfAnItemAtOrBelowTheGlobalHorizonMovesTheCountersOfBuiltHashes() {
+        long feed = fixtures.feed();
+        List<Long> readers = fixtures.people(3);
+        fixtures.subscribe(feed, readers);
+        readers.forEach(reader -> assertThat(unread.unread(reader).total()).isZero());
+        long item = publisher.publish(feed, List.of(entry("old"))).created().getFirst();
+        long raised = parts.raiseCountHorizonTo(item);
+        // Rebuilt now, their hashes count up to the item, which no batch has delivered yet.
+        readers.forEach(reader -> redis.delete(UnreadCounters.key(reader)));
+        readers.forEach(reader -> assertThat(unread.unread(reader).total()).isZero());
+        readers.forEach(reader -> assertThat(redis.opsForHash().get(UnreadCounters.key(reader), "_h")).isEqualTo(Long.toString(raised)));
+        fanout.drain();
+
+        for (long reader : readers) {
+            assertThat(redis.opsForHash().get(UnreadCounters.key(reader), "s" + feed + ":" + MediaType.TEXT.bit()))
+                    .as("moved by the batch, which read a horizon at the item").isEqualTo("1");
+            assertThat(unread.unread(reader)).isEqualTo(fixtures.truth(reader));
+            assertThat(unread.unread(reader).total()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void raisingTheHorizonWaitsForEveryBatchThatReadIt() throws Exception {
+        java.util.concurrent.CountDownLatch read = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch commit = new java.util.concurrent.CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<Long> batch = pool.submit(() -> tx.write("a batch that read the horizon", () -> {
+                long seen = horizon.forBatch();
+                read.countDown();
+                await(commit);
+                return seen;
+            }));
+            read.await();
+            long target = IdGenerator.lowestIdAt(Instant.now());
+            Future<Long> raise = pool.submit(() -> parts.raiseCountHorizonTo(target));
+            // Bounded: until InnoDB shows the raise waiting for the batch's shared lock.
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (waitingLocks() == 0 && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(waitingLocks()).as("the raise waits for the lock").isPositive();
+            assertThat(raise.isDone()).isFalse();
+            commit.countDown();
+            assertThat(batch.get()).isLessThan(target);
+            assertThat(raise.get()).isGreaterThanOrEqualTo(target);
+            assertThat(horizon.known()).isGreaterThanOrEqualTo(target);
+        } finally {
+            commit.countDown();
+            pool.shutdownNow();
+        }
+    }
+
+    /** Raises of the horizon under way (the statement is instant unless it waits for the row's lock). */
+    private int waitingLocks() {
+        return jdbc.sql("SELECT COUNT(*) FROM information_schema.processlist WHERE command = 'Query' "
+                + "AND info LIKE '%UPDATE count_horizon%' AND info NOT LIKE '%processlist%'").query(Integer.class).single();
+    }
+
+    private static void await(java.util.concurrent.CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 }
