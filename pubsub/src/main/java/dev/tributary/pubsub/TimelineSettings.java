@@ -20,8 +20,9 @@ import org.springframework.validation.annotation.Validated;
  *        stored more recently moves no counter (reads count such entries from the inbox), an older
  *        one moves them as every other writer does
  * @param countHorizonInterval how often each node raises the count horizon
- * @param countFoldAt how many unread entries between a person's own horizon and the global one make
- *        a read fold them into the person's counters (below it, reads count them from the inbox)
+ * @param countFoldAt how many inbox entries (read or not) between a person's own horizon and the
+ *        global one make a read fold them into the person's counters (below it, reads count them
+ *        from the inbox)
  */
 @ConfigurationProperties("tributary.timeline")
 @Validated

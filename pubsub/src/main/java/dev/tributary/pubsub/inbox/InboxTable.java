@@ -399,8 +399,10 @@ class InboxTable {
 
     /**
      * For each person, their unread entries above their own horizon ({@code horizons}), grouped by
-     * (source, media), and how many of them are at or below {@code upTo} (could be folded into
-     * the counters): one plain read for everyone (what a read of counts adds to a built hash).
+     * (source, media), and how many of their entries, read or not, lie above it and at or below
+     * {@code upTo} (could be folded into the counters: a person who reads everything at once has no
+     * unread to fold, but every read would still scan them): one plain read for everyone (what a
+     * read of counts adds to a built hash).
      */
     Map<Long, Above> unreadAbove(Map<Long, Long> horizons, long upTo) {
         Map<Long, List<UnreadDelta>> groups = new HashMap<>();
@@ -416,13 +418,16 @@ class InboxTable {
                 params.add(person.getKey());
                 params.add(person.getValue());
             }
-            jdbc.sql("SELECT user_id, source_id, media, COUNT(*), SUM(item_id <= ?) FROM inbox WHERE is_read = FALSE AND ("
-                    + ranges + ") GROUP BY user_id, source_id, media")
+            jdbc.sql("SELECT user_id, source_id, media, SUM(NOT is_read), SUM(item_id <= ?) FROM inbox WHERE "
+                    + ranges + " GROUP BY user_id, source_id, media")
                     .params(params)
                     .query(rs -> {
                         long person = rs.getLong(1);
-                        groups.computeIfAbsent(person, p -> new ArrayList<>())
-                                .add(UnreadDelta.counted(person, rs.getLong(2), MediaType.ofBit(rs.getInt(3)), rs.getInt(4)));
+                        int unread = rs.getInt(4);
+                        if (unread > 0) {
+                            groups.computeIfAbsent(person, p -> new ArrayList<>())
+                                    .add(UnreadDelta.counted(person, rs.getLong(2), MediaType.ofBit(rs.getInt(3)), unread));
+                        }
                         foldable.merge(person, rs.getInt(5), Integer::sum);
                     });
         }
@@ -432,7 +437,7 @@ class InboxTable {
         return above;
     }
 
-    /** A person's unread entries above their horizon, by (source, media), and how many of them could be folded. */
+    /** A person's unread entries above their horizon, by (source, media), and how many entries could be folded. */
     record Above(List<UnreadDelta> groups, int foldable) {
     }
 

@@ -644,7 +644,8 @@ class UnreadCounters {
 
     /**
      * Built hashes' counts with the entries above their horizons added from the inbox; a person with
-     * {@link #foldAt} or more of those at or below the global horizon has them folded in.
+     * {@link #foldAt} or more entries (read or not) between their horizon and the global one has
+     * them folded in.
      */
     private Map<Long, Unread> withAbove(Map<Long, Map<Object, Object>> built) {
         if (built.isEmpty()) {

@@ -362,6 +362,22 @@ class UnreadCountsTest {
     }
 
     @Test
+    void aPersonWhoReadsEverythingHasTheirHorizonMovedOnSoReadsDoNotScanEverMore() {
+        long feed = fixtures.feed();
+        long reader = fixtures.person();
+        fixtures.subscribe(feed, List.of(reader));
+        List<Long> items = publisher.publish(feed, List.of(entry("r1"), entry("r2"), entry("r3"))).created();
+        fanout.drain();
+        assertThat(unread.unread(reader).total()).isEqualTo(3);
+        readState.markReadUpTo(reader, items.stream().mapToLong(Long::longValue).max().orElseThrow(), null);
+
+        long raised = parts.raiseCountHorizonTo(items.stream().mapToLong(Long::longValue).max().orElseThrow());
+        assertThat(unread.unread(reader).total()).isZero();
+        assertThat(redis.opsForHash().get(UnreadCounters.key(reader), "_h")).as("folded with nothing unread").isEqualTo(Long.toString(raised));
+        assertThat(unread.unread(reader)).isEqualTo(fixtures.truth(reader));
+    }
+
+    @Test
     void aBatchOfAnItemAtOrBelowTheGlobalHorizonMovesTheCountersOfBuiltHashes() {
         long feed = fixtures.feed();
         List<Long> readers = fixtures.people(3);
