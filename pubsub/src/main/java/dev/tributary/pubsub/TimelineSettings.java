@@ -31,8 +31,8 @@ public record TimelineSettings(
         @NotNull @DefaultValue("30s") Duration trimInterval,
         @Min(1) @Max(100_000) @DefaultValue("1000") int trimBatch,
         @NotNull @DefaultValue("7d") Duration counterTtl,
-        @NotNull @DefaultValue("30s") Duration countHorizonLag,
-        @NotNull @DefaultValue("5s") Duration countHorizonInterval,
+        @NotNull @DefaultValue("2s") Duration countHorizonLag,
+        @NotNull @DefaultValue("1s") Duration countHorizonInterval,
         @Min(1) @Max(100_000) @DefaultValue("16") int countFoldAt) {
 
     public TimelineSettings {

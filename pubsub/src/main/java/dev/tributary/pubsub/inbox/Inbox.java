@@ -140,9 +140,11 @@ public class Inbox {
         // In the batch's transaction: the notification exists exactly when the entry does.
         xmpp.delivered(inserted);
         Map<Long, List<String>> announcements = new LinkedHashMap<>();
+        // A batch carries a few items to many people: each item's announcement is written once.
+        Map<Long, String> events = new HashMap<>();
         for (InboxRow row : inserted) {
             announcements.computeIfAbsent(row.userId(), user -> new ArrayList<>(1))
-                    .add(new InboxEvent(InboxEvent.Type.ITEM, row.itemId()).encode());
+                    .add(events.computeIfAbsent(row.itemId(), item -> new InboxEvent(InboxEvent.Type.ITEM, item).encode()));
         }
         counters.delivered(inserted, countHorizon, announcements, moreToCome);
         List<Long> people = List.copyOf(announcements.keySet());
@@ -409,12 +411,22 @@ public class Inbox {
         });
         Map<Long, UnreadCounters.Read> hashes = moved.isEmpty() ? Map.of() : counters.readWith(noKeys(moved), Set.of());
         Map<Long, @Nullable Map<Object, Object>> toCount = new HashMap<>();
+        // The version of each inbox to count, drawn first where it is missing: counts kept under it
+        // (on this node, and in the person's counters as their _s) are voided by every later change.
+        Map<Long, String> versions = new HashMap<>();
+        Map<Long, String[]> epochAndStamp = new HashMap<>();
         reads.forEach((person, read) -> {
             if (!counts.containsKey(person)) {
                 toCount.put(person, read.hash() != null ? read.hash() : hashes.get(person).hash());
+                String epoch = stamps.epoch(read.values().get(2));
+                String stamp = stamps.personStamp(person, read.values().get(1));
+                epochAndStamp.put(person, new String[] {epoch, stamp});
+                if (epoch != null && stamp != null) {
+                    versions.put(person, epoch + "/" + stamp);
+                }
             }
         });
-        Map<Long, Unread> counted = counters.readAll(toCount);
+        Map<Long, Unread> counted = counters.readAll(toCount, versions);
         Map<Long, UnreadAndPulled> answers = new HashMap<>();
         reads.forEach((person, read) -> {
             List<@Nullable String> values = read.values();
@@ -422,7 +434,8 @@ public class Inbox {
             Unread unread = counts.get(person);
             if (unread == null) {
                 unread = counted.get(person);
-                keptUnread.keep(person, values.get(2), stamp, unread);
+                String[] version = epochAndStamp.get(person);
+                keptUnread.keep(person, version[0], version[1], unread);
             }
             List<@Nullable String> heads = values.size() > 3 ? values.subList(2, values.size()) : List.of();
             KnownPulled pulled = keptOrNull(() -> stamps.pulledSources(person, pulledSources, heads));

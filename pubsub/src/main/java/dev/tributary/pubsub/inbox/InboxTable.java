@@ -399,18 +399,19 @@ class InboxTable {
 
     /**
      * For each person, their unread entries above their own horizon ({@code horizons}), grouped by
-     * (source, media), and how many of their entries, read or not, lie above it and at or below
+     * (source, media); how many of their entries, read or not, lie above it and at or below
      * {@code upTo} (could be folded into the counters: a person who reads everything at once has no
-     * unread to fold, but every read would still scan them): one plain read for everyone (what a
-     * read of counts adds to a built hash).
+     * unread to fold, but every read would still scan them); and how many of the unread ones lie
+     * there. One plain read for everyone (what a read of counts adds to a built hash).
      */
     Map<Long, Above> unreadAbove(Map<Long, Long> horizons, long upTo) {
         Map<Long, List<UnreadDelta>> groups = new HashMap<>();
-        Map<Long, Integer> foldable = new HashMap<>();
+        Map<Long, int[]> tallies = new HashMap<>();
         List<Map.Entry<Long, Long>> all = List.copyOf(horizons.entrySet());
         for (int start = 0; start < all.size(); start += ABOVE_PER_STATEMENT) {
             List<Map.Entry<Long, Long>> chunk = all.subList(start, Math.min(all.size(), start + ABOVE_PER_STATEMENT));
-            List<Object> params = new ArrayList<>(1 + 2 * chunk.size());
+            List<Object> params = new ArrayList<>(2 + 2 * chunk.size());
+            params.add(upTo);
             params.add(upTo);
             StringBuilder ranges = new StringBuilder();
             for (Map.Entry<Long, Long> person : chunk) {
@@ -418,8 +419,8 @@ class InboxTable {
                 params.add(person.getKey());
                 params.add(person.getValue());
             }
-            jdbc.sql("SELECT user_id, source_id, media, SUM(NOT is_read), SUM(item_id <= ?) FROM inbox WHERE "
-                    + ranges + " GROUP BY user_id, source_id, media")
+            jdbc.sql("SELECT user_id, source_id, media, SUM(NOT is_read), SUM(item_id <= ?), SUM(NOT is_read AND item_id <= ?)"
+                    + " FROM inbox WHERE " + ranges + " GROUP BY user_id, source_id, media")
                     .params(params)
                     .query(rs -> {
                         long person = rs.getLong(1);
@@ -428,17 +429,29 @@ class InboxTable {
                             groups.computeIfAbsent(person, p -> new ArrayList<>())
                                     .add(UnreadDelta.counted(person, rs.getLong(2), MediaType.ofBit(rs.getInt(3)), unread));
                         }
-                        foldable.merge(person, rs.getInt(5), Integer::sum);
+                        int[] tally = tallies.computeIfAbsent(person, p -> new int[2]);
+                        tally[0] += rs.getInt(5);
+                        tally[1] += rs.getInt(6);
                     });
         }
         Map<Long, Above> above = new HashMap<>();
-        horizons.keySet().forEach(person -> above.put(person,
-                new Above(List.copyOf(groups.getOrDefault(person, List.of())), foldable.getOrDefault(person, 0))));
+        horizons.keySet().forEach(person -> {
+            int[] tally = tallies.getOrDefault(person, new int[2]);
+            above.put(person, new Above(List.copyOf(groups.getOrDefault(person, List.of())), tally[0], tally[1]));
+        });
         return above;
     }
 
-    /** A person's unread entries above their horizon, by (source, media), and how many entries could be folded. */
-    record Above(List<UnreadDelta> groups, int foldable) {
+    /**
+     * A person's unread entries above their horizon, by (source, media); how many entries, read or
+     * not, could be folded; and how many of the unread ones could.
+     */
+    record Above(List<UnreadDelta> groups, int foldable, int foldableUnread) {
+
+        /** How many unread entries lie above the horizon. */
+        int unread() {
+            return groups.stream().mapToInt(UnreadDelta::change).sum();
+        }
     }
 
     /** Locks and returns up to {@code limit} entries whose item id is below {@code floorItemId}, oldest first. */

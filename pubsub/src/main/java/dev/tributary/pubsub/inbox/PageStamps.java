@@ -621,6 +621,19 @@ class PageStamps implements DisposableBean {
         return redis.opsForValue().get(key);
     }
 
+    /**
+     * The person's stamp as read ({@code read}), or drawn now if there is none: for counts kept
+     * under it, drawn before they are counted from MySQL. Null only if Redis lost the key at once.
+     */
+    @Nullable String personStamp(long userId, @Nullable String read) {
+        return drawn(personKey(userId), read);
+    }
+
+    /** The epoch as read ({@code read}), or drawn now if Redis has none. */
+    @Nullable String epoch(@Nullable String read) {
+        return read != null ? read : newEpoch();
+    }
+
     /** Draws the epoch if Redis has none (a fresh or flushed Redis), keeping a concurrent winner's. */
     private @Nullable String newEpoch() {
         redis.opsForValue().setIfAbsent(EPOCH, Long.toString(RANDOM.nextLong() & Long.MAX_VALUE));

@@ -39,6 +39,11 @@ final class PersonSlots {
         return TAGS.get(bucket(userId));
     }
 
+    /** Every bucket's tag, by bucket. */
+    static List<String> tags() {
+        return TAGS;
+    }
+
     static int bucket(long userId) {
         return (int) ((userId * 0x9E3779B97F4A7C15L) >>> SHIFT);
     }

@@ -113,6 +113,7 @@ class UnreadCounters {
                   end
                   if above then
                     redis.call('HSET', key, '_g', ARGV[1])
+                    redis.call('HDEL', key, '_s')
                   end
                 else
                   local unbuilt = redis.call('HMGET', key, '_g', '_l')
@@ -212,7 +213,10 @@ class UnreadCounters {
             return g
             """;
 
-    /** Writes a rebuilt hash (ARGV: generation, TTL, horizon, then field and count pairs) unless the generation moved. */
+    /**
+     * Writes a rebuilt hash (ARGV: generation, TTL, horizon, the version it answers alone at, or
+     * empty, then field and count pairs) unless the generation moved.
+     */
     private static final String REBUILD = """
             if redis.call('HGET', KEYS[1], '_g') ~= ARGV[1] then
               return 0
@@ -223,7 +227,10 @@ class UnreadCounters {
             local live = redis.call('HGET', KEYS[1], '_l')
             redis.call('DEL', KEYS[1])
             redis.call('HSET', KEYS[1], '_b', live or '1', '_g', ARGV[1], '_h', ARGV[3])
-            for i = 4, #ARGV, 2 do
+            if ARGV[4] ~= '' then
+              redis.call('HSET', KEYS[1], '_s', ARGV[4])
+            end
+            for i = 5, #ARGV, 2 do
               redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
             end
             redis.call('EXPIRE', KEYS[1], ARGV[2])
@@ -232,18 +239,37 @@ class UnreadCounters {
 
     /**
      * Folds the counts of the entries between a built hash's horizon and a higher one into it
-     * (ARGV: the generation read before they were counted, the old horizon, the new one, then
-     * field and count pairs), unless the generation or the horizon moved meanwhile.
+     * (ARGV: the generation read before they were counted, the old horizon, the new one, the
+     * version it then answers alone at or empty, then field and count pairs), unless the
+     * generation or the horizon moved meanwhile.
      */
     private static final String FOLD = """
             local marks = redis.call('HMGET', KEYS[1], '_b', '_g', '_h')
             if not marks[1] or marks[2] ~= ARGV[1] or marks[3] ~= ARGV[2] then
               return 0
             end
-            for i = 4, #ARGV, 2 do
+            for i = 5, #ARGV, 2 do
               redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1])
             end
             redis.call('HSET', KEYS[1], '_h', ARGV[3])
+            if ARGV[4] ~= '' then
+              redis.call('HSET', KEYS[1], '_s', ARGV[4])
+            else
+              redis.call('HDEL', KEYS[1], '_s')
+            end
+            return 1
+            """;
+
+    /**
+     * Marks a built hash as answering alone at a version of the person's inbox (ARGV: the
+     * generation and horizon it was read with, the version), unless either moved meanwhile.
+     */
+    private static final String MARK = """
+            local marks = redis.call('HMGET', KEYS[1], '_b', '_g', '_h')
+            if not marks[1] or marks[2] ~= ARGV[1] or marks[3] ~= ARGV[2] then
+              return 0
+            end
+            redis.call('HSET', KEYS[1], '_s', ARGV[3])
             return 1
             """;
 
@@ -269,10 +295,13 @@ class UnreadCounters {
     private static final DefaultRedisScript<Long> REBUILD_SCRIPT = new DefaultRedisScript<>(REBUILD, Long.class);
     private static final DefaultRedisScript<String> GENERATION_SCRIPT = new DefaultRedisScript<>(GENERATION, String.class);
     private static final DefaultRedisScript<Long> FOLD_SCRIPT = new DefaultRedisScript<>(FOLD, Long.class);
+    private static final DefaultRedisScript<Long> MARK_SCRIPT = new DefaultRedisScript<>(MARK, Long.class);
     private static final DefaultRedisScript<Long> ANNOUNCE_SCRIPT = new DefaultRedisScript<>(ANNOUNCE, Long.class);
 
     /** How many media types there are: {@code values()} copies its array at every call. */
     private static final int MEDIA_TYPES = MediaType.values().length;
+    /** Each bucket's set of listeners, named once: a fan-out batch names a thousand people's. */
+    private static final List<String> LISTENING_KEYS = PersonSlots.tags().stream().map(tag -> "tributary:listening:v1:" + tag).toList();
     /** People per script call: keeps one call's arguments to a few hundred KB. */
     private static final int PEOPLE_PER_CALL = 1000;
 
@@ -322,7 +351,7 @@ class UnreadCounters {
 
     /** The sorted set of the people of the person's bucket whose live stream listens, by until when (ms). */
     static String listeningKey(long userId) {
-        return "tributary:listening:v1:" + PersonSlots.tag(userId);
+        return LISTENING_KEYS.get(PersonSlots.bucket(userId));
     }
 
     /**
@@ -615,26 +644,33 @@ class UnreadCounters {
     Unread read(long userId, @Nullable Map<Object, Object> alreadyRead) {
         Map<Long, @Nullable Map<Object, Object>> hashes = new HashMap<>();
         hashes.put(userId, alreadyRead);
-        return readAll(hashes).get(userId);
+        return readAll(hashes, Map.of()).get(userId);
     }
 
     /**
      * The counts of many people, starting from their hashes as {@link #readWith} read them (a null
      * hash is read here): the entries above the built hashes' horizons are counted for all of them
-     * in one statement; unbuilt hashes are rebuilt one by one.
+     * in one statement; unbuilt hashes are rebuilt one by one. {@code versions} holds, per person,
+     * the version of their inbox read before their hash (the epoch and their page stamp, which
+     * every change to the inbox moves after it commits, see {@link PageStamps}): a hash marked
+     * with it ({@code _s}) had nothing unread above its horizon at that version, so it answers
+     * alone; a person whose count finds nothing unread above gets the mark.
      */
-    Map<Long, Unread> readAll(Map<Long, @Nullable Map<Object, Object>> hashes) {
+    Map<Long, Unread> readAll(Map<Long, @Nullable Map<Object, Object>> hashes, Map<Long, String> versions) {
         Map<Long, Unread> answers = new HashMap<>();
         Map<Long, Map<Object, Object>> built = new HashMap<>();
         hashes.forEach((person, given) -> {
             Map<Object, Object> hash = given != null ? given : redis.opsForHash().entries(key(person));
-            if (isBuilt(hash)) {
+            String version = versions.get(person);
+            if (isBuilt(hash) && version != null && version.equals(hash.get("_s"))) {
+                answers.put(person, parse(hash, List.of()));
+            } else if (isBuilt(hash)) {
                 built.put(person, hash);
             } else {
-                answers.put(person, rebuilt(person));
+                answers.put(person, rebuilt(person, version));
             }
         });
-        answers.putAll(withAbove(built));
+        answers.putAll(withAbove(built, versions));
         return answers;
     }
 
@@ -645,9 +681,9 @@ class UnreadCounters {
     /**
      * Built hashes' counts with the entries above their horizons added from the inbox; a person with
      * {@link #foldAt} or more entries (read or not) between their horizon and the global one has
-     * them folded in.
+     * them folded in; one left with nothing unread above is marked with their version.
      */
-    private Map<Long, Unread> withAbove(Map<Long, Map<Object, Object>> built) {
+    private Map<Long, Unread> withAbove(Map<Long, Map<Object, Object>> built, Map<Long, String> versions) {
         if (built.isEmpty()) {
             return Map.of();
         }
@@ -659,8 +695,12 @@ class UnreadCounters {
         built.forEach((person, hash) -> {
             InboxTable.Above theirs = above.get(person);
             answers.put(person, parse(hash, theirs.groups()));
+            String version = versions.get(person);
             if (theirs.foldable() >= foldAt && upTo > horizons.get(person)) {
-                fold(person, hash, upTo);
+                boolean nothingLeft = theirs.foldableUnread() == theirs.unread();
+                fold(person, hash, upTo, nothingLeft ? version : null);
+            } else if (theirs.unread() == 0 && version != null) {
+                redis.execute(MARK_SCRIPT, List.of(key(person)), hash.get("_g"), hash.get("_h"), version);
             }
         });
         return answers;
@@ -671,8 +711,9 @@ class UnreadCounters {
      * entries between: their count is a locking read, and the hash is written only if neither its
      * generation (read with the hash, before the count) nor its horizon moved meanwhile, so a
      * writer of one of those entries is either in the count or voids the fold (see the class).
+     * With {@code version}, nothing unread lies above {@code upTo} and the hash is marked with it.
      */
-    private void fold(long userId, Map<Object, Object> hash, long upTo) {
+    private void fold(long userId, Map<Object, Object> hash, long upTo, @Nullable String version) {
         Object generation = hash.get("_g");
         String from = (String) hash.get("_h");
         if (generation == null) {
@@ -681,10 +722,11 @@ class UnreadCounters {
         List<UnreadDelta> groups = inbox.unreadGroupsBetween(userId, Long.parseLong(from), upTo);
         Map<String, Long> fields = new LinkedHashMap<>();
         groups.forEach(group -> addTo(fields, group));
-        List<String> args = new ArrayList<>(3 + fields.size() * 2);
+        List<String> args = new ArrayList<>(4 + fields.size() * 2);
         args.add((String) generation);
         args.add(from);
         args.add(Long.toString(upTo));
+        args.add(version == null ? "" : version);
         fields.forEach((field, count) -> {
             args.add(field);
             args.add(Long.toString(count));
@@ -693,15 +735,20 @@ class UnreadCounters {
         metrics.counterFolded();
     }
 
-    /** The person's counts, with their hash rebuilt (exactly) from the inbox up to the global horizon. */
-    private Unread rebuilt(long userId) {
+    /**
+     * The person's counts, with their hash rebuilt (exactly) from the inbox up to the global
+     * horizon, and marked with {@code version} (when known) if nothing unread lies above it.
+     */
+    private Unread rebuilt(long userId, @Nullable String version) {
         for (int attempt = 0; attempt < 3; attempt++) {
             String generation = redis.execute(GENERATION_SCRIPT, List.of(key(userId)), token(), Long.toString(ttlSeconds));
             long upTo = horizon.known();
             InboxTable.Split groups = inbox.unreadGroupsSplitAt(userId, upTo);
             long trimmed = inbox.trimmedUnread(userId);
             metrics.counterRebuilt();
-            Long outcome = redis.execute(REBUILD_SCRIPT, List.of(key(userId)), rebuildArgs(generation, upTo, groups.upTo(), trimmed));
+            String mark = version != null && groups.above().isEmpty() ? version : "";
+            Long outcome = redis.execute(REBUILD_SCRIPT, List.of(key(userId)),
+                    rebuildArgs(generation, upTo, mark, groups.upTo(), trimmed));
             if (outcome == null || outcome == 1) {
                 List<UnreadDelta> all = new ArrayList<>(groups.upTo());
                 all.addAll(groups.above());
@@ -711,7 +758,7 @@ class UnreadCounters {
                 // A concurrent rebuild won: read what it wrote.
                 Map<Object, Object> hash = redis.opsForHash().entries(key(userId));
                 if (isBuilt(hash)) {
-                    return withAbove(Map.of(userId, hash)).get(userId);
+                    return withAbove(Map.of(userId, hash), Map.of()).get(userId);
                 }
             }
             // 0: a delta landed while we counted, count again.
@@ -720,16 +767,17 @@ class UnreadCounters {
         return summarise(inbox.unreadGroups(userId), inbox.trimmedUnread(userId));
     }
 
-    private Object[] rebuildArgs(String generation, long upTo, List<UnreadDelta> groups, long trimmed) {
+    private Object[] rebuildArgs(String generation, long upTo, String mark, List<UnreadDelta> groups, long trimmed) {
         Map<String, Long> fields = new LinkedHashMap<>();
         groups.forEach(group -> addTo(fields, group));
         if (trimmed > 0) {
             fields.put("x", trimmed);
         }
-        List<String> args = new ArrayList<>(3 + fields.size() * 2);
+        List<String> args = new ArrayList<>(4 + fields.size() * 2);
         args.add(generation);
         args.add(Long.toString(ttlSeconds));
         args.add(Long.toString(upTo));
+        args.add(mark);
         fields.forEach((field, count) -> {
             args.add(field);
             args.add(Long.toString(count));

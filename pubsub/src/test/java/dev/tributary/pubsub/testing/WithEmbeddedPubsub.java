@@ -12,9 +12,10 @@ import org.springframework.boot.test.context.SpringBootTest;
  * One Spring context for the pub/sub integration tests (same classes and properties, so it is
  * cached): embedded MariaDB and Redis, no background workers (tests drive fan-out and trimming
  * themselves through {@link Fanout}), small batches so that paging is exercised, a short lease
- * so that a crashed worker's task is taken over quickly, and a window of 30 entries; a read folds
- * every entry it can into the person's counters (the default waits for 16), so the tests that
- * raise the count horizon go through folds.
+ * so that a crashed worker's task is taken over quickly, and a window of 30 entries. The count
+ * horizon stays an hour behind unless a test raises it ({@code InboxParts.raiseCountHorizonTo}), so
+ * a test decides which batches move counters, and a read then folds every entry it can into the
+ * person's counters (the default waits for 16), so those tests go through folds.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
@@ -26,6 +27,7 @@ import org.springframework.boot.test.context.SpringBootTest;
         "tributary.fanout.split-size=10",
         "tributary.timeline.max-entries=30",
         "tributary.timeline.count-fold-at=1",
+        "tributary.timeline.count-horizon-lag=1h",
         "tributary.inbox.max-entries=60",
         "tributary.inbox.min-unread-per-source=2",
         "tributary.storage.cleaner.enabled=false"})
