@@ -19,6 +19,8 @@ import org.springframework.validation.annotation.Validated;
  * @param countHorizonLag how far behind now the count horizon is raised: a fan-out batch of an item
  *        stored more recently moves no counter (reads count such entries from the inbox), an older
  *        one moves them as every other writer does
+ * @param countHorizonMaxLag how far behind now the count horizon may stay for an item whose
+ *        fan-out is still pending (it stays below such items, so their batches move no counter)
  * @param countHorizonInterval how often each node raises the count horizon
  * @param countFoldAt how many inbox entries (read or not) between a person's own horizon and the
  *        global one make a read fold them into the person's counters (below it, reads count them
@@ -32,6 +34,7 @@ public record TimelineSettings(
         @Min(1) @Max(100_000) @DefaultValue("1000") int trimBatch,
         @NotNull @DefaultValue("7d") Duration counterTtl,
         @NotNull @DefaultValue("2s") Duration countHorizonLag,
+        @NotNull @DefaultValue("60s") Duration countHorizonMaxLag,
         @NotNull @DefaultValue("1s") Duration countHorizonInterval,
         @Min(1) @Max(100_000) @DefaultValue("16") int countFoldAt) {
 
@@ -45,6 +48,11 @@ public record TimelineSettings(
         if (countHorizonLag != null && (countHorizonLag.compareTo(Duration.ofSeconds(1)) < 0
                 || countHorizonLag.compareTo(Duration.ofHours(1)) > 0)) {
             throw new IllegalArgumentException("tributary.timeline.count-horizon-lag must be between 1s and 1h, not " + countHorizonLag);
+        }
+        if (countHorizonLag != null && countHorizonMaxLag != null
+                && (countHorizonMaxLag.compareTo(countHorizonLag) < 0 || countHorizonMaxLag.compareTo(Duration.ofHours(1)) > 0)) {
+            throw new IllegalArgumentException("tributary.timeline.count-horizon-max-lag must be between count-horizon-lag ("
+                    + countHorizonLag + ") and 1h, not " + countHorizonMaxLag);
         }
         if (countHorizonInterval != null && (countHorizonInterval.compareTo(Duration.ofMillis(100)) < 0
                 || countHorizonInterval.compareTo(Duration.ofMinutes(10)) > 0)) {

@@ -19,7 +19,7 @@ import org.springframework.stereotype.Component;
  * Lease times are the database's clock, so nodes with skewed clocks agree.
  */
 @Component
-class FanoutTasks {
+class FanoutTasks implements dev.tributary.pubsub.inbox.FanoutBacklog {
 
     /** A new task as the publisher records it. */
     record NewTask(FanoutTask.Kind kind, long itemId, long sourceId, long audienceSourceId, MediaType media,
@@ -232,5 +232,14 @@ class FanoutTasks {
         return jdbc.sql("""
                 SELECT COALESCE(TIMESTAMPDIFF(MICROSECOND, MIN(created_at), UTC_TIMESTAMP(6)), 0) FROM fanout_tasks
                 """).query(Long.class).single() / 1e6;
+    }
+
+    /** The oldest item a deliver task is pending for: the count horizon stays below it, so its batches move no counter. */
+    @Override
+    public java.util.OptionalLong oldestItem() {
+        return jdbc.sql("SELECT MIN(item_id) FROM fanout_tasks WHERE kind = 'deliver'").query((rs, n) -> {
+            long oldest = rs.getLong(1);
+            return rs.wasNull() ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(oldest);
+        }).single();
     }
 }

@@ -5,6 +5,8 @@ import dev.tributary.storage.IdGenerator;
 import dev.tributary.storage.Transactions;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.OptionalLong;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -22,8 +24,10 @@ import org.springframework.stereotype.Component;
  * counter at all. A batch reads W with a shared lock ({@link #forBatch}); raising W takes the
  * row's exclusive lock and so waits for every batch that read the old value to commit. Once a
  * raised W can be read, no batch that skipped its counters for an item at or below it is still
- * uncommitted, and a person's count up to it is exact. Each node raises W to {@code now − lag}
- * every interval ({@code tributary.timeline.count-horizon-*}).
+ * uncommitted, and a person's count up to it is exact. Each node raises W every interval
+ * ({@code tributary.timeline.count-horizon-*}) to {@code now − lag}, but not past an item whose
+ * fan-out is still pending (so a backlog's batches move no counter either), unless that item is
+ * older than {@code now − max-lag} (so a stuck task does not make every read count ever more).
  */
 @Component
 class CountHorizon implements SmartLifecycle {
@@ -40,16 +44,20 @@ class CountHorizon implements SmartLifecycle {
     private final Transactions tx;
     private final Clock clock;
     private final Duration lag;
+    private final Duration maxLag;
+    private final FanoutBacklog backlog;
     private final Duration interval;
     /** The highest W this node has seen committed: a fold may go up to it. */
     private final AtomicLong known = new AtomicLong();
     private volatile ScheduledExecutorService raiser;
 
-    CountHorizon(JdbcClient jdbc, Transactions tx, TimelineSettings settings) {
+    CountHorizon(JdbcClient jdbc, Transactions tx, TimelineSettings settings, FanoutBacklog backlog) {
         this.jdbc = jdbc;
         this.tx = tx;
+        this.backlog = backlog;
         this.clock = Clock.systemUTC();
         this.lag = settings.countHorizonLag();
+        this.maxLag = settings.countHorizonMaxLag();
         this.interval = settings.countHorizonInterval();
     }
 
@@ -69,9 +77,22 @@ class CountHorizon implements SmartLifecycle {
         return known.get();
     }
 
-    /** Raises W to the lowest id of {@code now − lag} (never lowers it); the value after. */
+    /**
+     * Raises W (never lowers it) to the lowest id of {@code now − lag}, or to just below the oldest
+     * item whose fan-out is pending if that is lower, but at least to {@code now − max-lag}; the
+     * value after.
+     */
     long raise() {
-        return raiseTo(IdGenerator.lowestIdAt(clock.instant().minus(lag)));
+        return raiseTo(target(clock.instant(), backlog.oldestItem()));
+    }
+
+    /** Where {@link #raise} takes W at {@code now} with the oldest pending item {@code pending}. */
+    long target(Instant now, OptionalLong pending) {
+        long lagged = IdGenerator.lowestIdAt(now.minus(lag));
+        if (pending.isEmpty()) {
+            return lagged;
+        }
+        return Math.max(Math.min(lagged, pending.getAsLong() - 1), IdGenerator.lowestIdAt(now.minus(maxLag)));
     }
 
     /** Raises W to {@code itemId} if it is lower, waiting for the batches that hold it; the value after. */

@@ -42,6 +42,7 @@ class UnreadCountsTest {
     @Autowired InboxParts parts;
     @Autowired CountHorizon horizon;
     @Autowired UnreadCounters counters;
+    @Autowired FanoutBacklog backlog;
     @Autowired dev.tributary.storage.Transactions tx;
 
     @Test
@@ -427,6 +428,19 @@ class UnreadCountsTest {
             assertThat(unread.unread(reader)).isEqualTo(fixtures.truth(reader));
             assertThat(unread.unread(reader).total()).isEqualTo(1);
         }
+    }
+
+    @Test
+    void theBacklogIsTheOldestItemWhoseFanoutIsPending() {
+        long feed = fixtures.feed();
+        fixtures.subscribe(feed, fixtures.people(2));
+        fanout.drain();
+        assertThat(backlog.oldestItem()).as("nothing pending").isEmpty();
+        long item = publisher.publish(feed, List.of(entry("pending"))).created().getFirst();
+        assertThat(backlog.oldestItem()).hasValue(item);
+        fanout.drain();
+        assertThat(backlog.oldestItem()).isEmpty();
+
     }
 
     @Test
