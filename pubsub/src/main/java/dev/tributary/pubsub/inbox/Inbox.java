@@ -415,13 +415,14 @@ public class Inbox {
         // (on this node, and in the person's counters as their _s) are voided by every later change.
         Map<Long, String> versions = new HashMap<>();
         Map<Long, String[]> epochAndStamp = new HashMap<>();
+        boolean keeping = keptUnread.keeping();
         reads.forEach((person, read) -> {
             if (!counts.containsKey(person)) {
                 toCount.put(person, read.hash() != null ? read.hash() : hashes.get(person).hash());
                 String epoch = stamps.epoch(read.values().get(2));
                 String stamp = stamps.personStamp(person, read.values().get(1));
                 epochAndStamp.put(person, new String[] {epoch, stamp});
-                if (epoch != null && stamp != null) {
+                if (keeping && epoch != null && stamp != null) {
                     versions.put(person, epoch + "/" + stamp);
                 }
             }

@@ -72,6 +72,14 @@ class KeptUnread {
         return kept.getIfPresent(person) != null;
     }
 
+    /**
+     * Whether counts may be kept under people's stamps at all (the {@code page-cache} switch): also
+     * what lets a counter hash answer alone at a version ({@code UnreadCounters}' {@code _s}).
+     */
+    boolean keeping() {
+        return switches.isOn(Feature.PAGE_CACHE);
+    }
+
     /** The person's kept counts if kept under this epoch and stamp (as just read, before any count); else null. */
     @Nullable Unread at(long person, @Nullable String epoch, @Nullable String stamp) {
         Kept counts = kept.getIfPresent(person);

@@ -43,6 +43,7 @@ class UnreadCountsTest {
     @Autowired CountHorizon horizon;
     @Autowired UnreadCounters counters;
     @Autowired FanoutBacklog backlog;
+    @Autowired dev.tributary.pubsub.Switches switches;
     @Autowired dev.tributary.storage.Transactions tx;
 
     @Test
@@ -406,6 +407,21 @@ class UnreadCountsTest {
         readState.markUnread(reader, items.get(1));
         assertThat(unread.unread(reader)).isEqualTo(fixtures.truth(reader));
         assertThat(unread.unread(reader).total()).isEqualTo(1);
+    }
+
+    @Test
+    void withThePageCacheSwitchedOffNoHashIsMarkedToAnswerAlone() {
+        long feed = fixtures.feed();
+        long reader = fixtures.person();
+        fixtures.subscribe(feed, List.of(reader));
+        switches.set(dev.tributary.pubsub.Feature.PAGE_CACHE, false);
+        try {
+            assertThat(unread.unread(reader).total()).isZero();
+            assertThat(redis.opsForHash().get(UnreadCounters.key(reader), "_b")).as("built").isNotNull();
+            assertThat(redis.opsForHash().get(UnreadCounters.key(reader), "_s")).as("not marked").isNull();
+        } finally {
+            switches.set(dev.tributary.pubsub.Feature.PAGE_CACHE, true);
+        }
     }
 
     @Test
