@@ -411,23 +411,14 @@ public class Inbox {
         });
         Map<Long, UnreadCounters.Read> hashes = moved.isEmpty() ? Map.of() : counters.readWith(noKeys(moved), Set.of());
         Map<Long, @Nullable Map<Object, Object>> toCount = new HashMap<>();
-        // The version of each inbox to count, drawn first where it is missing: counts kept under it
-        // (on this node, and in the person's counters as their _s) are voided by every later change.
-        Map<Long, String> versions = new HashMap<>();
-        Map<Long, String[]> epochAndStamp = new HashMap<>();
-        boolean keeping = keptUnread.keeping();
+        Map<Long, InboxVersion> versions = new HashMap<>();
         reads.forEach((person, read) -> {
             if (!counts.containsKey(person)) {
                 toCount.put(person, read.hash() != null ? read.hash() : hashes.get(person).hash());
-                String epoch = stamps.epoch(read.values().get(2));
-                String stamp = stamps.personStamp(person, read.values().get(1));
-                epochAndStamp.put(person, new String[] {epoch, stamp});
-                if (keeping && epoch != null && stamp != null) {
-                    versions.put(person, epoch + "/" + stamp);
-                }
+                versions.put(person, version(person, read.values()));
             }
         });
-        Map<Long, Unread> counted = counters.readAll(toCount, versions);
+        Map<Long, Unread> counted = counters.readAll(toCount, keptUnread.keeping() ? keys(versions) : Map.of());
         Map<Long, UnreadAndPulled> answers = new HashMap<>();
         reads.forEach((person, read) -> {
             List<@Nullable String> values = read.values();
@@ -435,8 +426,8 @@ public class Inbox {
             Unread unread = counts.get(person);
             if (unread == null) {
                 unread = counted.get(person);
-                String[] version = epochAndStamp.get(person);
-                keptUnread.keep(person, version[0], version[1], unread);
+                InboxVersion version = versions.get(person);
+                keptUnread.keep(person, version.epoch(), version.stamp(), unread);
             }
             List<@Nullable String> heads = values.size() > 3 ? values.subList(2, values.size()) : List.of();
             KnownPulled pulled = keptOrNull(() -> stamps.pulledSources(person, pulledSources, heads));
@@ -457,6 +448,31 @@ public class Inbox {
     /** The person's folders changed: maps of them kept on every node are void once the caller commits. */
     public void foldersChanged(long userId) {
         stamps.foldersChanged(userId);
+    }
+
+    /**
+     * The version of a person's inbox that counts are kept under: the epoch and their stamp as
+     * {@link #unreadAndPulledSources} read them ({@code values} 2 and 1), each drawn now if it was
+     * missing, before anything is counted, so every later change voids what is kept under it (on
+     * this node, and in the person's counters as their {@code _s}).
+     */
+    private InboxVersion version(long person, List<@Nullable String> values) {
+        return new InboxVersion(stamps.epoch(values.get(2)), stamps.personStamp(person, values.get(1)));
+    }
+
+    /** The versions that are known, as one string each. */
+    private static Map<Long, String> keys(Map<Long, InboxVersion> versions) {
+        Map<Long, String> keys = new HashMap<>();
+        versions.forEach((person, version) -> {
+            if (version.epoch() != null && version.stamp() != null) {
+                keys.put(person, version.epoch() + "/" + version.stamp());
+            }
+        });
+        return keys;
+    }
+
+    /** The epoch and a person's page stamp; either null if Redis lost it at once. */
+    private record InboxVersion(@Nullable String epoch, @Nullable String stamp) {
     }
 
     private static Map<Long, List<String>> noKeys(Set<Long> people) {
