@@ -23,6 +23,9 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
@@ -62,6 +65,8 @@ import org.springframework.stereotype.Component;
  */
 @Component
 class UnreadCounters {
+
+    private static final Logger log = LoggerFactory.getLogger(UnreadCounters.class);
 
     /** Compares two item ids written in decimal (Lua's numbers are doubles: ids above 2^53 would round). */
     private static final String AT_OR_BELOW = """
@@ -389,9 +394,32 @@ class UnreadCounters {
      * ({@link PageStamps#peopleDelivered}).
      */
     void apply(Collection<UnreadDelta> deltas, Map<Long, Long> trimmed, Map<Long, List<String>> announcements, boolean later) {
-        List<Long> people = move(deltas, trimmed, announcements);
+        if (later) {
+            List<Long> people = move(deltas, trimmed, announcements);
+            if (!people.isEmpty()) {
+                stampsMove(people, true);
+            }
+            return;
+        }
+        // Announced once the change has committed and the people's stamps have moved (both after
+        // the commit, in that order): a live stream re-reads the counts when told, and entries above
+        // a person's horizon are counted from the inbox, which shows the change only once committed.
+        Map<Long, List<String>> silent = new LinkedHashMap<>();
+        announcements.keySet().forEach(person -> silent.put(person, List.of()));
+        List<Long> people = move(deltas, trimmed, silent);
         if (!people.isEmpty()) {
-            stampsMove(people, later);
+            stampsMove(people, false);
+        }
+        Map<Long, List<String>> told = new LinkedHashMap<>(announcements);
+        tx.afterCommit(() -> announceQuietly(told));
+    }
+
+    /** {@link #announce}, after a commit: a failure must not fail the change, and costs only that announcement. */
+    private void announceQuietly(Map<Long, List<String>> announcements) {
+        try {
+            announce(announcements);
+        } catch (DataAccessException e) {
+            log.warn("could not announce a committed change to {} people: {}", announcements.size(), e.toString());
         }
     }
 
