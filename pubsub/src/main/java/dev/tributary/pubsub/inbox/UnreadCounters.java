@@ -360,9 +360,10 @@ class UnreadCounters {
     }
 
     /**
-     * Moves counters and announces {@code event} (may be null) to {@code notify}, in one script
-     * call per thousand people. Call it inside the writer's transaction, after its rows are
-     * written: if that transaction then rolls back, the people's counters are invalidated.
+     * Moves counters, in one script call per thousand people, and announces {@code event} (may be
+     * null) to {@code notify} once the transaction has committed. Call it inside the writer's
+     * transaction, after its rows are written: if that transaction then rolls back, the people's
+     * counters are invalidated.
      */
     void apply(Collection<UnreadDelta> deltas, InboxEvent event, Collection<Long> notify) {
         apply(deltas, Map.of(), event, notify);
@@ -391,7 +392,8 @@ class UnreadCounters {
     /**
      * As {@link #apply(Collection, Map, Map)}; with {@code later} (a fan-out batch with more to
      * come) the people's page stamps move off the caller's thread after the commit
-     * ({@link PageStamps#peopleDelivered}).
+     * ({@link PageStamps#peopleDelivered}), and the announcements go out inside the transaction,
+     * as fan-out's do.
      */
     void apply(Collection<UnreadDelta> deltas, Map<Long, Long> trimmed, Map<Long, List<String>> announcements, boolean later) {
         if (later) {
