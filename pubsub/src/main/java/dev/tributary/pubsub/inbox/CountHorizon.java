@@ -97,6 +97,12 @@ class CountHorizon implements SmartLifecycle {
 
     /** Raises W to {@code itemId} if it is lower, waiting for the batches that hold it; the value after. */
     long raiseTo(long itemId) {
+        // A raise that would not move W skips the exclusive lock, which would wait for every batch in flight.
+        long current = jdbc.sql("SELECT item_id FROM count_horizon WHERE id = 1").query(Long.class).single();
+        if (current >= itemId) {
+            known.accumulateAndGet(current, Math::max);
+            return current;
+        }
         long horizon = tx.write("raise the count horizon", () -> {
             jdbc.sql("SET STATEMENT innodb_lock_wait_timeout = " + RAISE_LOCK_WAIT_SECONDS
                     + " FOR UPDATE count_horizon SET item_id = GREATEST(item_id, ?) WHERE id = 1").param(itemId).update();

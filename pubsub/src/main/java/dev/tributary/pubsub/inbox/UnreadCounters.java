@@ -383,26 +383,9 @@ class UnreadCounters {
 
     /**
      * As {@link #apply(Collection, InboxEvent, Collection)}, with each person's own announcements
-     * (a batch that delivered several items, not each to everyone).
+     * (a retraction that also promoted copies, not the same to everyone).
      */
     void apply(Collection<UnreadDelta> deltas, Map<Long, Long> trimmed, Map<Long, List<String>> announcements) {
-        apply(deltas, trimmed, announcements, false);
-    }
-
-    /**
-     * As {@link #apply(Collection, Map, Map)}; with {@code later} (a fan-out batch with more to
-     * come) the people's page stamps move off the caller's thread after the commit
-     * ({@link PageStamps#peopleDelivered}), and the announcements go out inside the transaction,
-     * as fan-out's do.
-     */
-    void apply(Collection<UnreadDelta> deltas, Map<Long, Long> trimmed, Map<Long, List<String>> announcements, boolean later) {
-        if (later) {
-            List<Long> people = move(deltas, trimmed, announcements);
-            if (!people.isEmpty()) {
-                stampsMove(people, true);
-            }
-            return;
-        }
         // Announced once the change has committed and the people's stamps have moved (both after
         // the commit, in that order): a live stream re-reads the counts when told, and entries above
         // a person's horizon are counted from the inbox, which shows the change only once committed.
@@ -431,7 +414,9 @@ class UnreadCounters {
      * counts only up to its own horizon, which is never above the global one), so a batch of a new
      * item costs Redis one call per bucket with a listener, and nothing per recipient; the others
      * move as {@link #apply} moves them. {@code announcements} (one list per person of the rows)
-     * reach the listening people either way; stamps move as {@link #apply}'s with {@code later}.
+     * reach the listening people either way, inside the transaction; with {@code later} (more
+     * batches to come) the people's page stamps move off the caller's thread after the commit
+     * ({@link PageStamps#peopleDelivered}).
      */
     void delivered(List<InboxRow> rows, long countHorizon, Map<Long, List<String>> announcements, boolean later) {
         List<UnreadDelta> counted = new ArrayList<>();
@@ -442,8 +427,12 @@ class UnreadCounters {
         }
         Map<Long, List<String>> viaCounters = new LinkedHashMap<>();
         Map<Long, List<String>> viaListeners = new LinkedHashMap<>(announcements);
-        counted.forEach(delta -> viaCounters.put(delta.userId(), viaListeners.remove(delta.userId())));
-        viaCounters.values().removeIf(java.util.Objects::isNull);
+        // A person given several counted entries is moved to the counters' call once, messages and all.
+        counted.forEach(delta -> {
+            if (viaListeners.containsKey(delta.userId())) {
+                viaCounters.put(delta.userId(), viaListeners.remove(delta.userId()));
+            }
+        });
         move(counted, Map.of(), viaCounters);
         announce(viaListeners);
         stampsMove(List.copyOf(announcements.keySet()), later);
