@@ -420,7 +420,8 @@ class InboxTable {
                 params.add(person.getValue());
             }
             jdbc.sql("SELECT user_id, source_id, media, SUM(NOT is_read), SUM(item_id <= ?), SUM(NOT is_read AND item_id <= ?)"
-                    + " FROM inbox WHERE " + ranges + " GROUP BY user_id, source_id, media")
+                    // MariaDB sorts a GROUP BY's result unless told not to; the groups go into maps.
+                    + " FROM inbox WHERE " + ranges + " GROUP BY user_id, source_id, media ORDER BY NULL")
                     .params(params)
                     .query(rs -> {
                         long person = rs.getLong(1);

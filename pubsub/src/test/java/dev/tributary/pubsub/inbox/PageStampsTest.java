@@ -146,6 +146,22 @@ class PageStampsTest {
     }
 
     @Test
+    void oneBatchMovesTheStampsOfThoseWhoReadAndCreatesNoneForTheOthers() {
+        List<Long> people = List.of(fixtures.person(), fixtures.person(), fixtures.person(), fixtures.person());
+        TimelineStamps first = stamps(people.get(0));
+        TimelineStamps third = stamps(people.get(2));
+        long item = ThreadLocalRandom.current().nextLong(1L << 40, 1L << 50);
+
+        tx.write("deliver", status -> inbox.deliverItems(
+                people.stream().map(person -> new InboxRow(person, item, 1, MediaType.TEXT, false)).toList(), status, false));
+
+        assertThat(stamps(people.get(0)).person()).isNotEqualTo(first.person());
+        assertThat(stamps(people.get(2)).person()).isNotEqualTo(third.person());
+        assertThat(redis.hasKey(key(people.get(1)))).as("nobody read them: no key").isFalse();
+        assertThat(redis.hasKey(key(people.get(3)))).isFalse();
+    }
+
+    @Test
     void aFanOutBatchWithMoreToComeMovesTheStampOffItsThreadBeforeASettleReturns() {
         long person = fixtures.person();
         deliver(person);
