@@ -45,6 +45,7 @@ class UnreadCountsTest {
     @Autowired FanoutBacklog backlog;
     @Autowired dev.tributary.pubsub.Switches switches;
     @Autowired dev.tributary.storage.Transactions tx;
+    @Autowired Inbox inbox;
 
     @Test
     void countsPerSourceAndMediaFollowMarkingReadAndUnread() {
@@ -443,6 +444,48 @@ class UnreadCountsTest {
                     .as("moved by the batch, which read a horizon at the item").isEqualTo("1");
             assertThat(unread.unread(reader)).isEqualTo(fixtures.truth(reader));
             assertThat(unread.unread(reader).total()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aListenerGivenTwoCountedItemsInOneBatchHearsBoth() throws Exception {
+        long reader = fixtures.person();
+        long other = fixtures.person();
+        long first = IdGenerator.lowestIdAt(Instant.now().minusSeconds(60)) + ThreadLocalRandom.current().nextInt(1_000_000);
+        long second = first + 1;
+        long raised = parts.raiseCountHorizonTo(second);
+        for (long person : List.of(reader, other)) {
+            redis.delete(UnreadCounters.key(person));
+            assertThat(counters.read(person).total()).as("built up to the horizon, above both items").isZero();
+        }
+        assertThat(raised).isGreaterThanOrEqualTo(second);
+        counters.listening(List.of(reader), Duration.ofMinutes(1));
+        java.util.concurrent.BlockingQueue<String> heard = new java.util.concurrent.LinkedBlockingQueue<>();
+        var listener = new org.springframework.data.redis.listener.RedisMessageListenerContainer();
+        listener.setConnectionFactory(redis.getRequiredConnectionFactory());
+        listener.addMessageListener((message, pattern) -> heard.add(new String(message.getBody())),
+                new org.springframework.data.redis.listener.ChannelTopic(dev.tributary.pubsub.InboxEvent.channel(reader)));
+        listener.afterPropertiesSet();
+        listener.start();
+        try {
+            // One batch, two counted entries for the listener (and for someone else): the counters'
+            // call carries each person's announcements once, however many of their entries it counts.
+            tx.write("deliver", status -> inbox.deliverItems(List.of(
+                    new InboxRow(reader, first, 1, MediaType.TEXT, false), new InboxRow(reader, second, 1, MediaType.TEXT, false),
+                    new InboxRow(other, first, 1, MediaType.TEXT, false), new InboxRow(other, second, 1, MediaType.TEXT, false)),
+                    status, false));
+
+            List<String> messages = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                messages.add(heard.poll(10, java.util.concurrent.TimeUnit.SECONDS));
+            }
+            assertThat(messages).containsExactlyInAnyOrder("item " + first, "item " + second);
+            assertThat(redis.opsForHash().get(UnreadCounters.key(reader), "s1:" + MediaType.TEXT.bit()))
+                    .as("both counted in the hash").isEqualTo("2");
+            assertThat(redis.opsForHash().get(UnreadCounters.key(other), "s1:" + MediaType.TEXT.bit())).isEqualTo("2");
+        } finally {
+            listener.stop();
+            listener.destroy();
         }
     }
 
