@@ -68,8 +68,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * with no fan-out running, and while a fan-out b runs. After the table, the SQL statements and
  * Redis commands per 1,000 rows of fan-out, from the servers' own counters.
  *
- * <p>Options: {@code --rounds=3}, {@code --warmups=6} (unmeasured rounds before them; with three, the C2
- * compiler still spent about 2 ms of CPU per 1,000 rows in measured rounds), {@code --scale=1}
+ * <p>Options: {@code --rounds=3}, {@code --warmups=20} (unmeasured rounds before them: a round of a) is
+ * only a hundred batches, so after six the JIT compilers still spent 0.5–1.8 ms of CPU per 1,000 rows
+ * in measured rounds and the fan-out's own code still ran in lower tiers, 2.3 ms against 1.6 from the
+ * eighteenth on, 2026-11-29; a node that fans out all day runs it compiled), {@code --scale=1}
  * (shrinks a)'s subscribers and b)'s items; b keeps 1,000 subscribers, one full batch),
  * {@code --baseline-threads} (default: the number of
  * fan-out workers), {@code --limit-seconds=150} per step, {@code --read-threads=2},
@@ -206,7 +208,7 @@ public final class FanoutBenchmark {
         this.fanout = context.getBean(FanoutSettings.class);
         this.counterTtlSeconds = context.getBean(TimelineSettings.class).counterTtl().toSeconds();
         this.rounds = args.integer("rounds", 3);
-        this.warmups = Math.max(1, args.integer("warmups", 6));
+        this.warmups = Math.max(1, args.integer("warmups", 20));
         this.scale = args.decimal("scale", 1.0);
         this.baselineThreads = args.integer("baseline-threads", fanout.workers());
         this.readThreads = args.integer("read-threads", 2);
