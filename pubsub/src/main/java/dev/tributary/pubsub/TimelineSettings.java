@@ -25,6 +25,11 @@ import org.springframework.validation.annotation.Validated;
  * @param countFoldAt how many inbox entries (read or not) between a person's own horizon and the
  *        global one make a read fold them into the person's counters (below it, reads count them
  *        from the inbox)
+ * @param countPromoteAt how many inbox entries above the global count horizon make a read promote
+ *        the person: from then on every fan-out batch moves their counters, whatever its item, so
+ *        their reads count nothing from the inbox (a person receiving many items while fan-out has
+ *        a backlog would otherwise count them on every read)
+ * @param countPromotedFor how long a promotion lasts after the person's last read of their counts
  */
 @ConfigurationProperties("tributary.timeline")
 @Validated
@@ -36,7 +41,9 @@ public record TimelineSettings(
         @NotNull @DefaultValue("2s") Duration countHorizonLag,
         @NotNull @DefaultValue("60s") Duration countHorizonMaxLag,
         @NotNull @DefaultValue("1s") Duration countHorizonInterval,
-        @Min(1) @Max(100_000) @DefaultValue("16") int countFoldAt) {
+        @Min(1) @Max(100_000) @DefaultValue("16") int countFoldAt,
+        @Min(1) @Max(1_000_000) @DefaultValue("64") int countPromoteAt,
+        @NotNull @DefaultValue("10m") Duration countPromotedFor) {
 
     public TimelineSettings {
         if (trimInterval != null && (trimInterval.isNegative() || trimInterval.isZero())) {
@@ -58,6 +65,11 @@ public record TimelineSettings(
                 || countHorizonInterval.compareTo(Duration.ofMinutes(10)) > 0)) {
             throw new IllegalArgumentException(
                     "tributary.timeline.count-horizon-interval must be between 100ms and 10m, not " + countHorizonInterval);
+        }
+        if (countPromotedFor != null && (countPromotedFor.compareTo(Duration.ofMinutes(1)) < 0
+                || countPromotedFor.compareTo(Duration.ofDays(1)) > 0)) {
+            throw new IllegalArgumentException(
+                    "tributary.timeline.count-promoted-for must be between 1m and 1d, not " + countPromotedFor);
         }
     }
 }

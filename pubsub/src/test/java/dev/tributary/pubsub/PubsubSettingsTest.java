@@ -26,6 +26,7 @@ class PubsubSettingsTest {
             "tributary.timeline.count-horizon-lag=0s", "tributary.timeline.count-horizon-lag=2h",
             "tributary.timeline.count-horizon-interval=1ms", "tributary.timeline.count-horizon-interval=soon",
             "tributary.timeline.count-fold-at=0", "tributary.timeline.count-horizon-max-lag=1s",
+            "tributary.timeline.count-promote-at=0", "tributary.timeline.count-promoted-for=10s", "tributary.timeline.count-promoted-for=2d",
             "tributary.limits.subscriptions=0", "tributary.limits.tokens=-5", "tributary.limits.posts-per-minute=0",
             "tributary.limits.memberships=many", "tributary.rules.item-budget=0", "tributary.rules.batch-budget=-1"})
     void refusesToStartWith(String setting) {

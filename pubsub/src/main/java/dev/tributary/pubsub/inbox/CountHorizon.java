@@ -72,6 +72,19 @@ class CountHorizon implements SmartLifecycle {
         return horizon;
     }
 
+    /**
+     * Returns once every fan-out batch that read W before this call has committed: W's exclusive
+     * lock waits for their shared ones, and is released at once. A batch that reads W after it
+     * sees whatever Redis held before this call (a promotion, see {@link UnreadCounters}). Call
+     * it outside any transaction.
+     */
+    void barrier() {
+        // An update that changes nothing takes the row's exclusive lock as a raise does (Connector/J
+        // refuses a SET STATEMENT … FOR SELECT as a query).
+        tx.run("wait for the fan-out batches in flight", () -> jdbc.sql("SET STATEMENT innodb_lock_wait_timeout = "
+                + RAISE_LOCK_WAIT_SECONDS + " FOR UPDATE count_horizon SET item_id = item_id WHERE id = 1").update());
+    }
+
     /** A W that has been committed: the highest this node has seen, without a read. */
     long known() {
         return known.get();

@@ -7,12 +7,13 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
-/** The inbox's meters: unread-counter rebuilds and folds, and home timeline page latency. */
+/** The inbox's meters: unread-counter rebuilds, folds and promotions, and home timeline page latency. */
 @Component
 class InboxMetrics {
 
     private final Counter rebuilds;
     private final Counter folds;
+    private final Counter promotions;
     private final Timer timelinePages;
 
     InboxMetrics(ObjectProvider<MeterRegistry> registries) {
@@ -21,6 +22,8 @@ class InboxMetrics {
                 .description("unread counters rebuilt from MySQL (Redis had lost or invalidated them)").register(registry);
         folds = Counter.builder("tributary.unread.folds")
                 .description("unread counters moved up to the count horizon on a read").register(registry);
+        promotions = Counter.builder("tributary.unread.promotions")
+                .description("people promoted on a read: fan-out moves their counters whatever the item").register(registry);
         timelinePages = Timer.builder("tributary.timeline.page").description("home timeline page queries")
                 .publishPercentiles(0.5, 0.99).register(registry);
     }
@@ -31,6 +34,10 @@ class InboxMetrics {
 
     void counterFolded() {
         folds.increment();
+    }
+
+    void counterPromoted() {
+        promotions.increment();
     }
 
     Timer timelinePages() {

@@ -419,7 +419,7 @@ class InboxTable {
                 params.add(person.getKey());
                 params.add(person.getValue());
             }
-            jdbc.sql("SELECT user_id, source_id, media, SUM(NOT is_read), SUM(item_id <= ?), SUM(NOT is_read AND item_id <= ?)"
+            jdbc.sql("SELECT user_id, source_id, media, SUM(NOT is_read), SUM(item_id <= ?), SUM(NOT is_read AND item_id <= ?), COUNT(*)"
                     // MariaDB sorts a GROUP BY's result unless told not to; the groups go into maps.
                     + " FROM inbox WHERE " + ranges + " GROUP BY user_id, source_id, media ORDER BY NULL")
                     .params(params)
@@ -430,24 +430,26 @@ class InboxTable {
                             groups.computeIfAbsent(person, p -> new ArrayList<>())
                                     .add(UnreadDelta.counted(person, rs.getLong(2), MediaType.ofBit(rs.getInt(3)), unread));
                         }
-                        int[] tally = tallies.computeIfAbsent(person, p -> new int[2]);
+                        int[] tally = tallies.computeIfAbsent(person, p -> new int[3]);
                         tally[0] += rs.getInt(5);
                         tally[1] += rs.getInt(6);
+                        tally[2] += rs.getInt(7);
                     });
         }
         Map<Long, Above> above = new HashMap<>();
         horizons.keySet().forEach(person -> {
-            int[] tally = tallies.getOrDefault(person, new int[2]);
-            above.put(person, new Above(List.copyOf(groups.getOrDefault(person, List.of())), tally[0], tally[1]));
+            int[] tally = tallies.getOrDefault(person, new int[3]);
+            above.put(person, new Above(List.copyOf(groups.getOrDefault(person, List.of())), tally[0], tally[1], tally[2]));
         });
         return above;
     }
 
     /**
      * A person's unread entries above their horizon, by (source, media); how many entries, read or
-     * not, could be folded; and how many of the unread ones could.
+     * not, could be folded; how many of the unread ones could; and how many entries, read or not,
+     * lie above their horizon.
      */
-    record Above(List<UnreadDelta> groups, int foldable, int foldableUnread) {
+    record Above(List<UnreadDelta> groups, int foldable, int foldableUnread, int entries) {
 
         /** How many unread entries lie above the horizon. */
         int unread() {

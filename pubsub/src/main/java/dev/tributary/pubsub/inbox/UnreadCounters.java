@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,19 +35,23 @@ import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Unread counters in Redis, one hash per person ({@code s<id>:<bit>} per source and media type,
  * whose sums are the total, each source's and each media type's counts, and {@code x}, unread
  * entries lost to trimming), kept exact against MySQL, the truth (the inbox, and
  * {@code inbox_trimmed} for {@code x}). A built hash counts the person's unread entries up to
- * its horizon {@code _h}, an item id never above the global {@link CountHorizon}; a read adds the
- * entries above {@code _h}, counted from the inbox, and folds them in once enough of them lie at
- * or below the global horizon. So a fan-out batch of an item above the global horizon moves no
- * counter ({@link #delivered}). The same hash carries until when a live stream of the person
- * listens (the value of {@code _b}, the built mark, once built; {@code _l} before), and so does
- * the person's bucket's sorted set of listeners ({@link #listeningKey}), which a batch that moves
- * no counter reads: announcements go out only to such people.
+ * its horizon {@code _h}, an item id never above the global {@link CountHorizon} unless the
+ * person is promoted; a read adds the entries above {@code _h}, counted from the inbox, and folds
+ * them in once enough of them lie at or below the global horizon. So a fan-out batch of an item
+ * above the global horizon moves no counter ({@link #delivered}) but those of promoted people: a
+ * read that counts many entries above the global horizon promotes its person ({@link #promote}),
+ * whose hash then counts every entry ({@link #PROMOTED}) for as long as the promotion, in their
+ * bucket's sorted set ({@link #promotedKey}), holds. The same hash carries until when a live
+ * stream of the person listens (the value of {@code _b}, the built mark, once built; {@code _l}
+ * before), and so does the person's bucket's sorted set of listeners ({@link #listeningKey}),
+ * which a batch of items above the global horizon reads: announcements go out only to such people.
  *
  * <p>The protocol. A writer moves the counters inside its transaction, after its rows are
  * written and locked, before it commits ({@link #apply}); it moves a built hash only for an entry
@@ -60,7 +65,13 @@ import org.springframework.stereotype.Component;
  * wrote it, or moved the generation and made it retry). A fold (up to a horizon W) is the same
  * argument over the entries between {@code _h} and W, written only if neither {@code _g} nor
  * {@code _h} moved. Fan-out batches that moved nothing are in any count up to W because W could
- * only be raised once they had committed ({@link CountHorizon}).
+ * only be raised once they had committed ({@link CountHorizon}). A promotion is the fold's
+ * argument over every entry above {@code _h}: the batches that read W before the promotion's
+ * mark was in Redis have committed before its count ({@link CountHorizon#barrier}), and every
+ * later batch sees the mark and moves the hash. The hash keeps its promotion's mark
+ * ({@code _c}); a read trusts it only while the bucket's set holds that mark and it has not
+ * lapsed (Redis's clock, the one batches compare with), checked in the script that reads the
+ * hash; a hash whose promotion lapsed or was replaced is dropped and rebuilt.
  * A hash lost to a restart, {@code FLUSHALL}, eviction or expiry is simply unbuilt again.
  */
 @Component
@@ -68,10 +79,51 @@ class UnreadCounters {
 
     private static final Logger log = LoggerFactory.getLogger(UnreadCounters.class);
 
+    /**
+     * A promoted hash's horizon: above every item id (a long has at most 19 digits), so it counts
+     * every entry and reads add nothing from the inbox.
+     */
+    static final String PROMOTED = "99999999999999999999";
+
     /** Compares two item ids written in decimal (Lua's numbers are doubles: ids above 2^53 would round). */
     private static final String AT_OR_BELOW = """
             local function le(a, b)
               return #a < #b or (#a == #b and a <= b)
+            end
+            """;
+
+    /**
+     * Moves one person's hash by the (field, item id, change) triples ARGV[from..to] (ARGV[1] is the
+     * call's fresh generation): on a built hash, the fields of items at or below its horizon, and a
+     * new generation (and no {@code _s}) if any lay above; on an unbuilt one that exists, a new
+     * generation if there was any move. Returns the person's live-stream mark ({@code _b} or {@code _l}).
+     */
+    private static final String MOVE_HASH = AT_OR_BELOW + """
+            local function move(key, from, to)
+              local marks = redis.call('HMGET', key, '_b', '_h')
+              if marks[1] then
+                local h = marks[2] or '0'
+                local above = false
+                for i = from, to, 3 do
+                  if le(ARGV[i + 1], h) then
+                    if redis.call('HINCRBY', key, ARGV[i], ARGV[i + 2]) <= 0 then
+                      redis.call('HDEL', key, ARGV[i])
+                    end
+                  else
+                    above = true
+                  end
+                end
+                if above then
+                  redis.call('HSET', key, '_g', ARGV[1])
+                  redis.call('HDEL', key, '_s')
+                end
+                return marks[1]
+              end
+              local unbuilt = redis.call('HMGET', key, '_g', '_l')
+              if to >= from and (unbuilt[1] or unbuilt[2]) then
+                redis.call('HSET', key, '_g', ARGV[1])
+              end
+              return unbuilt[2]
             end
             """;
 
@@ -88,7 +140,7 @@ class UnreadCounters {
      * out only to a listening person: nobody else hears them. A person's channel is named from the
      * id that ends their key, as {@link InboxEvent#channel} names it.
      */
-    private static final String APPLY = AT_OR_BELOW + """
+    private static final String APPLY = MOVE_HASH + """
             local clock = redis.call('TIME')
             local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
             local a = 2
@@ -102,31 +154,7 @@ class UnreadCounters {
               a = s + m
               for j = k, k + c - 1 do
                 local key = KEYS[j]
-                local marks = redis.call('HMGET', key, '_b', '_h')
-                local live = marks[1]
-                if live then
-                  local h = marks[2] or '0'
-                  local above = false
-                  for i = f, s - 1, 3 do
-                    if le(ARGV[i + 1], h) then
-                      if redis.call('HINCRBY', key, ARGV[i], ARGV[i + 2]) <= 0 then
-                        redis.call('HDEL', key, ARGV[i])
-                      end
-                    else
-                      above = true
-                    end
-                  end
-                  if above then
-                    redis.call('HSET', key, '_g', ARGV[1])
-                    redis.call('HDEL', key, '_s')
-                  end
-                else
-                  local unbuilt = redis.call('HMGET', key, '_g', '_l')
-                  if n > 0 and (unbuilt[1] or unbuilt[2]) then
-                    redis.call('HSET', key, '_g', ARGV[1])
-                  end
-                  live = unbuilt[2]
-                end
+                local live = move(key, f, s - 1)
                 if m > 0 and live and tonumber(live) > now then
                   local id = string.match(key, '(%d+)$')
                   local channel = $CHANNEL
@@ -141,7 +169,7 @@ class UnreadCounters {
             """.replace("$CHANNEL", "'" + InboxEvent.channel("' .. id .. '") + "'");
 
     /**
-     * Announces to the listening people of a batch that moved no counter. KEYS are the buckets'
+     * Announces a committed change to its listening people ({@link #apply}). KEYS are the buckets'
      * sets of listeners ({@link #listeningKey}), one per group; per group ARGV holds its number of
      * people, its number of announcements, the people's ids and the announcements. A bucket nobody
      * listens in costs one {@code EXISTS}.
@@ -173,6 +201,125 @@ class UnreadCounters {
             end
             return sent
             """.replace("$CHANNEL", "'" + InboxEvent.channel("' .. id .. '") + "'");
+
+    /**
+     * A fan-out batch's entries of items above the global horizon: counted for the promoted people
+     * among their recipients, announced to the listening ones. ARGV[1] is a fresh generation; KEYS
+     * are, per group, the bucket's set of listeners and its set of promoted people; per group ARGV
+     * holds its numbers of people, announcements and moves, the bucket's hash-key prefix, the
+     * people's ids, the announcements and the (field, item id, change) triples. A person whose
+     * promotion has not lapsed (Redis's clock) has their hash moved as {@code APPLY} moves it
+     * ({@link #MOVE_HASH}; a promoted hash's horizon is above every item). Returns the ids of the people moved. A bucket
+     * with neither costs two {@code EXISTS}.
+     */
+    private static final String ABOVE = MOVE_HASH + """
+            local clock = redis.call('TIME')
+            local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+            local a = 2
+            local moved = {}
+            for g = 1, #KEYS, 2 do
+              local c = tonumber(ARGV[a])
+              local m = tonumber(ARGV[a + 1])
+              local d = tonumber(ARGV[a + 2])
+              local prefix = ARGV[a + 3]
+              local first = a + 4
+              local s = first + c
+              local t = s + m
+              a = t + 3 * d
+              if d > 0 and redis.call('EXISTS', KEYS[g + 1]) == 1 then
+                local marks = redis.call('ZMSCORE', KEYS[g + 1], unpack(ARGV, first, s - 1))
+                for i = 1, c do
+                  if marks[i] and tonumber(marks[i]) > now then
+                    local id = ARGV[first + i - 1]
+                    move(prefix .. id, t, a - 1)
+                    moved[#moved + 1] = id
+                  end
+                end
+              end
+              if m > 0 and redis.call('EXISTS', KEYS[g]) == 1 then
+                local marks = redis.call('ZMSCORE', KEYS[g], unpack(ARGV, first, s - 1))
+                for i = 1, c do
+                  if marks[i] and tonumber(marks[i]) > now then
+                    local id = ARGV[first + i - 1]
+                    local channel = $CHANNEL
+                    for j = s, t - 1 do
+                      redis.call('PUBLISH', channel, ARGV[j])
+                    end
+                  end
+                end
+              end
+            end
+            return moved
+            """.replace("$CHANNEL", "'" + InboxEvent.channel("' .. id .. '") + "'");
+
+    /**
+     * Promotes a person in their bucket's set (KEYS[1]; ARGV: their id, how long in ms), dropping
+     * lapsed promotions; returns until when (ms, Redis's clock).
+     */
+    private static final String REGISTER = """
+            local clock = redis.call('TIME')
+            local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+            local ttl = tonumber(ARGV[2])
+            local mark = string.format('%.0f', now + ttl)
+            redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+            redis.call('ZADD', KEYS[1], mark, ARGV[1])
+            if redis.call('PTTL', KEYS[1]) < ttl then
+              redis.call('PEXPIRE', KEYS[1], ttl)
+            end
+            return mark
+            """;
+
+    /**
+     * Moves a built hash (KEYS[1]) to the promoted horizon, adding the counts of the entries above
+     * its horizon (ARGV: the generation read before they were counted, the old horizon, the
+     * promotion's mark as {@code REGISTER} returned it, the person's id, then field and count
+     * pairs), unless the generation or the horizon moved, or the promotion in the bucket's set
+     * (KEYS[2]) is not that one or has lapsed. The hash keeps the mark in {@code _c}.
+     */
+    private static final String PROMOTE = """
+            local clock = redis.call('TIME')
+            local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+            local marks = redis.call('HMGET', KEYS[1], '_b', '_g', '_h')
+            if not marks[1] or marks[2] ~= ARGV[1] or marks[3] ~= ARGV[2] then
+              return 0
+            end
+            local score = redis.call('ZSCORE', KEYS[2], ARGV[4])
+            if not score or tonumber(score) ~= tonumber(ARGV[3]) or tonumber(score) <= now then
+              return 0
+            end
+            for i = 5, #ARGV, 2 do
+              redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1])
+            end
+            redis.call('HSET', KEYS[1], '_h', '$PROMOTED', '_c', ARGV[3])
+            redis.call('HDEL', KEYS[1], '_s')
+            return 1
+            """.replace("$PROMOTED", PROMOTED);
+
+    /**
+     * A promoted hash (KEYS[1]) as it is now, if its promotion (its {@code _c}) is the one in the
+     * bucket's set (KEYS[2]; ARGV: the person's id, the promotion's length in ms) and has not
+     * lapsed, renewing it when less than half is left; else nothing. One script, so what it
+     * returns was counted into by every batch since the promotion.
+     */
+    private static final String CHECK = """
+            local clock = redis.call('TIME')
+            local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+            local mark = redis.call('HGET', KEYS[1], '_c')
+            local score = redis.call('ZSCORE', KEYS[2], ARGV[1])
+            if not mark or not score or tonumber(mark) ~= tonumber(score) or tonumber(score) <= now then
+              return {}
+            end
+            local ttl = tonumber(ARGV[2])
+            if tonumber(score) - now < ttl / 2 then
+              local renewed = string.format('%.0f', now + ttl)
+              redis.call('ZADD', KEYS[2], renewed, ARGV[1])
+              redis.call('HSET', KEYS[1], '_c', renewed)
+              if redis.call('PTTL', KEYS[2]) < ttl then
+                redis.call('PEXPIRE', KEYS[2], ttl)
+              end
+            end
+            return redis.call('HGETALL', KEYS[1])
+            """;
 
     /**
      * Live streams of these people are open: each mark ({@code _b} of a built hash, else {@code _l})
@@ -302,11 +449,21 @@ class UnreadCounters {
     private static final DefaultRedisScript<Long> FOLD_SCRIPT = new DefaultRedisScript<>(FOLD, Long.class);
     private static final DefaultRedisScript<Long> MARK_SCRIPT = new DefaultRedisScript<>(MARK, Long.class);
     private static final DefaultRedisScript<Long> ANNOUNCE_SCRIPT = new DefaultRedisScript<>(ANNOUNCE, Long.class);
+    @SuppressWarnings("rawtypes")
+    private static final DefaultRedisScript<List> ABOVE_SCRIPT = new DefaultRedisScript<>(ABOVE, List.class);
+    private static final DefaultRedisScript<String> REGISTER_SCRIPT = new DefaultRedisScript<>(REGISTER, String.class);
+    private static final DefaultRedisScript<Long> PROMOTE_SCRIPT = new DefaultRedisScript<>(PROMOTE, Long.class);
+    @SuppressWarnings("rawtypes")
+    private static final DefaultRedisScript<List> CHECK_SCRIPT = new DefaultRedisScript<>(CHECK, List.class);
 
     /** How many media types there are: {@code values()} copies its array at every call. */
     private static final int MEDIA_TYPES = MediaType.values().length;
     /** Each bucket's set of listeners, named once: a fan-out batch names a thousand people's. */
     private static final List<String> LISTENING_KEYS = PersonSlots.tags().stream().map(tag -> "tributary:listening:v1:" + tag).toList();
+    /** Each bucket's set of promoted people, by until when (ms). */
+    private static final List<String> PROMOTED_KEYS = PersonSlots.tags().stream().map(tag -> "tributary:promoted:v1:" + tag).toList();
+    /** What each bucket's hash keys start with ({@link #key}). */
+    private static final List<String> KEY_PREFIXES = PersonSlots.tags().stream().map(tag -> "tributary:unread:v3:" + tag + ":").toList();
     /** People per script call: keeps one call's arguments to a few hundred KB. */
     private static final int PEOPLE_PER_CALL = 1000;
 
@@ -324,6 +481,10 @@ class UnreadCounters {
      * cheaper than a fold's locking count.
      */
     private final int foldAt;
+    /** Entries above the global horizon that make a read promote the person ({@code count-promote-at}). */
+    private final int promoteAt;
+    /** How long a promotion lasts after the last read, in ms ({@code count-promoted-for}). */
+    private final String promotedFor;
     /** How long a read written straight on the connection may take: the client's own command timeout. */
     private final Duration timeout;
 
@@ -331,6 +492,8 @@ class UnreadCounters {
             PageStamps stamps, Transactions tx, CountHorizon horizon) {
         this.horizon = horizon;
         this.foldAt = settings.countFoldAt();
+        this.promoteAt = settings.countPromoteAt();
+        this.promotedFor = Long.toString(settings.countPromotedFor().toMillis());
         this.metrics = metrics;
         this.stamps = stamps;
         this.tx = tx;
@@ -352,6 +515,11 @@ class UnreadCounters {
     static String key(long userId) {
         // v3: counts up to the horizon _h; hashes of earlier layouts (v2 counted every entry) are not read.
         return "tributary:unread:v3:" + PersonSlots.tag(userId) + ":" + userId;
+    }
+
+    /** The sorted set of the promoted people of the person's bucket, by until when (ms). */
+    static String promotedKey(long userId) {
+        return PROMOTED_KEYS.get(PersonSlots.bucket(userId));
     }
 
     /** The sorted set of the people of the person's bucket whose live stream listens, by until when (ms). */
@@ -410,32 +578,123 @@ class UnreadCounters {
 
     /**
      * A fan-out batch's entries, written in the caller's transaction after it read the count horizon
-     * ({@link CountHorizon#forBatch}): those of items above it move no counter (every person's hash
-     * counts only up to its own horizon, which is never above the global one), so a batch of a new
-     * item costs Redis one call per bucket with a listener, and nothing per recipient; the others
-     * move as {@link #apply} moves them. {@code announcements} (one list per person of the rows)
+     * ({@link CountHorizon#forBatch}): those of items above it move no counter but a promoted
+     * person's (every other hash counts only up to its own horizon, which is never above the global
+     * one), so a batch of a new item costs Redis one call per bucket, and nothing per recipient
+     * but those promoted; the others move as {@link #apply} moves them. {@code announcements} (one list per person of the rows)
      * reach the listening people either way, inside the transaction; with {@code later} (more
      * batches to come) the people's page stamps move off the caller's thread after the commit
      * ({@link PageStamps#peopleDelivered}).
      */
     void delivered(List<InboxRow> rows, long countHorizon, Map<Long, List<String>> announcements, boolean later) {
-        List<UnreadDelta> counted = new ArrayList<>();
+        Set<Long> counting = new HashSet<>();
         for (InboxRow row : rows) {
             if (!row.read() && row.itemId() <= countHorizon) {
+                counting.add(row.userId());
+            }
+        }
+        // A person given an entry at or below the horizon has all of theirs moved as apply moves
+        // them (in one call, messages and all); the others' go to the promoted and listening ones.
+        List<UnreadDelta> counted = new ArrayList<>();
+        Map<Long, List<UnreadDelta>> uncounted = new HashMap<>();
+        for (InboxRow row : rows) {
+            if (row.read()) {
+                continue;
+            }
+            if (counting.contains(row.userId())) {
                 counted.add(UnreadDelta.of(row, 1));
+            } else {
+                uncounted.computeIfAbsent(row.userId(), user -> new ArrayList<>(1)).add(UnreadDelta.of(row, 1));
             }
         }
         Map<Long, List<String>> viaCounters = new LinkedHashMap<>();
-        Map<Long, List<String>> viaListeners = new LinkedHashMap<>(announcements);
-        // A person given several counted entries is moved to the counters' call once, messages and all.
-        counted.forEach(delta -> {
-            if (viaListeners.containsKey(delta.userId())) {
-                viaCounters.put(delta.userId(), viaListeners.remove(delta.userId()));
+        Map<Long, List<String>> viaAbove = new LinkedHashMap<>(announcements);
+        for (long person : counting) {
+            List<String> messages = viaAbove.remove(person);
+            viaCounters.put(person, messages != null ? messages : List.of());
+        }
+        move(counted, Map.of(), viaCounters);
+        List<Long> moved = above(viaAbove, uncounted);
+        if (!moved.isEmpty()) {
+            tx.afterRollback(() -> {
+                try {
+                    invalidate(moved);
+                } finally {
+                    stamps.peopleRolledBack(moved);
+                }
+            });
+        }
+        stampsMove(List.copyOf(announcements.keySet()), later);
+    }
+
+    /** What a group of a batch's people above the horizon share: their announcements and their moves. */
+    private record Alike(List<String> messages, List<String> moves) {}
+
+    /**
+     * A batch's entries above the global horizon ({@code deltas}, by person; a person may have
+     * none, all theirs read): counted for the promoted people, announced to the listening ones
+     * ({@code announcements}), in one script call per thousand people (per bucket on a cluster).
+     * Returns the people whose counters moved, whom a rollback must invalidate.
+     */
+    private List<Long> above(Map<Long, List<String>> announcements, Map<Long, List<UnreadDelta>> deltas) {
+        if (announcements.isEmpty()) {
+            return List.of();
+        }
+        List<Long> moved = new ArrayList<>();
+        String generation = token();
+        // A batch's thousand people usually share one move: each (field, item) is spelled once.
+        Map<FieldAt, List<String>> spelled = new HashMap<>();
+        forEachCall(List.copyOf(announcements.keySet()), users -> {
+            Map<Integer, Map<Alike, List<String>>> byBucket = new LinkedHashMap<>();
+            for (long user : users) {
+                Alike alike = new Alike(announcements.get(user), moves(deltas.get(user), spelled));
+                if (!alike.messages().isEmpty() || !alike.moves().isEmpty()) {
+                    byBucket.computeIfAbsent(PersonSlots.bucket(user), bucket -> new LinkedHashMap<>())
+                            .computeIfAbsent(alike, a -> new ArrayList<>()).add(Long.toString(user));
+                }
+            }
+            if (byBucket.isEmpty()) {
+                return;
+            }
+            List<String> keys = new ArrayList<>();
+            List<String> args = new ArrayList<>(users.size() + 16);
+            args.add(generation);
+            byBucket.forEach((bucket, groups) -> groups.forEach((alike, ids) -> {
+                keys.add(LISTENING_KEYS.get(bucket));
+                keys.add(PROMOTED_KEYS.get(bucket));
+                args.add(Integer.toString(ids.size()));
+                args.add(Integer.toString(alike.messages().size()));
+                args.add(Integer.toString(alike.moves().size() / 3));
+                args.add(KEY_PREFIXES.get(bucket));
+                args.addAll(ids);
+                args.addAll(alike.messages());
+                args.addAll(alike.moves());
+            }));
+            List<?> ids = redis.execute(ABOVE_SCRIPT, keys, args.toArray());
+            if (ids != null) {
+                ids.forEach(id -> moved.add(Long.valueOf(id.toString())));
             }
         });
-        move(counted, Map.of(), viaCounters);
-        announce(viaListeners);
-        stampsMove(List.copyOf(announcements.keySet()), later);
+        return moved;
+    }
+
+    /** A person's moves as the script's (field, item id, +1) triples; one delta's are spelled once per batch. */
+    private static List<String> moves(@Nullable List<UnreadDelta> deltas, Map<FieldAt, List<String>> spelled) {
+        if (deltas == null || deltas.isEmpty()) {
+            return List.of();
+        }
+        if (deltas.size() == 1) {
+            return spelled(deltas.getFirst(), spelled);
+        }
+        List<String> moves = new ArrayList<>(3 * deltas.size());
+        deltas.forEach(delta -> moves.addAll(spelled(delta, spelled)));
+        return moves;
+    }
+
+    private static List<String> spelled(UnreadDelta delta, Map<FieldAt, List<String>> spelled) {
+        String field = field(delta);
+        return spelled.computeIfAbsent(new FieldAt(field, delta.itemId()),
+                at -> List.of(at.field(), Long.toString(at.itemId()), Integer.toString(delta.change())));
     }
 
     /** Moves the counters and announces (see {@link #apply}); the people moved, whose counters a rollback invalidates. */
@@ -681,7 +940,9 @@ class UnreadCounters {
         hashes.forEach((person, given) -> {
             Map<Object, Object> hash = given != null ? given : redis.opsForHash().entries(key(person));
             String version = versions.get(person);
-            if (isBuilt(hash) && version != null && version.equals(hash.get("_s"))) {
+            if (isBuilt(hash) && PROMOTED.equals(hash.get("_h"))) {
+                answers.put(person, promoted(person, version));
+            } else if (isBuilt(hash) && version != null && version.equals(hash.get("_s"))) {
                 answers.put(person, parse(hash, List.of()));
             } else if (isBuilt(hash)) {
                 built.put(person, hash);
@@ -695,6 +956,24 @@ class UnreadCounters {
 
     private static boolean isBuilt(Map<Object, Object> hash) {
         return hash.containsKey("_b") && hash.containsKey("_h");
+    }
+
+    /**
+     * A promoted person's counts: their hash alone while their promotion holds (every fan-out
+     * batch since it began moved the hash); else, the promotion having lapsed, batches may have
+     * passed them by, so the hash is dropped and rebuilt.
+     */
+    private Unread promoted(long userId, @Nullable String version) {
+        List<?> fields = redis.execute(CHECK_SCRIPT, List.of(key(userId), promotedKey(userId)), Long.toString(userId), promotedFor);
+        if (fields != null && !fields.isEmpty()) {
+            Map<Object, Object> hash = new HashMap<>();
+            for (int i = 0; i + 1 < fields.size(); i += 2) {
+                hash.put(fields.get(i).toString(), fields.get(i + 1).toString());
+            }
+            return parse(hash, List.of());
+        }
+        invalidate(List.of(userId));
+        return rebuilt(userId, version);
     }
 
     /**
@@ -715,6 +994,9 @@ class UnreadCounters {
             InboxTable.Above theirs = above.get(person);
             answers.put(person, parse(hash, theirs.groups()));
             String version = versions.get(person);
+            if (theirs.entries() - theirs.foldable() >= promoteAt && promote(person, hash)) {
+                return;
+            }
             if (theirs.foldable() >= foldAt && upTo > horizons.get(person)) {
                 boolean nothingLeft = theirs.foldableUnread() == theirs.unread();
                 fold(person, hash, upTo, nothingLeft ? version : null);
@@ -755,6 +1037,49 @@ class UnreadCounters {
     }
 
     /**
+     * Promotes a person whose reads count many entries above the global horizon, so that every
+     * fan-out batch moves their hash from now on: marks them in their bucket's set of promoted
+     * people, waits until every batch that might not have seen the mark has committed
+     * ({@link CountHorizon#barrier}), then adds every entry above the hash's horizon with a
+     * locking count and moves the horizon above every item, unless the generation (read with the
+     * hash, before the count) or the horizon moved meanwhile, as a fold does. A batch that saw the
+     * mark moves the hash itself: before the promotion it finds an entry above the horizon and
+     * moves the generation (the promotion fails and the next read tries again), after it counts.
+     * Not inside a transaction, whose end would hold the horizon's lock; false if it did not happen.
+     */
+    private boolean promote(long userId, Map<Object, Object> hash) {
+        Object generation = hash.get("_g");
+        String from = (String) hash.get("_h");
+        if (generation == null || TransactionSynchronizationManager.isActualTransactionActive()) {
+            return false;
+        }
+        try {
+            String mark = redis.execute(REGISTER_SCRIPT, List.of(promotedKey(userId)), Long.toString(userId), promotedFor);
+            horizon.barrier();
+            Map<String, Long> fields = new LinkedHashMap<>();
+            inbox.unreadGroupsBetween(userId, Long.parseLong(from), Long.MAX_VALUE).forEach(group -> addTo(fields, group));
+            List<String> args = new ArrayList<>(4 + fields.size() * 2);
+            args.add((String) generation);
+            args.add(from);
+            args.add(mark);
+            args.add(Long.toString(userId));
+            fields.forEach((field, count) -> {
+                args.add(field);
+                args.add(Long.toString(count));
+            });
+            Long outcome = redis.execute(PROMOTE_SCRIPT, List.of(key(userId), promotedKey(userId)), args.toArray());
+            if (outcome != null && outcome == 1) {
+                metrics.counterPromoted();
+                return true;
+            }
+        } catch (DataAccessException e) {
+            // The batches in flight did not let go in time: this read answers as it is; a later one tries again.
+            log.debug("could not promote {}: {}", userId, e.toString());
+        }
+        return false;
+    }
+
+    /**
      * The person's counts, with their hash rebuilt (exactly) from the inbox up to the global
      * horizon, and marked with {@code version} (when known) if nothing unread lies above it.
      */
@@ -776,6 +1101,9 @@ class UnreadCounters {
             if (outcome == 2) {
                 // A concurrent rebuild won: read what it wrote.
                 Map<Object, Object> hash = redis.opsForHash().entries(key(userId));
+                if (isBuilt(hash) && PROMOTED.equals(hash.get("_h"))) {
+                    return promoted(userId, version);
+                }
                 if (isBuilt(hash)) {
                     return withAbove(Map.of(userId, hash), Map.of()).get(userId);
                 }

@@ -34,13 +34,15 @@ import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * Issue 45's property: for random feeds (random guids, sizes and dates, some items a folder rule
  * drops) and random sequences of publish, subscribe (into a folder or not), unsubscribe, mark
- * read, mark unread, trim and raising the count horizon, with the small caps of these tests (back-fill 3, inbox 60, 2 unread
- * kept per source), after every step and for every person:
+ * read, mark unread, trim, raising the count horizon and promotions lapsing (reads promote a
+ * person with 8 entries above the global horizon in these tests), with the small caps of these
+ * tests (back-fill 3, inbox 60, 2 unread kept per source), after every step and for every person:
  * <ul>
  * <li>what the unread counts say equals what unread pages list, in total and per source;</li>
  * <li>no item a subscription should hold (the back-fill it got: the newest 3 of the feed's
@@ -67,6 +69,7 @@ class InboxPropertyTest {
     @Autowired Folders folders;
     @Autowired Rules rules;
     @Autowired JdbcClient jdbc;
+    @Autowired StringRedisTemplate redis;
 
     /** A feed as its site has it: its document (newest entries) and the ids its items got. */
     private static final class Feed {
@@ -114,6 +117,7 @@ class InboxPropertyTest {
         Map<Long, Set<Long>> trimmed = new HashMap<>();
         people.forEach(person -> trimmed.put(person, new HashSet<>()));
 
+        int lapses = 0;
         for (int step = 0; step < STEPS; step++) {
             long person = people.get(random.nextInt(people.size()));
             Feed feed = feeds.get(random.nextInt(feeds.size()));
@@ -161,7 +165,7 @@ class InboxPropertyTest {
                     log.add(step + ": " + person + " marks " + item + " read");
                     home.markRead(person, item);
                 }
-            } else if (op < 87) {
+            } else if (op < 84) {
                 // Of a followed feed: an unsubscribed feed's entries are history, read.
                 List<Long> inbox = followedEntries(person, follows.get(person).keySet());
                 if (!inbox.isEmpty()) {
@@ -169,7 +173,7 @@ class InboxPropertyTest {
                     log.add(step + ": " + person + " marks " + item + " unread");
                     home.markUnread(person, item);
                 }
-            } else if (op < 93) {
+            } else if (op < 89) {
                 // Behind some published item (or all of them): later batches of items up to it move
                 // counters, reads fold the entries up to it, and batches still waiting may be either.
                 List<Long> published = feeds.stream().flatMap(f -> f.idByGuid.values().stream()).sorted().toList();
@@ -177,6 +181,14 @@ class InboxPropertyTest {
                     long to = published.get(random.nextInt(published.size()));
                     log.add(step + ": the count horizon rises to " + to);
                     parts.raiseCountHorizonTo(to);
+                }
+            } else if (op < 97) {
+                // As a promotion left without reads for its length: batches from now on pass the person by.
+                String promotions = InboxParts.promotedKey(person);
+                if (redis.opsForZSet().score(promotions, Long.toString(person)) != null) {
+                    lapses++;
+                    log.add(step + ": " + person + "'s promotion lapses");
+                    redis.opsForZSet().add(promotions, Long.toString(person), 1);
                 }
             } else {
                 log.add(step + ": trim " + person);
@@ -194,6 +206,7 @@ class InboxPropertyTest {
                 check(reader, follows.get(reader), trimmed.get(reader), drained);
             }
         }
+        assertThat(lapses).as("reads promoted someone whose promotion then lapsed").isPositive();
     }
 
     /** Adds entries to the feed's document (random guids and dates, some titled to be dropped) and publishes it whole. */

@@ -15,7 +15,8 @@ class CountHorizonTest {
     private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
 
     private final CountHorizon horizon = new CountHorizon(null, null, new TimelineSettings(800, Duration.ofSeconds(30), 1000,
-            Duration.ofDays(7), Duration.ofSeconds(2), Duration.ofSeconds(60), Duration.ofSeconds(1), 16), OptionalLong::empty);
+            Duration.ofDays(7), Duration.ofSeconds(2), Duration.ofSeconds(60), Duration.ofSeconds(1), 16, 64, Duration.ofMinutes(10)),
+            OptionalLong::empty);
 
     @Test
     void withNothingPendingItIsTheLagBehindNow() {

@@ -36,6 +36,11 @@ public class InboxParts {
         return UnreadCounters.key(userId);
     }
 
+    /** The Redis key of the sorted set of promoted people of a person's bucket. */
+    public static String promotedKey(long userId) {
+        return UnreadCounters.promotedKey(userId);
+    }
+
     /** Trims one person's inbox back to the window now; the number of entries removed. */
     public int trim(long userId) {
         return trimmer.trim(userId);

@@ -537,7 +537,7 @@ class UnreadCountsTest {
     /** Raises of the horizon under way (the statement is instant unless it waits for the row's lock). */
     private int waitingLocks() {
         return jdbc.sql("SELECT COUNT(*) FROM information_schema.processlist WHERE command = 'Query' "
-                + "AND info LIKE '%UPDATE count_horizon%' AND info NOT LIKE '%processlist%'").query(Integer.class).single();
+                + "AND info LIKE '%UPDATE count_horizon SET item_id = GREATEST%' AND info NOT LIKE '%processlist%'").query(Integer.class).single();
     }
 
     private static void await(java.util.concurrent.CountDownLatch latch) {

@@ -29,6 +29,7 @@ import org.springframework.boot.test.context.SpringBootTest;
         "tributary.timeline.count-fold-at=1",
         "tributary.timeline.count-horizon-lag=1h",
         "tributary.timeline.count-horizon-max-lag=1h",
+        "tributary.timeline.count-promote-at=8",
         "tributary.inbox.max-entries=60",
         "tributary.inbox.min-unread-per-source=2",
         "tributary.storage.cleaner.enabled=false"})
