@@ -169,12 +169,39 @@ class UnreadCounters {
             """.replace("$CHANNEL", "'" + InboxEvent.channel("' .. id .. '") + "'");
 
     /**
+     * Publishes ARGV[from..to] on the channel of each person ARGV[first..last] whose mark in the
+     * sorted set {@code listeners} is later than {@code now}; the number told. A set that does not
+     * exist costs one {@code EXISTS}. A person's channel is named from their id, as
+     * {@link InboxEvent#channel} names it.
+     */
+    private static final String TELL = """
+            local function tell(listeners, first, last, from, to, now)
+              if to < from or redis.call('EXISTS', listeners) == 0 then
+                return 0
+              end
+              local marks = redis.call('ZMSCORE', listeners, unpack(ARGV, first, last))
+              local told = 0
+              for i = 1, last - first + 1 do
+                if marks[i] and tonumber(marks[i]) > now then
+                  local id = ARGV[first + i - 1]
+                  local channel = $CHANNEL
+                  for j = from, to do
+                    redis.call('PUBLISH', channel, ARGV[j])
+                  end
+                  told = told + 1
+                end
+              end
+              return told
+            end
+            """.replace("$CHANNEL", "'" + InboxEvent.channel("' .. id .. '") + "'");
+
+    /**
      * Announces a committed change to its listening people ({@link #apply}). KEYS are the buckets'
      * sets of listeners ({@link #listeningKey}), one per group; per group ARGV holds its number of
      * people, its number of announcements, the people's ids and the announcements. A bucket nobody
      * listens in costs one {@code EXISTS}.
      */
-    private static final String ANNOUNCE = """
+    private static final String ANNOUNCE = TELL + """
             local clock = redis.call('TIME')
             local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
             local a = 1
@@ -185,22 +212,10 @@ class UnreadCounters {
               local first = a + 2
               local s = first + c
               a = s + m
-              if redis.call('EXISTS', KEYS[g]) == 1 then
-                local marks = redis.call('ZMSCORE', KEYS[g], unpack(ARGV, first, s - 1))
-                for i = 1, c do
-                  if marks[i] and tonumber(marks[i]) > now then
-                    local id = ARGV[first + i - 1]
-                    local channel = $CHANNEL
-                    for j = s, a - 1 do
-                      redis.call('PUBLISH', channel, ARGV[j])
-                    end
-                    sent = sent + 1
-                  end
-                end
-              end
+              sent = sent + tell(KEYS[g], first, s - 1, s, a - 1, now)
             end
             return sent
-            """.replace("$CHANNEL", "'" + InboxEvent.channel("' .. id .. '") + "'");
+            """;
 
     /**
      * A fan-out batch's entries of items above the global horizon: counted for the promoted people
@@ -212,7 +227,7 @@ class UnreadCounters {
      * ({@link #MOVE_HASH}; a promoted hash's horizon is above every item). Returns the ids of the people moved. A bucket
      * with neither costs two {@code EXISTS}.
      */
-    private static final String ABOVE = MOVE_HASH + """
+    private static final String ABOVE = MOVE_HASH + TELL + """
             local clock = redis.call('TIME')
             local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
             local a = 2
@@ -236,21 +251,10 @@ class UnreadCounters {
                   end
                 end
               end
-              if m > 0 and redis.call('EXISTS', KEYS[g]) == 1 then
-                local marks = redis.call('ZMSCORE', KEYS[g], unpack(ARGV, first, s - 1))
-                for i = 1, c do
-                  if marks[i] and tonumber(marks[i]) > now then
-                    local id = ARGV[first + i - 1]
-                    local channel = $CHANNEL
-                    for j = s, t - 1 do
-                      redis.call('PUBLISH', channel, ARGV[j])
-                    end
-                  end
-                end
-              end
+              tell(KEYS[g], first, s - 1, s, t - 1, now)
             end
             return moved
-            """.replace("$CHANNEL", "'" + InboxEvent.channel("' .. id .. '") + "'");
+            """;
 
     /**
      * Promotes a person in their bucket's set (KEYS[1]; ARGV: their id, how long in ms), dropping
@@ -994,7 +998,7 @@ class UnreadCounters {
             InboxTable.Above theirs = above.get(person);
             answers.put(person, parse(hash, theirs.groups()));
             String version = versions.get(person);
-            if (theirs.entries() - theirs.foldable() >= promoteAt && promote(person, hash)) {
+            if (theirs.entries() - theirs.foldable() >= promoteAt && promote(person)) {
                 return;
             }
             if (theirs.foldable() >= foldAt && upTo > horizons.get(person)) {
@@ -1041,21 +1045,28 @@ class UnreadCounters {
      * fan-out batch moves their hash from now on: marks them in their bucket's set of promoted
      * people, waits until every batch that might not have seen the mark has committed
      * ({@link CountHorizon#barrier}), then adds every entry above the hash's horizon with a
-     * locking count and moves the horizon above every item, unless the generation (read with the
-     * hash, before the count) or the horizon moved meanwhile, as a fold does. A batch that saw the
+     * locking count and moves the horizon above every item, unless the generation (read after the
+     * barrier, before the count) or the horizon moved meanwhile, as a fold does. A batch that saw the
      * mark moves the hash itself: before the promotion it finds an entry above the horizon and
      * moves the generation (the promotion fails and the next read tries again), after it counts.
+     * (Read before the barrier, the generation would be moved by every batch the barrier waits
+     * for: under steady fan-out to the person, no promotion would ever succeed.)
      * Not inside a transaction, whose end would hold the horizon's lock; false if it did not happen.
      */
-    private boolean promote(long userId, Map<Object, Object> hash) {
-        Object generation = hash.get("_g");
-        String from = (String) hash.get("_h");
-        if (generation == null || TransactionSynchronizationManager.isActualTransactionActive()) {
+    private boolean promote(long userId) {
+        if (TransactionSynchronizationManager.isActualTransactionActive()) {
             return false;
         }
         try {
             String mark = redis.execute(REGISTER_SCRIPT, List.of(promotedKey(userId)), Long.toString(userId), promotedFor);
             horizon.barrier();
+            // Read after the barrier: every batch in flight then has moved the generation already.
+            List<Object> marks = redis.opsForHash().multiGet(key(userId), List.of("_b", "_g", "_h"));
+            Object generation = marks.get(1);
+            String from = (String) marks.get(2);
+            if (marks.get(0) == null || generation == null || from == null || PROMOTED.equals(from)) {
+                return false;
+            }
             Map<String, Long> fields = new LinkedHashMap<>();
             inbox.unreadGroupsBetween(userId, Long.parseLong(from), Long.MAX_VALUE).forEach(group -> addTo(fields, group));
             List<String> args = new ArrayList<>(4 + fields.size() * 2);

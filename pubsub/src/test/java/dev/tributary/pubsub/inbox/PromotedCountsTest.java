@@ -1,11 +1,11 @@
 package dev.tributary.pubsub.inbox;
 
+import static dev.tributary.pubsub.testing.Fixtures.entries;
 import static dev.tributary.pubsub.testing.Fixtures.entry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tributary.pubsub.HomeFeed;
 import dev.tributary.pubsub.MediaType;
-import dev.tributary.pubsub.NewItem;
 import dev.tributary.pubsub.Publisher;
 import dev.tributary.pubsub.TimelineSettings;
 import dev.tributary.pubsub.fanout.Fanout;
@@ -13,11 +13,9 @@ import dev.tributary.pubsub.testing.Fixtures;
 import dev.tributary.pubsub.testing.WithEmbeddedPubsub;
 import dev.tributary.storage.IdGenerator;
 import dev.tributary.storage.Transactions;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -25,7 +23,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * A person whose reads count many entries above the global horizon is promoted: fan-out moves
@@ -40,9 +37,7 @@ class PromotedCountsTest {
     @Autowired Fixtures fixtures;
     @Autowired Fanout fanout;
     @Autowired StringRedisTemplate redis;
-    @Autowired JdbcClient jdbc;
     @Autowired UnreadCounters counters;
-    @Autowired CountHorizon horizon;
     @Autowired Transactions tx;
     @Autowired Inbox inbox;
     @Autowired TimelineSettings settings;
@@ -236,58 +231,5 @@ class PromotedCountsTest {
             assertThat(counters.read(reader)).as("reader %d", reader).isEqualTo(fixtures.truth(reader));
             assertThat(home.unread(reader)).as("reader %d", reader).isEqualTo(fixtures.truth(reader));
         }
-    }
-
-    @Test
-    void theBarrierWaitsForEveryBatchThatReadTheHorizon() throws Exception {
-        CountDownLatch read = new CountDownLatch(1);
-        CountDownLatch commit = new CountDownLatch(1);
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        try {
-            Future<Long> batch = pool.submit(() -> tx.write("a batch that read the horizon", () -> {
-                long seen = horizon.forBatch();
-                read.countDown();
-                await(commit);
-                return seen;
-            }));
-            read.await();
-            Future<?> barrier = pool.submit(horizon::barrier);
-            // Bounded: until InnoDB shows the barrier waiting for the batch's shared lock.
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (waitingBarriers() == 0 && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
-            assertThat(waitingBarriers()).as("the barrier waits for the lock").isPositive();
-            assertThat(barrier.isDone()).isFalse();
-            commit.countDown();
-            batch.get();
-            barrier.get();
-            assertThat(waitingBarriers()).isZero();
-        } finally {
-            commit.countDown();
-            pool.shutdownNow();
-        }
-    }
-
-    private int waitingBarriers() {
-        return jdbc.sql("SELECT COUNT(*) FROM information_schema.processlist WHERE command = 'Query' "
-                + "AND info LIKE '%count_horizon SET item_id = item_id%' AND info NOT LIKE '%processlist%'").query(Integer.class).single();
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            latch.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static List<NewItem> entries(String prefix, int count) {
-        List<NewItem> entries = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            entries.add(entry(prefix + "-" + i + "-" + ThreadLocalRandom.current().nextInt(1_000_000)));
-        }
-        return entries;
     }
 }

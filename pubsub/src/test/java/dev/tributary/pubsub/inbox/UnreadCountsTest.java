@@ -1,5 +1,6 @@
 package dev.tributary.pubsub.inbox;
 
+import static dev.tributary.pubsub.testing.Fixtures.entries;
 import static dev.tributary.pubsub.testing.Fixtures.entry;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -309,14 +310,6 @@ class UnreadCountsTest {
         assertThat(unread.unread(reader)).isEqualTo(fixtures.truth(reader));
     }
 
-    private static List<NewItem> entries(String prefix, int count) {
-        List<NewItem> entries = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            entries.add(entry(prefix + i, MediaType.TEXT, Instant.parse("2026-11-01T00:00:00Z").plusSeconds(i)));
-        }
-        return entries;
-    }
-
     @Test
     void fanoutQueuesItsRecipientsForTrimming() {
         long feed = fixtures.feed();
@@ -504,6 +497,26 @@ class UnreadCountsTest {
 
     @Test
     void raisingTheHorizonWaitsForEveryBatchThatReadIt() throws Exception {
+        long target = IdGenerator.lowestIdAt(Instant.now());
+        long raised = waitsForABatchThatReadTheHorizon(() -> parts.raiseCountHorizonTo(target), "SET item_id = GREATEST");
+        assertThat(raised).isGreaterThanOrEqualTo(target);
+        assertThat(horizon.known()).isGreaterThanOrEqualTo(target);
+    }
+
+    @Test
+    void theBarrierOfAPromotionWaitsForEveryBatchThatReadTheHorizon() throws Exception {
+        waitsForABatchThatReadTheHorizon(() -> {
+            horizon.barrier();
+            return 0L;
+        }, "SET item_id = item_id");
+    }
+
+    /**
+     * Runs {@code action} while a batch holds the horizon's shared lock, and checks that it waits
+     * (InnoDB shows its {@code UPDATE count_horizon <statement>} waiting) until the batch commits;
+     * what it returned.
+     */
+    private long waitsForABatchThatReadTheHorizon(java.util.concurrent.Callable<Long> action, String statement) throws Exception {
         java.util.concurrent.CountDownLatch read = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch commit = new java.util.concurrent.CountDownLatch(1);
         ExecutorService pool = Executors.newFixedThreadPool(2);
@@ -515,29 +528,28 @@ class UnreadCountsTest {
                 return seen;
             }));
             read.await();
-            long target = IdGenerator.lowestIdAt(Instant.now());
-            Future<Long> raise = pool.submit(() -> parts.raiseCountHorizonTo(target));
-            // Bounded: until InnoDB shows the raise waiting for the batch's shared lock.
+            Future<Long> waiting = pool.submit(action);
+            // Bounded: until InnoDB shows the statement waiting for the batch's shared lock.
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (waitingLocks() == 0 && System.nanoTime() < deadline) {
+            while (waiting(statement) == 0 && System.nanoTime() < deadline) {
                 Thread.onSpinWait();
             }
-            assertThat(waitingLocks()).as("the raise waits for the lock").isPositive();
-            assertThat(raise.isDone()).isFalse();
+            assertThat(waiting(statement)).as("it waits for the lock").isPositive();
+            assertThat(waiting.isDone()).isFalse();
             commit.countDown();
-            assertThat(batch.get()).isLessThan(target);
-            assertThat(raise.get()).isGreaterThanOrEqualTo(target);
-            assertThat(horizon.known()).isGreaterThanOrEqualTo(target);
+            batch.get();
+            return waiting.get();
         } finally {
             commit.countDown();
             pool.shutdownNow();
         }
     }
 
-    /** Raises of the horizon under way (the statement is instant unless it waits for the row's lock). */
-    private int waitingLocks() {
+    /** Statements on the horizon's row under way (each is instant unless it waits for the row's lock). */
+    private int waiting(String statement) {
         return jdbc.sql("SELECT COUNT(*) FROM information_schema.processlist WHERE command = 'Query' "
-                + "AND info LIKE '%UPDATE count_horizon SET item_id = GREATEST%' AND info NOT LIKE '%processlist%'").query(Integer.class).single();
+                + "AND info LIKE ? AND info NOT LIKE '%processlist%'").param("%UPDATE count_horizon " + statement + "%")
+                .query(Integer.class).single();
     }
 
     private static void await(java.util.concurrent.CountDownLatch latch) {

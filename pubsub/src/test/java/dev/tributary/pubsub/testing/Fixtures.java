@@ -70,6 +70,15 @@ public class Fixtures {
                 "someone", media, List.of(), List.of(), published);
     }
 
+    /** {@code count} text entries {@code prefix0}, {@code prefix1}, …, a second apart. */
+    public static List<NewItem> entries(String prefix, int count) {
+        List<NewItem> entries = new java.util.ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            entries.add(entry(prefix + i, MediaType.TEXT, Instant.parse("2026-11-01T00:00:00Z").plusSeconds(i)));
+        }
+        return entries;
+    }
+
     public static NewItem tagged(String guid, String... tags) {
         return new NewItem(guid, "title " + guid, null, null, null, MediaType.TEXT, List.of(), List.of(tags),
                 Instant.parse("2026-11-01T00:00:00Z"));
