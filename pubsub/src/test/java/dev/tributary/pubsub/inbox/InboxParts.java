@@ -36,6 +36,13 @@ public class InboxParts {
         return UnreadCounters.key(userId);
     }
 
+    /** Waits until the promotions reads asked for are made (they run on a thread of their own). */
+    public void promotionsSettled() {
+        if (!counters.promotionsSettled(java.time.Duration.ofSeconds(30))) {
+            throw new IllegalStateException("promotions still running after 30 s");
+        }
+    }
+
     /** The Redis key of the sorted set of promoted people of a person's bucket. */
     public static String promotedKey(long userId) {
         return UnreadCounters.promotedKey(userId);
