@@ -611,7 +611,9 @@ class UnreadCounters implements DisposableBean {
         // A person given an entry at or below the horizon has all of theirs moved as apply moves
         // them (in one call, messages and all); the others' go to the promoted and listening ones.
         List<UnreadDelta> counted = new ArrayList<>();
-        Map<Long, List<UnreadDelta>> uncounted = new HashMap<>();
+        Map<Long, List<String>> uncounted = new HashMap<>();
+        // A batch's thousand people usually share one move: each (source, media, item) is spelled once.
+        Map<Entry, List<String>> spelled = new HashMap<>();
         for (InboxRow row : rows) {
             if (row.read()) {
                 continue;
@@ -619,7 +621,9 @@ class UnreadCounters implements DisposableBean {
             if (counting.contains(row.userId())) {
                 counted.add(UnreadDelta.of(row, 1));
             } else {
-                uncounted.computeIfAbsent(row.userId(), user -> new ArrayList<>(1)).add(UnreadDelta.of(row, 1));
+                List<String> move = spelled.computeIfAbsent(new Entry(row.sourceId(), row.media(), row.itemId()),
+                        entry -> List.of(field(entry.sourceId(), entry.media()), Long.toString(entry.itemId()), "1"));
+                uncounted.merge(row.userId(), move, UnreadCounters::joined);
             }
         }
         Map<Long, List<String>> viaCounters = new LinkedHashMap<>();
@@ -645,24 +649,33 @@ class UnreadCounters implements DisposableBean {
     /** What a group of a batch's people above the horizon share: their announcements and their moves. */
     private record Alike(List<String> messages, List<String> moves) {}
 
+    /** An entry as a move names it: its source, media type and item. */
+    private record Entry(long sourceId, MediaType media, long itemId) {}
+
+    private static List<String> joined(List<String> first, List<String> second) {
+        List<String> both = new ArrayList<>(first.size() + second.size());
+        both.addAll(first);
+        both.addAll(second);
+        return both;
+    }
+
     /**
-     * A batch's entries above the global horizon ({@code deltas}, by person; a person may have
-     * none, all theirs read): counted for the promoted people, announced to the listening ones
+     * A batch's entries above the global horizon ({@code moves}, by person, as the script's
+     * (field, item id, +1) triples; a person may have none, all theirs read): counted for the
+     * promoted people, announced to the listening ones
      * ({@code announcements}), in one script call per thousand people (per bucket on a cluster).
      * Returns the people whose counters moved, whom a rollback must invalidate.
      */
-    private List<Long> above(Map<Long, List<String>> announcements, Map<Long, List<UnreadDelta>> deltas) {
+    private List<Long> above(Map<Long, List<String>> announcements, Map<Long, List<String>> moves) {
         if (announcements.isEmpty()) {
             return List.of();
         }
         List<Long> moved = new ArrayList<>();
         String generation = token();
-        // A batch's thousand people usually share one move: each (field, item) is spelled once.
-        Map<FieldAt, List<String>> spelled = new HashMap<>();
         forEachCall(List.copyOf(announcements.keySet()), users -> {
             Map<Integer, Map<Alike, List<String>>> byBucket = new LinkedHashMap<>();
             for (long user : users) {
-                Alike alike = new Alike(announcements.get(user), moves(deltas.get(user), spelled));
+                Alike alike = new Alike(announcements.get(user), moves.getOrDefault(user, List.of()));
                 if (!alike.messages().isEmpty() || !alike.moves().isEmpty()) {
                     byBucket.computeIfAbsent(PersonSlots.bucket(user), bucket -> new LinkedHashMap<>())
                             .computeIfAbsent(alike, a -> new ArrayList<>()).add(Long.toString(user));
@@ -691,25 +704,6 @@ class UnreadCounters implements DisposableBean {
             }
         });
         return moved;
-    }
-
-    /** A person's moves as the script's (field, item id, +1) triples; one delta's are spelled once per batch. */
-    private static List<String> moves(@Nullable List<UnreadDelta> deltas, Map<FieldAt, List<String>> spelled) {
-        if (deltas == null || deltas.isEmpty()) {
-            return List.of();
-        }
-        if (deltas.size() == 1) {
-            return spelled(deltas.getFirst(), spelled);
-        }
-        List<String> moves = new ArrayList<>(3 * deltas.size());
-        deltas.forEach(delta -> moves.addAll(spelled(delta, spelled)));
-        return moves;
-    }
-
-    private static List<String> spelled(UnreadDelta delta, Map<FieldAt, List<String>> spelled) {
-        String field = field(delta);
-        return spelled.computeIfAbsent(new FieldAt(field, delta.itemId()),
-                at -> List.of(at.field(), Long.toString(at.itemId()), Integer.toString(delta.change())));
     }
 
     /** Moves the counters and announces (see {@link #apply}); the people moved, whose counters a rollback invalidates. */
@@ -1205,7 +1199,11 @@ class UnreadCounters implements DisposableBean {
     }
 
     private static String field(UnreadDelta delta) {
-        return "s" + delta.sourceId() + ":" + delta.media().bit();
+        return field(delta.sourceId(), delta.media());
+    }
+
+    private static String field(long sourceId, MediaType media) {
+        return "s" + sourceId + ":" + media.bit();
     }
 
     static Unread summarise(List<UnreadDelta> groups, long trimmed) {
