@@ -81,8 +81,16 @@ class CountHorizon implements SmartLifecycle {
     void barrier() {
         // An update that changes nothing takes the row's exclusive lock as a raise does (Connector/J
         // refuses a SET STATEMENT … FOR SELECT as a query).
-        tx.run("wait for the fan-out batches in flight", () -> jdbc.sql("SET STATEMENT innodb_lock_wait_timeout = "
-                + RAISE_LOCK_WAIT_SECONDS + " FOR UPDATE count_horizon SET item_id = item_id WHERE id = 1").update());
+        tx.run("wait for the fan-out batches in flight", () -> updateLocked("item_id"));
+    }
+
+    /**
+     * Sets W to {@code value} under the row's exclusive lock, waiting for it at most
+     * {@link #RAISE_LOCK_WAIT_SECONDS}: inside the caller's transaction, which holds it to its end.
+     */
+    private void updateLocked(String value, Object... params) {
+        jdbc.sql("SET STATEMENT innodb_lock_wait_timeout = " + RAISE_LOCK_WAIT_SECONDS
+                + " FOR UPDATE count_horizon SET item_id = " + value + " WHERE id = 1").params(params).update();
     }
 
     /** A W that has been committed: the highest this node has seen, without a read. */
@@ -117,8 +125,7 @@ class CountHorizon implements SmartLifecycle {
             return current;
         }
         long horizon = tx.write("raise the count horizon", () -> {
-            jdbc.sql("SET STATEMENT innodb_lock_wait_timeout = " + RAISE_LOCK_WAIT_SECONDS
-                    + " FOR UPDATE count_horizon SET item_id = GREATEST(item_id, ?) WHERE id = 1").param(itemId).update();
+            updateLocked("GREATEST(item_id, ?)", itemId);
             return jdbc.sql("SELECT item_id FROM count_horizon WHERE id = 1").query(Long.class).single();
         });
         known.accumulateAndGet(horizon, Math::max);

@@ -561,22 +561,19 @@ class PageStamps implements DisposableBean {
      * Moves these people's existing stamps: on Redis Cluster one call per bucket of people (their
      * keys share its slot). A plain {@code MGET} finds the stamps that exist and the script moves
      * only those: most of a large audience has none, and the script's own {@code MGET} of a
-     * thousand keys cost a third more than the command (2026-11-29). A stamp drawn between the two
-     * calls is drawn after the change committed, so it needs no move; the script checks again that
-     * each one it moves still exists.
+     * thousand keys cost Redis ~0.7 ms against the command's 0.5–0.6 (2026-11-29). A stamp drawn
+     * between the two calls is drawn after the change committed, so it needs no move; the script
+     * checks again that each one it moves still exists.
      */
     private void movePeople(List<Long> people) {
         try {
             for (List<Long> users : PersonSlots.calls(people, cluster, KEYS_PER_CALL)) {
-                byte[][] keys = new byte[users.size()][];
-                for (int i = 0; i < keys.length; i++) {
-                    keys[i] = bytes(personKey(users.get(i)));
-                }
-                List<@Nullable String> found = multiGet(keys);
+                List<String> names = users.stream().map(PageStamps::personKey).toList();
+                List<@Nullable String> found = multiGet(names.stream().map(PageStamps::bytes).toArray(byte[][]::new));
                 List<String> existing = new ArrayList<>();
-                for (int i = 0; i < keys.length; i++) {
+                for (int i = 0; i < names.size(); i++) {
                     if (found.get(i) != null) {
-                        existing.add(personKey(users.get(i)));
+                        existing.add(names.get(i));
                     }
                 }
                 if (!existing.isEmpty()) {

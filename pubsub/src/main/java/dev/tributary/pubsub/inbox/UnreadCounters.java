@@ -261,20 +261,29 @@ class UnreadCounters implements DisposableBean {
             """;
 
     /**
+     * Marks person {@code id} promoted until {@code now + ttl} (ms) in the bucket's set
+     * {@code promoted}, which lives at least as long; returns the mark.
+     */
+    private static final String MARK_PROMOTED = """
+            local function promoted(set, id, now, ttl)
+              local mark = string.format('%.0f', now + ttl)
+              redis.call('ZADD', set, mark, id)
+              if redis.call('PTTL', set) < ttl then
+                redis.call('PEXPIRE', set, ttl)
+              end
+              return mark
+            end
+            """;
+
+    /**
      * Promotes a person in their bucket's set (KEYS[1]; ARGV: their id, how long in ms), dropping
      * lapsed promotions; returns until when (ms, Redis's clock).
      */
-    private static final String REGISTER = """
+    private static final String REGISTER = MARK_PROMOTED + """
             local clock = redis.call('TIME')
             local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
-            local ttl = tonumber(ARGV[2])
-            local mark = string.format('%.0f', now + ttl)
             redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-            redis.call('ZADD', KEYS[1], mark, ARGV[1])
-            if redis.call('PTTL', KEYS[1]) < ttl then
-              redis.call('PEXPIRE', KEYS[1], ttl)
-            end
-            return mark
+            return promoted(KEYS[1], ARGV[1], now, tonumber(ARGV[2]))
             """;
 
     /**
@@ -309,7 +318,7 @@ class UnreadCounters implements DisposableBean {
      * lapsed, renewing it when less than half is left; else nothing. One script, so what it
      * returns was counted into by every batch since the promotion.
      */
-    private static final String CHECK = """
+    private static final String CHECK = MARK_PROMOTED + """
             local clock = redis.call('TIME')
             local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
             local mark = redis.call('HGET', KEYS[1], '_c')
@@ -319,12 +328,7 @@ class UnreadCounters implements DisposableBean {
             end
             local ttl = tonumber(ARGV[2])
             if tonumber(score) - now < ttl / 2 then
-              local renewed = string.format('%.0f', now + ttl)
-              redis.call('ZADD', KEYS[2], renewed, ARGV[1])
-              redis.call('HSET', KEYS[1], '_c', renewed)
-              if redis.call('PTTL', KEYS[2]) < ttl then
-                redis.call('PEXPIRE', KEYS[2], ttl)
-              end
+              redis.call('HSET', KEYS[1], '_c', promoted(KEYS[2], ARGV[1], now, ttl))
             end
             return redis.call('HGETALL', KEYS[1])
             """;
@@ -470,7 +474,10 @@ class UnreadCounters implements DisposableBean {
     private static final List<String> LISTENING_KEYS = PersonSlots.tags().stream().map(tag -> "tributary:listening:v1:" + tag).toList();
     /** Each bucket's set of promoted people, by until when (ms). */
     private static final List<String> PROMOTED_KEYS = PersonSlots.tags().stream().map(tag -> "tributary:promoted:v1:" + tag).toList();
-    /** What each bucket's hash keys start with ({@link #key}). */
+    /**
+     * What each bucket's hash keys start with ({@link #key}; the fan-out script names hashes from
+     * it). v3: counts up to the horizon _h; hashes of earlier layouts (v2 counted every entry) are not read.
+     */
     private static final List<String> KEY_PREFIXES = PersonSlots.tags().stream().map(tag -> "tributary:unread:v3:" + tag + ":").toList();
     /** People queued for promotion on this node at most: beyond it a read asks for none (a later one will). */
     private static final int MAX_PROMOTING = 10_000;
@@ -528,8 +535,7 @@ class UnreadCounters implements DisposableBean {
 
     /** The person's hash; tagged with their bucket so one call can move a whole batch per slot (see {@link PersonSlots}). */
     static String key(long userId) {
-        // v3: counts up to the horizon _h; hashes of earlier layouts (v2 counted every entry) are not read.
-        return "tributary:unread:v3:" + PersonSlots.tag(userId) + ":" + userId;
+        return KEY_PREFIXES.get(PersonSlots.bucket(userId)) + userId;
     }
 
     /** The sorted set of the promoted people of the person's bucket, by until when (ms). */
